@@ -1,0 +1,45 @@
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../context.ts';
+import { authentication, sessionCookie } from './plugin.ts';
+import { SESSION_COOKIE } from './sessions.ts';
+import { findUser } from './users.ts';
+import { signIn } from './sign-in.ts';
+
+/** Only same-origin paths may be a redirect target; anything else falls back to /. */
+export function safeRedirect(target: unknown): string {
+  if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return '/';
+  try {
+    const url = new URL(target, 'http://x');
+    return url.origin === 'http://x' ? url.pathname + url.search + url.hash : '/';
+  } catch { return '/'; }
+}
+
+export function authRoutes(ctx: AppContext) {
+  return new Elysia({ prefix: '/api' })
+    .use(authentication(ctx))
+    .get('/auth/user', async ({ userId, status }) => {
+      const user = await findUser(ctx.sql, userId);
+      return user ?? status(401, { message: 'Unauthorized' });
+    }, { signedIn: true })
+    .get('/login', ({ query, redirect }) => {
+      const to = encodeURIComponent(safeRedirect(query.redirect));
+      return redirect(ctx.config.demo ? `/api/auth/demo?redirect=${to}` : `/api/auth/google?redirect=${to}`, 302);
+    })
+    .get('/auth/demo', async ({ query, cookie, redirect, status }) => {
+      if (!ctx.config.demo) return status(404, { message: 'Not found' });
+      const email = (query.email ?? 'demo@pricewatch.local').trim().toLowerCase();
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return status(400, { message: 'email: not a valid e-mail address', field: 'email' });
+      const local = email.split('@')[0]!;
+      const { token, expiresAt } = await signIn(ctx, {
+        provider: 'demo', subject: email,
+        profile: { email, firstName: local === 'demo' ? 'Demo' : local.charAt(0).toUpperCase() + local.slice(1), lastName: local === 'demo' ? 'User' : null, profileImageUrl: null },
+      });
+      cookie[SESSION_COOKIE]!.set(sessionCookie(ctx, token, expiresAt));
+      return redirect(safeRedirect(query.redirect), 302);
+    }, { query: t.Object({ email: t.Optional(t.String({ maxLength: 254 })), redirect: t.Optional(t.String()) }) })
+    .get('/logout', async ({ cookie, redirect }) => {
+      await ctx.sessions.invalidate(cookie[SESSION_COOKIE]!.value as string | undefined);
+      cookie[SESSION_COOKIE]!.remove();
+      return redirect('/', 302);
+    });
+}

@@ -1,0 +1,80 @@
+import type { Sql } from '../db.ts';
+
+/**
+ * Sessions (operational state, not events). A token is `<id>.<secret>`; only the SHA-256 of the
+ * secret is stored and compared in constant time, so a leaked table cannot be replayed as cookies.
+ * Expiry slides forward while the user is active.
+ */
+export const SESSIONS_DDL = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id           text PRIMARY KEY,
+  secret_hash  bytea NOT NULL,
+  user_id      text NOT NULL,
+  created_at   timestamptz NOT NULL DEFAULT now(),
+  expires_at   timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user_id);
+`;
+
+export const SESSION_COOKIE = 'pw_session';
+
+export type Session = { id: string; userId: string; expiresAt: Date };
+
+const DAY = 86_400_000;
+
+function randomToken(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
+}
+
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}
+
+function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  let diff = 0;
+  for (let i = 0; i < a.byteLength; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+export function createSessionStore(sql: Sql, opts: { lifetimeDays: number; now?: () => number }) {
+  const lifetime = opts.lifetimeDays * DAY;
+  const now = opts.now ?? Date.now;
+
+  async function create(userId: string): Promise<{ token: string; session: Session }> {
+    const id = randomToken(15);
+    const secret = randomToken(24);
+    const expiresAt = new Date(now() + lifetime);
+    await sql`INSERT INTO sessions (id, secret_hash, user_id, expires_at) VALUES (${id}, ${await sha256(secret)}, ${userId}, ${expiresAt})`;
+    return { token: `${id}.${secret}`, session: { id, userId, expiresAt } };
+  }
+
+  /** The session of a token, or null; renews the expiry once less than half the lifetime is left. */
+  async function validate(token: string | undefined | null): Promise<Session | null> {
+    if (!token) return null;
+    const [id, secret, extra] = token.split('.');
+    if (!id || !secret || extra !== undefined || id.length > 64 || secret.length > 128) return null;
+    const [row] = await sql<{ secret_hash: Uint8Array; user_id: string; expires_at: Date }[]>`
+      SELECT secret_hash, user_id, expires_at FROM sessions WHERE id = ${id}`;
+    if (!row || !constantTimeEqual(new Uint8Array(row.secret_hash), await sha256(secret))) return null;
+    if (row.expires_at.getTime() <= now()) {
+      await sql`DELETE FROM sessions WHERE id = ${id}`;
+      return null;
+    }
+    let expiresAt = row.expires_at;
+    if (expiresAt.getTime() - now() < lifetime / 2) {
+      expiresAt = new Date(now() + lifetime);
+      await sql`UPDATE sessions SET expires_at = ${expiresAt} WHERE id = ${id}`;
+    }
+    return { id, userId: row.user_id, expiresAt };
+  }
+
+  async function invalidate(token: string | undefined | null): Promise<void> {
+    const id = token?.split('.')[0];
+    if (id) await sql`DELETE FROM sessions WHERE id = ${id}`;
+  }
+
+  return { create, validate, invalidate, lifetime };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

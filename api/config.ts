@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+
+/** Configuration from the environment; every variable is documented in README and .env.example. */
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const production = env.NODE_ENV === 'production';
+  const port = Number(env.PORT ?? 3000);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const google = env.GOOGLE_CLIENT_ID
+    ? {
+        clientId: env.GOOGLE_CLIENT_ID,
+        clientSecret: env.GOOGLE_CLIENT_SECRET ?? '',
+        issuer: env.GOOGLE_ISSUER ?? 'https://accounts.google.com',
+        redirectUri: `${publicUrl}/api/auth/google/callback`,
+      }
+    : null;
+  if (production && !google) {
+    throw new Error('NODE_ENV=production needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: demo sign-in is never available in production.');
+  }
+  return {
+    production,
+    port,
+    publicUrl,
+    dataDir: resolve(env.DATA_DIR ?? '.data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    google,
+    /** Demo sign-in: only without Google credentials and never in production. */
+    demo: !google && !production,
+    /** Session lifetime; it slides forward while the user is active. */
+    sessionDays: Number(env.SESSION_DAYS ?? 30),
+    siteDir: resolve(env.SITE_DIR ?? 'site/dist'),
+  };
+}

@@ -1,0 +1,38 @@
+import type { Config } from './config.ts';
+import { openDatabase, type Database, type Sql } from './db.ts';
+import { createEventStore, EVENT_STORE_DDL, type EventStore } from '../events/store.ts';
+import { createProjectionRunner, type ProjectionRunner } from '../projections/runner.ts';
+import { projections } from '../projections/index.ts';
+import { createSessionStore, SESSIONS_DDL, type SessionStore } from './auth/sessions.ts';
+import { OAUTH_STATE_DDL } from './auth/oauth-state.ts';
+
+/** Everything a request handler may need, built once per process (or per test). */
+export type AppContext = {
+  config: Config;
+  sql: Sql;
+  store: EventStore;
+  projections: ProjectionRunner;
+  sessions: SessionStore;
+};
+
+/** Creates the tables this process needs; every statement is idempotent. */
+export async function migrate(sql: Sql, runner: ProjectionRunner) {
+  await sql.unsafe(EVENT_STORE_DDL);
+  await sql.unsafe(SESSIONS_DDL);
+  await sql.unsafe(OAUTH_STATE_DDL);
+  await runner.setup();
+}
+
+export async function createContext(config: Config, opts: { database?: Database } = {}): Promise<AppContext & { database: Database; close(): Promise<void> }> {
+  const database = opts.database ?? await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const sql = database.sql;
+  const store = createEventStore(sql);
+  const runner = createProjectionRunner(store, projections, { onError: (err, name) => console.error(`projection ${name}:`, err) });
+  await migrate(sql, runner);
+  return {
+    config, sql, store, database,
+    projections: runner,
+    sessions: createSessionStore(sql, { lifetimeDays: config.sessionDays }),
+    async close() { await runner.stop(); await database.close(); },
+  };
+}

@@ -1,0 +1,22 @@
+import { Elysia } from 'elysia';
+import { staticPlugin } from '@elysiajs/static';
+import { join } from 'node:path';
+import type { AppContext } from './context.ts';
+import { errorHandling } from './http/errors.ts';
+import { originCheck } from './http/origin.ts';
+import { authRoutes } from './auth/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
+import { siteRoutes } from './site.ts';
+
+/** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
+export function createApp(ctx: AppContext) {
+  return new Elysia()
+    .use(errorHandling)
+    .use(originCheck(ctx))
+    .use(authRoutes(ctx))
+    .use(settingsRoutes(ctx))
+    .all('/api/*', ({ set }) => { set.status = 404; return { message: 'Not found' }; })
+    .use(siteRoutes(ctx));
+}
+
+export type App = ReturnType<typeof createApp>;

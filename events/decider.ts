@@ -1,0 +1,46 @@
+import type { DomainEvent } from './catalogue.ts';
+import { ConcurrencyError, type EventStore, type AppendResult } from './store.ts';
+import type { Sql } from '../api/db.ts';
+
+/** A pure aggregate: decide(command, state) -> events, evolve(state, event) -> state. */
+export type Decider<State, Command, Event extends DomainEvent> = {
+  initialState: () => State;
+  evolve: (state: State, event: Event) => State;
+  decide: (command: Command, state: State) => Event[];
+};
+
+/** A command refused by the domain; `status` is the HTTP status it maps to. */
+export class DomainError extends Error {
+  constructor(message: string, readonly status: 400 | 403 | 404 | 409 = 400, readonly field?: string) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function fold<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, events: readonly E[]): S {
+  return events.reduce(decider.evolve, decider.initialState());
+}
+
+export type HandleResult<S> = { state: S; events: DomainEvent[]; appended: AppendResult | null };
+
+/**
+ * Loads the stream, decides, and appends with the version it read; on a race it reloads and
+ * decides again (the decision may differ once the other writer's events are known).
+ */
+export async function handleCommand<S, C, E extends DomainEvent>(
+  store: EventStore, streamId: string, decider: Decider<S, C, E>, command: C, opts: { tx?: Sql; attempts?: number } = {},
+): Promise<HandleResult<S>> {
+  const attempts = opts.attempts ?? 3;
+  for (let attempt = 1; ; attempt++) {
+    const { version, events } = await store.readStream(streamId, opts.tx);
+    const state = fold(decider, events as unknown as E[]);
+    const decided = decider.decide(command, state);
+    if (decided.length === 0) return { state, events: [], appended: null };
+    try {
+      const appended = await store.append(streamId, version === 0 ? 'no_stream' : version, decided, opts.tx);
+      return { state: decided.reduce(decider.evolve, state), events: decided, appended };
+    } catch (err) {
+      if (!(err instanceof ConcurrencyError) || attempt >= attempts || opts.tx) throw err;
+    }
+  }
+}

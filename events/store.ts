@@ -1,0 +1,173 @@
+import type { Sql } from '../api/db.ts';
+import { upcastAndValidate, validateForAppend, type DomainEvent } from './catalogue.ts';
+
+/**
+ * The append-only event store on PostgreSQL.
+ *
+ * Global order that is safe for catch-up readers: positions come from a sequence taken before
+ * commit, so a lower position can become visible after a reader passed a higher one. Every event
+ * carries its writer's transaction id (xid8); readers only take rows whose transaction is older
+ * than every transaction still in flight (`< pg_snapshot_xmin(pg_current_snapshot())`) and order
+ * and checkpoint by the pair (transaction_id, global_position).
+ */
+export const EVENT_STORE_DDL = `
+CREATE TABLE IF NOT EXISTS streams (
+  stream_id   text PRIMARY KEY,
+  version     bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+  global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  transaction_id  xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  stream_id       text NOT NULL,
+  stream_version  bigint NOT NULL,
+  type            text NOT NULL,
+  schema_version  integer NOT NULL,
+  data            jsonb NOT NULL,
+  metadata        jsonb NOT NULL DEFAULT '{}',
+  recorded_at     timestamptz NOT NULL DEFAULT clock_timestamp(),
+  UNIQUE (stream_id, stream_version)
+);
+CREATE INDEX IF NOT EXISTS events_by_commit_order ON events (transaction_id, global_position);
+`;
+
+/** Expected version of a stream: a number (0 = must not exist yet), 'no_stream' or 'any'. */
+export type ExpectedVersion = number | 'no_stream' | 'any';
+
+export type NewEvent = DomainEvent & { metadata?: Record<string, unknown> };
+
+export type RecordedEvent<E extends DomainEvent = DomainEvent> = E & {
+  position: number;
+  transactionId: string;
+  streamId: string;
+  streamVersion: number;
+  schemaVersion: number;
+  metadata: Record<string, unknown>;
+  recordedAt: Date;
+};
+
+/** Where a reader stands in the global order: the last (transaction id, position) it has seen. */
+export type Checkpoint = { transactionId: string; position: number };
+export const START: Checkpoint = { transactionId: '0', position: 0 };
+
+export class ConcurrencyError extends Error {
+  constructor(readonly streamId: string, readonly expected: ExpectedVersion, readonly actual: number) {
+    super(`Stream ${streamId} was changed by someone else: expected version ${expected}, found ${actual}`);
+    this.name = 'ConcurrencyError';
+  }
+}
+
+export type AppendResult = { nextVersion: number; lastPosition: number; transactionId: string };
+
+type Row = {
+  global_position: string; transaction_id: string; stream_id: string; stream_version: string;
+  type: string; schema_version: number; data: unknown; metadata: Record<string, unknown>; recorded_at: Date;
+};
+
+function toRecorded(row: Row): RecordedEvent {
+  return {
+    type: row.type,
+    data: upcastAndValidate(row.type, row.schema_version, row.data),
+    position: Number(row.global_position),
+    transactionId: row.transaction_id,
+    streamId: row.stream_id,
+    streamVersion: Number(row.stream_version),
+    schemaVersion: row.schema_version,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at,
+  } as RecordedEvent;
+}
+
+const COLUMNS = 'global_position, transaction_id::text AS transaction_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at';
+
+export type EventStore = ReturnType<typeof createEventStore>;
+
+export function createEventStore(sql: Sql) {
+  /**
+   * Appends events to one stream in a single statement (one round trip): the stream row is
+   * created or moved to its new version only if it stands at the expected version, and the
+   * events are inserted from arrays. Zero rows back means someone else got there first.
+   * Pass `tx` to append inside a caller's transaction.
+   */
+  async function append(streamId: string, expected: ExpectedVersion, newEvents: NewEvent[], tx: Sql = sql): Promise<AppendResult> {
+    if (newEvents.length === 0) throw new Error('append needs at least one event');
+    const n = newEvents.length;
+    const types: string[] = [], versions: number[] = [], datas: string[] = [], metas: string[] = [];
+    for (const e of newEvents) {
+      const v = validateForAppend(e.type, e.data);
+      types.push(e.type); versions.push(v.schemaVersion);
+      datas.push(JSON.stringify(v.data)); metas.push(JSON.stringify(e.metadata ?? {}));
+    }
+    const moveStream =
+      expected === 'any'
+        ? tx`INSERT INTO streams (stream_id, version) VALUES (${streamId}, ${n})
+             ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + ${n} RETURNING version`
+        : expected === 'no_stream' || expected === 0
+          ? tx`INSERT INTO streams (stream_id, version) VALUES (${streamId}, ${n})
+               ON CONFLICT (stream_id) DO NOTHING RETURNING version`
+          : tx`UPDATE streams SET version = version + ${n}
+               WHERE stream_id = ${streamId} AND version = ${expected} RETURNING version`;
+    const rows = await tx<{ position: string; version: string; tx: string }[]>`
+      WITH moved AS (${moveStream})
+      INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
+      SELECT ${streamId}, moved.version - ${n} + e.ord, e.type, e.schema_version, e.data::jsonb, e.metadata::jsonb
+      FROM moved, unnest(${types}::text[], ${versions}::int[], ${datas}::text[], ${metas}::text[])
+        WITH ORDINALITY AS e(type, schema_version, data, metadata, ord)
+      RETURNING global_position AS position, stream_version AS version, transaction_id::text AS tx`;
+    if (rows.length === 0) {
+      const [current] = await tx<{ version: string }[]>`SELECT version FROM streams WHERE stream_id = ${streamId}`;
+      throw new ConcurrencyError(streamId, expected, current ? Number(current.version) : 0);
+    }
+    const last = rows[rows.length - 1]!;
+    return { nextVersion: Number(last.version), lastPosition: Number(last.position), transactionId: last.tx };
+  }
+
+  /** All events of one stream in order, with the stream's version (0 when it does not exist). */
+  async function readStream(streamId: string, tx: Sql = sql): Promise<{ version: number; events: RecordedEvent[] }> {
+    const rows = await tx.unsafe<Row[]>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`, [streamId]);
+    const events = rows.map(toRecorded);
+    return { version: events.length ? events[events.length - 1]!.streamVersion : 0, events };
+  }
+
+  /**
+   * Events after a checkpoint in commit-safe global order. Only events of transactions that
+   * finished before every transaction still running are returned, so nothing can later appear
+   * behind the returned ones.
+   */
+  async function readAll(after: Checkpoint = START, limit = 1000, opts: { types?: readonly string[]; upTo?: Checkpoint; tx?: Sql } = {}): Promise<RecordedEvent[]> {
+    const db = opts.tx ?? sql;
+    const params: unknown[] = [after.transactionId, after.position, limit];
+    let filters = '';
+    if (opts.types) { params.push(opts.types); filters += ` AND type = ANY($${params.length}::text[])`; }
+    if (opts.upTo) {
+      params.push(opts.upTo.transactionId, opts.upTo.position);
+      filters += ` AND (transaction_id, global_position) <= ($${params.length - 1}::xid8, $${params.length}::bigint)`;
+    }
+    const rows = await db.unsafe<Row[]>(
+      `SELECT ${COLUMNS} FROM events
+       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         AND (transaction_id, global_position) > ($1::xid8, $2::bigint)${filters}
+       ORDER BY transaction_id, global_position LIMIT $3`, params as any[]);
+    return rows.map(toRecorded);
+  }
+
+  /** The last event a reader may safely see now (commit-safe order), or START for an empty log. */
+  async function head(tx: Sql = sql): Promise<Checkpoint> {
+    const [row] = await tx<{ transaction_id: string; position: string }[]>`
+      SELECT transaction_id::text, global_position AS position FROM events
+      WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY transaction_id DESC, global_position DESC LIMIT 1`;
+    return row ? { transactionId: row.transaction_id, position: Number(row.position) } : START;
+  }
+
+  return { sql, append, readStream, readAll, head };
+}
+
+export function checkpointOf(e: { transactionId: string; position: number }): Checkpoint {
+  return { transactionId: e.transactionId, position: e.position };
+}
+
+/** Whether checkpoint a has reached b in commit order. */
+export function reached(a: Checkpoint, b: Checkpoint): boolean {
+  const ta = BigInt(a.transactionId), tb = BigInt(b.transactionId);
+  return ta > tb || (ta === tb && a.position >= b.position);
+}

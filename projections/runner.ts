@@ -1,0 +1,160 @@
+import type { Sql } from '../api/db.ts';
+import { START, checkpointOf, reached, type Checkpoint, type EventStore } from '../events/store.ts';
+import type { Projection } from './projection.ts';
+
+export const CHECKPOINTS_DDL = `
+CREATE TABLE IF NOT EXISTS projection_checkpoints (
+  name           text PRIMARY KEY,
+  transaction_id xid8 NOT NULL DEFAULT '0',
+  position       bigint NOT NULL DEFAULT 0,
+  updated_at     timestamptz NOT NULL DEFAULT now()
+);
+`;
+
+const BATCH = 2000;
+
+/**
+ * Keeps read models up to date: each projection reads the log after its own checkpoint and applies
+ * a batch and the new checkpoint in one transaction. An advisory lock keeps two processes from
+ * projecting the same read model at once; the checkpoint compare-and-set is the backstop.
+ */
+export function createProjectionRunner(store: EventStore, projections: readonly Projection[], opts: { pollMs?: number; onError?: (err: unknown, name: string) => void } = {}) {
+  const sql = store.sql;
+  const pollMs = opts.pollMs ?? 250;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+  const waiters = new Set<{ target: Checkpoint; resolve: () => void }>();
+  const positions = new Map<string, Checkpoint>();
+
+  async function setup(db: Sql = sql) {
+    await db.unsafe(CHECKPOINTS_DDL);
+    for (const p of projections) {
+      await db.unsafe(p.ddl);
+      await db`INSERT INTO projection_checkpoints (name) VALUES (${p.name}) ON CONFLICT DO NOTHING`;
+    }
+  }
+
+  /** Applies one batch to one projection: how many events it applied and whether its checkpoint moved. */
+  async function step(p: Projection, db: Sql = sql): Promise<{ applied: number; moved: boolean }> {
+    const run = async (tx: Sql) => {
+      const [lock] = await tx<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtext(${'projection:' + p.name})) AS ok`;
+      if (!lock?.ok) return { applied: 0, moved: false };
+      const [row] = await tx<{ transaction_id: string; position: string }[]>`
+        SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = ${p.name}`;
+      const from: Checkpoint = row ? { transactionId: row.transaction_id, position: Number(row.position) } : START;
+      // Read only the types this projection handles, but move the checkpoint up to the head
+      // read before them, so it also passes events of other types (read-your-writes waits on it).
+      const head = await store.head(tx);
+      if (reached(from, head)) { positions.set(p.name, from); return { applied: 0, moved: false }; }
+      const batch = await store.readAll(from, BATCH, { types: p.handles, upTo: head, tx });
+      const pending: unknown[] = [];
+      for (const event of batch) pending.push(p.apply(tx, event));
+      await Promise.all(pending);
+      const to = batch.length === BATCH ? checkpointOf(batch[batch.length - 1]!) : head;
+      await tx`UPDATE projection_checkpoints SET transaction_id = ${to.transactionId}::xid8, position = ${to.position}, updated_at = now()
+               WHERE name = ${p.name}`;
+      positions.set(p.name, to);
+      return { applied: batch.length, moved: true };
+    };
+    return db === sql ? ((await sql.begin(run)) as { applied: number; moved: boolean }) : run(db);
+  }
+
+  /** Runs every projection until none has anything left to read. */
+  async function catchUp(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      let moved = false;
+      for (const p of projections) {
+        const r = await step(p);
+        total += r.applied;
+        moved ||= r.moved;
+      }
+      if (!moved) return total;
+    }
+  }
+
+  function resolveWaiters(caughtUp: boolean) {
+    for (const w of waiters) {
+      if (caughtUp || projections.every((p) => reached(positions.get(p.name) ?? START, w.target))) {
+        waiters.delete(w); w.resolve();
+      }
+    }
+  }
+
+  /** Runs a catch-up now (or right after the one in progress). */
+  function poke(): Promise<void> {
+    if (running) { again = true; return running; }
+    running = (async () => {
+      do {
+        again = false;
+        try { await catchUp(); } catch (err) { opts.onError?.(err, 'runner'); }
+      } while (again);
+    })().finally(() => {
+      running = null;
+      resolveWaiters(false);
+      schedule();
+    });
+    return running;
+  }
+
+  function schedule() {
+    if (timer) clearTimeout(timer);
+    timer = stopped ? null : setTimeout(poke, waiters.size ? 10 : pollMs);
+  }
+
+  /**
+   * Resolves once every projection has passed `target` (read-your-writes for the API), or after
+   * `timeoutMs` (a transaction left open elsewhere can hold readers back; answers then show
+   * the last projected state).
+   */
+  function waitFor(target: Checkpoint, timeoutMs = 3000): Promise<void> {
+    if (projections.every((p) => reached(positions.get(p.name) ?? START, target))) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const w = { target, resolve };
+      waiters.add(w);
+      setTimeout(() => { if (waiters.delete(w)) resolve(); }, timeoutMs);
+      void poke();
+    });
+  }
+
+  /**
+   * Rebuilds read models from zero in one transaction: users keep seeing the old tables until
+   * the new ones are complete.
+   */
+  async function rebuild(names?: readonly string[], onProgress?: (done: number) => void): Promise<number> {
+    const chosen = names?.length ? projections.filter((p) => names.includes(p.name)) : projections;
+    const unknown = names?.filter((n) => !projections.some((p) => p.name === n)) ?? [];
+    if (unknown.length) throw new Error(`Unknown projection: ${unknown.join(', ')}. Known: ${projections.map((p) => p.name).join(', ')}`);
+    let done = 0;
+    await sql.begin(async (tx) => {
+      for (const p of chosen) {
+        // Wait for a live runner to finish its batch; the lock is then ours until commit.
+        await tx`SELECT pg_advisory_xact_lock(hashtext(${'projection:' + p.name}))`;
+        await tx.unsafe(`TRUNCATE ${p.tables.join(', ')}`);
+        await tx`UPDATE projection_checkpoints SET transaction_id = '0', position = 0 WHERE name = ${p.name}`;
+        for (;;) {
+          const r = await step(p, tx);
+          if (!r.moved) break;
+          done += r.applied;
+          onProgress?.(done);
+        }
+      }
+    });
+    return done;
+  }
+
+  return {
+    projections,
+    setup,
+    catchUp,
+    waitFor,
+    rebuild,
+    poke,
+    start() { stopped = false; schedule(); },
+    async stop() { stopped = true; if (timer) clearTimeout(timer); timer = null; await running; },
+  };
+}
+
+export type ProjectionRunner = ReturnType<typeof createProjectionRunner>;
