@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';
+import { ConcurrencyError, createEventStore, EVENT_STORE_DDL, START, type EventStore, type NewEvent } from './store.ts';
+import { EventValidationError, DEFAULT_SETTINGS } from './catalogue.ts';
+
+const changed = (userId: string, currency: 'GBP' | 'EUR' = 'GBP'): NewEvent =>
+  ({ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, currency } } });
+
+let db: Awaited<ReturnType<typeof testDatabase>>;
+let store: EventStore;
+
+beforeAll(async () => {
+  db = await testDatabase();
+  await db.sql.unsafe(EVENT_STORE_DDL);
+  store = createEventStore(db.sql);
+}, SETUP_TIMEOUT);
+afterAll(() => db.close(), SETUP_TIMEOUT);
+
+describe('append and read a stream', () => {
+  test('versions count from 1 and positions grow', async () => {
+    const a = await store.append('user-a', 'no_stream', [changed('a'), changed('a', 'EUR')]);
+    expect(a.nextVersion).toBe(2);
+    const b = await store.append('user-a', 2, [changed('a')]);
+    expect(b.nextVersion).toBe(3);
+    expect(b.lastPosition).toBeGreaterThan(a.lastPosition);
+    const { version, events } = await store.readStream('user-a');
+    expect(version).toBe(3);
+    expect(events.map((e) => e.streamVersion)).toEqual([1, 2, 3]);
+    expect(events[1]!.data).toEqual({ userId: 'a', settings: { ...DEFAULT_SETTINGS, currency: 'EUR' } });
+    expect(events[0]!.schemaVersion).toBe(1);
+    expect(events[0]!.recordedAt).toBeInstanceOf(Date);
+  });
+
+  test('a missing stream reads as version 0 with no events', async () => {
+    expect(await store.readStream('user-nobody')).toEqual({ version: 0, events: [] });
+  });
+
+  test('a stale expected version is a ConcurrencyError and writes nothing', async () => {
+    await store.append('user-b', 'no_stream', [changed('b')]);
+    const err = await store.append('user-b', 0, [changed('b')]).catch((e) => e);
+    expect(err).toBeInstanceOf(ConcurrencyError);
+    expect(err.actual).toBe(1);
+    expect(await store.append('user-b', 5, [changed('b')]).catch((e) => e)).toBeInstanceOf(ConcurrencyError);
+    expect(await store.append('user-missing', 3, [changed('b')]).catch((e) => e)).toBeInstanceOf(ConcurrencyError);
+    expect((await store.readStream('user-b')).version).toBe(1);
+    expect((await store.readStream('user-missing')).version).toBe(0);
+  });
+
+  test("'any' appends whatever the version", async () => {
+    await store.append('user-c', 'any', [changed('c')]);
+    const r = await store.append('user-c', 'any', [changed('c'), changed('c')]);
+    expect(r.nextVersion).toBe(3);
+  });
+});
+
+describe('schema validation', () => {
+  test('an event that breaks its schema is refused and nothing is written', async () => {
+    const bad = { type: 'SettingsChanged', data: { userId: 'd', settings: { ...DEFAULT_SETTINGS, currency: 'JPY' } } } as unknown as NewEvent;
+    const err = await store.append('user-d', 'no_stream', [changed('d'), bad]).catch((e) => e);
+    expect(err).toBeInstanceOf(EventValidationError);
+    expect(err.message).toContain('settings.currency');
+    expect((await store.readStream('user-d')).version).toBe(0);
+  });
+
+  test('an unknown event type is refused', async () => {
+    const err = await store.append('user-d', 'any', [{ type: 'Nonsense', data: {} } as unknown as NewEvent]).catch((e) => e);
+    expect(err).toBeInstanceOf(EventValidationError);
+  });
+
+  test('a stored event that no longer matches its schema fails loudly on read', async () => {
+    await db.sql`INSERT INTO streams (stream_id, version) VALUES ('user-e', 1)`;
+    await db.sql`INSERT INTO events (stream_id, stream_version, type, schema_version, data)
+                 VALUES ('user-e', 1, 'SettingsChanged', 1, ${db.sql.json({ userId: 'e' })})`;
+    expect(await store.readStream('user-e').catch((e) => e)).toBeInstanceOf(EventValidationError);
+    await db.sql`DELETE FROM events WHERE stream_id = 'user-e'`;
+  });
+});
+
+describe('concurrent writers', () => {
+  test('exactly one of many concurrent appenders wins each version', async () => {
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => store.append('user-race', 'no_stream', [changed(`race-${i}`)])));
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    for (const a of attempts) if (a.status === 'rejected') expect(a.reason).toBeInstanceOf(ConcurrencyError);
+    const second = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => store.append('user-race', 1, [changed(`race-${i}`)])));
+    expect(second.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    expect((await store.readStream('user-race')).events.map((e) => e.streamVersion)).toEqual([1, 2]);
+  });
+});
+
+describe.skipIf(!usingPostgresServer())('commit-safe global order (real PostgreSQL)', () => {
+  test('an event committed after a later-numbered one is not skipped by a reader', async () => {
+    const head = await store.head();
+    // Transaction A takes a position first but commits last.
+    let releaseA!: () => void;
+    const aHolds = new Promise<void>((r) => (releaseA = r));
+    let aAppended!: () => void;
+    const aDidAppend = new Promise<void>((r) => (aAppended = r));
+    const txA = db.sql.begin(async (tx) => {
+      await store.append('user-slow', 'no_stream', [changed('slow')], tx);
+      aAppended();
+      await aHolds;
+    });
+    await aDidAppend;
+    const b = await store.append('user-fast', 'no_stream', [changed('fast')]);
+
+    // B is committed with a higher position, yet a reader must not see it before A is done.
+    const whileAOpen = await store.readAll(head, 100);
+    expect(whileAOpen.map((e) => e.streamId)).not.toContain('user-fast');
+
+    releaseA();
+    await txA;
+    const after = await store.readAll(head, 100);
+    expect(after.map((e) => e.streamId)).toEqual(['user-slow', 'user-fast']);
+    expect(after[0]!.position).toBeLessThan(b.lastPosition);
+  });
+
+  test('many overlapping writers: a reader polling meanwhile sees every event exactly once', async () => {
+    const from = await store.head();
+    const seen: number[] = [];
+    let done = false;
+    const reader = (async () => {
+      let cp = from;
+      while (true) {
+        const batch = await store.readAll(cp, 50);
+        for (const e of batch) seen.push(e.position);
+        if (batch.length) cp = { transactionId: batch.at(-1)!.transactionId, position: batch.at(-1)!.position };
+        else if (done) { const rest = await store.readAll(cp, 1000); rest.forEach((e) => seen.push(e.position)); if (!rest.length) return; }
+        await Bun.sleep(1);
+      }
+    })();
+    const writers = Array.from({ length: 8 }, (_, w) => (async () => {
+      for (let i = 0; i < 25; i++) {
+        await db.sql.begin(async (tx) => {
+          await store.append(`user-w${w}-${i}`, 'no_stream', [changed('w')], tx);
+          if (i % 3 === 0) await Bun.sleep(Math.random() * 5); // hold some transactions open
+        });
+      }
+    })());
+    await Promise.all(writers);
+    done = true;
+    await reader;
+    const written = await db.sql<{ p: string }[]>`SELECT global_position AS p FROM events WHERE stream_id LIKE 'user-w%' ORDER BY 1`;
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort((x, y) => x - y)).toEqual(written.map((r) => Number(r.p)));
+  });
+});
+
+test('readAll from the start pages through everything in order', async () => {
+  const all = await store.readAll(START, 10_000);
+  const firstPage = await store.readAll(START, 3);
+  const next = await store.readAll({ transactionId: firstPage[2]!.transactionId, position: firstPage[2]!.position }, 10_000);
+  expect([...firstPage, ...next].map((e) => e.position)).toEqual(all.map((e) => e.position));
+});
