@@ -5,10 +5,9 @@ import type { RecordedEvent } from '../events/store.ts';
 /**
  * A read model: its tables, the event types it reads, and how one event changes it.
  *
- * `apply` runs inside the runner's transaction, together with the checkpoint update, so an event
- * is applied exactly once. The runner pipelines the statements of a whole batch on one connection:
- * `apply` must issue its statements without awaiting reads (upserts whose SQL does the arithmetic),
- * so that every statement of one event is queued before those of the next.
+ * `apply` gets a batch of events in commit order and runs inside the runner's transaction, together
+ * with the checkpoint update, so every event is applied exactly once. Applying a batch with a few
+ * set-based statements (fold in memory, then multi-row upserts) is what makes rebuilds fast.
  */
 export type Projection = {
   name: string;
@@ -17,5 +16,5 @@ export type Projection = {
   /** CREATE ... IF NOT EXISTS statements. */
   ddl: string;
   handles: readonly EventType[];
-  apply: (tx: Sql, event: RecordedEvent) => unknown;
+  apply: (tx: Sql, events: RecordedEvent[]) => Promise<unknown>;
 };

@@ -49,9 +49,7 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
       const head = await store.head(tx);
       if (reached(from, head)) { positions.set(p.name, from); return { applied: 0, moved: false }; }
       const batch = await store.readAll(from, BATCH, { types: p.handles, upTo: head, tx });
-      const pending: unknown[] = [];
-      for (const event of batch) pending.push(p.apply(tx, event));
-      await Promise.all(pending);
+      if (batch.length) await p.apply(tx, batch);
       const to = batch.length === BATCH ? checkpointOf(batch[batch.length - 1]!) : head;
       await tx`UPDATE projection_checkpoints SET transaction_id = ${to.transactionId}::xid8, position = ${to.position}, updated_at = now()
                WHERE name = ${p.name}`;

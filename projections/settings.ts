@@ -1,4 +1,5 @@
 import type { Projection } from './projection.ts';
+import { lastBy } from './batch.ts';
 
 /** Each user's saved settings; no row means never saved (the API answers 404, the screen shows defaults). */
 export const settingsProjection: Projection = {
@@ -16,12 +17,15 @@ export const settingsProjection: Projection = {
       updated_at          timestamptz NOT NULL
     );`,
   handles: ['SettingsChanged'],
-  apply(tx, e) {
-    if (e.type !== 'SettingsChanged') return;
-    const { userId, settings: s } = e.data;
-    return tx`
-      INSERT INTO user_settings (user_id, email_notifications, price_drop_alerts, weekly_reports, check_frequency, currency, timezone, updated_at)
-      VALUES (${userId}, ${s.emailNotifications}, ${s.priceDropAlerts}, ${s.weeklyReports}, ${s.checkFrequency}, ${s.currency}, ${s.timezone}, ${e.recordedAt})
+  async apply(tx, events) {
+    const rows = lastBy(events.flatMap((e) => e.type === 'SettingsChanged' ? [{ ...e.data, at: e.recordedAt }] : []), (d) => d.userId)
+      .map(({ userId, settings: s, at }) => ({
+        user_id: userId, email_notifications: s.emailNotifications, price_drop_alerts: s.priceDropAlerts, weekly_reports: s.weeklyReports,
+        check_frequency: s.checkFrequency, currency: s.currency, timezone: s.timezone, updated_at: at,
+      }));
+    if (!rows.length) return;
+    await tx`
+      INSERT INTO user_settings ${tx(rows)}
       ON CONFLICT (user_id) DO UPDATE SET
         email_notifications = EXCLUDED.email_notifications, price_drop_alerts = EXCLUDED.price_drop_alerts,
         weekly_reports = EXCLUDED.weekly_reports, check_frequency = EXCLUDED.check_frequency,

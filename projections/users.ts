@@ -1,4 +1,5 @@
 import type { Projection } from './projection.ts';
+import { lastBy } from './batch.ts';
 
 /** Users as the app shows them: profile and plan. */
 export const usersProjection: Projection = {
@@ -17,19 +18,22 @@ export const usersProjection: Projection = {
       signed_up_at      timestamptz NOT NULL
     );`,
   handles: ['UserSignedUp', 'UserProfileUpdated'],
-  apply(tx, e) {
-    switch (e.type) {
-      case 'UserSignedUp': {
-        const d = e.data;
-        return tx`INSERT INTO users (id, email, first_name, last_name, profile_image_url, auth_provider, signed_up_at)
-                  VALUES (${d.userId}, ${d.email}, ${d.firstName}, ${d.lastName}, ${d.profileImageUrl}, ${d.provider}, ${e.recordedAt})
-                  ON CONFLICT (id) DO NOTHING`;
-      }
-      case 'UserProfileUpdated': {
-        const d = e.data;
-        return tx`UPDATE users SET email = ${d.email}, first_name = ${d.firstName}, last_name = ${d.lastName},
-                  profile_image_url = ${d.profileImageUrl} WHERE id = ${d.userId}`;
-      }
+  async apply(tx, events) {
+    // A sign-up and later profile changes of one user can share a batch: insert, then overwrite.
+    const signUps = events.flatMap((e) => e.type === 'UserSignedUp' ? [{
+      id: e.data.userId, email: e.data.email, first_name: e.data.firstName, last_name: e.data.lastName,
+      profile_image_url: e.data.profileImageUrl, auth_provider: e.data.provider, signed_up_at: e.recordedAt,
+    }] : []);
+    if (signUps.length) await tx`INSERT INTO users ${tx(signUps)} ON CONFLICT (id) DO NOTHING`;
+    const updates = lastBy(events.flatMap((e) => e.type === 'UserProfileUpdated' ? [e.data] : []), (d) => d.userId);
+    if (updates.length) {
+      await tx`
+        UPDATE users SET email = u.email, first_name = u.first_name, last_name = u.last_name, profile_image_url = u.profile_image_url
+        FROM (SELECT * FROM unnest(${updates.map((u) => u.userId)}::text[], ${updates.map((u) => u.email)}::text[],
+                                   ${updates.map((u) => u.firstName) as string[]}::text[], ${updates.map((u) => u.lastName) as string[]}::text[],
+                                   ${updates.map((u) => u.profileImageUrl) as string[]}::text[])
+              AS t(id, email, first_name, last_name, profile_image_url)) AS u
+        WHERE users.id = u.id`;
     }
   },
 };
