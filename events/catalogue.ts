@@ -46,6 +46,29 @@ const Profile = z.object({
   profileImageUrl: nullableText,
 });
 
+/**
+ * What a product alerts on (spec section 5): nothing, any change, or a drop of at least
+ * `percent` against the previous price.
+ */
+export const AlertRule = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('any') }),
+  z.object({ kind: z.literal('drop'), percent: z.number().min(0).max(100) }),
+]);
+export type AlertRule = z.infer<typeof AlertRule>;
+
+const productId = z.string().min(1);
+const money = z.number().positive().finite();
+const currency = z.string().regex(/^[A-Z]{3}$/).nullable();
+
+const ProductDetails = z.object({
+  productId, userId,
+  name: z.string().min(1).max(200),
+  url: z.string().url(),
+  selector: z.string().min(1).max(500),
+  alertRule: AlertRule,
+});
+
 export const events = {
   UserSignedUp: define('UserSignedUp', 1, Profile.extend({
     userId,
@@ -54,6 +77,37 @@ export const events = {
   })),
   UserProfileUpdated: define('UserProfileUpdated', 1, Profile.extend({ userId })),
   SettingsChanged: define('SettingsChanged', 1, z.object({ userId, settings: Settings })),
+
+  ProductAdded: define('ProductAdded', 1, ProductDetails.extend({ imageUrl: nullableText })),
+  ProductEdited: define('ProductEdited', 1, ProductDetails),
+  ProductRemoved: define('ProductRemoved', 1, z.object({ productId, userId })),
+  PriceManuallySet: define('PriceManuallySet', 1, z.object({ productId, userId, price: money, currency: z.literal('GBP') })),
+  /**
+   * A successful check with its evidence, so a parser fixed later can re-derive the price from
+   * the log: where the price came from, the raw text it was read from, and the page it was on.
+   */
+  PriceObserved: define('PriceObserved', 1, z.object({
+    productId, userId,
+    price: money,
+    currency,
+    source: z.enum(['selector', 'json-ld', 'microdata', 'opengraph']),
+    selector: z.string().nullable(),
+    matchedText: z.string().max(2000),
+    url: z.string().url(),
+    httpStatus: z.number().int(),
+    pageHash: z.string(),
+    observedAt: z.string().datetime(),
+    imageUrl: nullableText.optional(),
+  })),
+  /** A check that found no price, with a reason a shop owner can act on. Never a price of 0. */
+  PriceCheckFailed: define('PriceCheckFailed', 1, z.object({
+    productId, userId,
+    code: z.string().min(1),
+    reason: z.string().min(1),
+    httpStatus: z.number().int().nullable(),
+    url: z.string().url(),
+    attemptedAt: z.string().datetime(),
+  })),
 } as const;
 
 export type EventType = keyof typeof events;
