@@ -1,0 +1,63 @@
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Subprocess } from 'bun';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Browser tests need Debian's Chromium; without it they are skipped unless REQUIRE_BROWSER=1. */
+export const browserAvailable = existsSync(CHROMIUM);
+if (!browserAvailable && process.env.REQUIRE_BROWSER === '1') throw new Error(`Chromium not found at ${CHROMIUM}`);
+if (!browserAvailable) console.warn(`Skipping browser tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium).`);
+
+async function freePort(): Promise<number> {
+  const s = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+export type RunningProduct = { url: string; dataDir: string; stop(): Promise<void> };
+
+/**
+ * Starts the product the way `npm start` does (one process, embedded database in a fresh data
+ * directory, demo mode) on a free port, and waits until it answers. The site must be built.
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'pricewatch-browser-'));
+  const url = `http://localhost:${port}`;
+  const proc: Subprocess = Bun.spawn([process.execPath, 'api/main.ts'], {
+    cwd: join(import.meta.dir, '../..'),
+    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'development', PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, HOST: '127.0.0.1', ...env },
+    stdout: 'pipe', stderr: 'inherit',
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try { if ((await fetch(`${url}/api/auth/user`)).status === 401) break; } catch {}
+    if (proc.exitCode !== null) throw new Error(`The product exited with code ${proc.exitCode}`);
+    if (Date.now() > deadline) { proc.kill(); throw new Error('The product did not start within 60 s'); }
+    await Bun.sleep(200);
+  }
+  return {
+    url, dataDir,
+    async stop() { proc.kill('SIGTERM'); await proc.exited; rmSync(dataDir, { recursive: true, force: true }); },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A new browser profile, optionally at a phone's size. */
+export function newContext(browser: Browser, opts: { mobile?: boolean; javaScript?: boolean } = {}): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: opts.mobile ? { width: 390, height: 844 } : { width: 1280, height: 900 },
+    javaScriptEnabled: opts.javaScript ?? true,
+  });
+}
+
+export const SETUP_TIMEOUT = 90_000;
