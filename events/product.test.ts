@@ -1,0 +1,101 @@
+import { describe, expect, test } from 'bun:test';
+import { DomainError, fold } from './decider.ts';
+import { productDecider, type Observation, type ProductCommand, type ProductEvent } from './product.ts';
+
+/** given(events).when(command) -> the events the decider emits. */
+const given = (events: ProductEvent[]) => ({ when: (command: ProductCommand) => productDecider.decide(command, fold(productDecider, events)) });
+
+/** The DomainError a command is refused with. */
+function refusal(events: ProductEvent[], command: ProductCommand): DomainError {
+  try { given(events).when(command); } catch (err) { if (err instanceof DomainError) return err; throw err; }
+  throw new Error('the command was accepted');
+}
+
+const details = { name: 'Kettle', url: 'https://shop.example/kettle', selector: '.price', alertRule: { kind: 'drop' as const, percent: 10 } };
+const added: ProductEvent = { type: 'ProductAdded', data: { productId: 'p1', userId: 'u1', ...details, imageUrl: null } };
+const removed: ProductEvent = { type: 'ProductRemoved', data: { productId: 'p1', userId: 'u1' } };
+
+const observation: Observation = {
+  price: 24.99, currency: 'GBP', source: 'selector', selector: '.price', matchedText: '£24.99',
+  url: details.url, httpStatus: 200, pageHash: 'abc', observedAt: '2026-01-02T10:00:00.000Z',
+};
+const failure = { code: 'timeout', reason: 'The page took too long to answer.', httpStatus: null, url: details.url, attemptedAt: '2026-01-02T10:00:00.000Z' };
+
+describe('product decider', () => {
+  test('Add records ProductAdded without an image', () => {
+    expect(given([]).when({ type: 'Add', productId: 'p1', userId: 'u1', details })).toEqual([added]);
+  });
+
+  test('adding the same product twice is a conflict', () => {
+    expect(refusal([added], { type: 'Add', productId: 'p1', userId: 'u1', details }).status).toBe(409);
+  });
+
+  test('Edit records the new details; the same details record nothing', () => {
+    const changed = { ...details, name: 'Steel kettle', alertRule: { kind: 'any' as const } };
+    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: changed }))
+      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...changed } }]);
+    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, alertRule: { kind: 'drop', percent: 10 } } })).toEqual([]);
+  });
+
+  test('a changed drop percent is an edit', () => {
+    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, alertRule: { kind: 'drop', percent: 5 } } }))
+      .toHaveLength(1);
+  });
+
+  test('Remove records ProductRemoved', () => {
+    expect(given([added]).when({ type: 'Remove', productId: 'p1', userId: 'u1' })).toEqual([removed]);
+  });
+
+  test('SetPriceManually records a GBP price', () => {
+    expect(given([added]).when({ type: 'SetPriceManually', productId: 'p1', userId: 'u1', price: 19.5 }))
+      .toEqual([{ type: 'PriceManuallySet', data: { productId: 'p1', userId: 'u1', price: 19.5, currency: 'GBP' } }]);
+  });
+
+  test('a manual price of 0 or less is refused', () => {
+    for (const price of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const err = refusal([added], { type: 'SetPriceManually', productId: 'p1', userId: 'u1', price });
+      expect(err.status).toBe(400);
+      expect(err.field).toBe('price');
+    }
+  });
+
+  test('check results are recorded for the product owner', () => {
+    expect(given([added]).when({ type: 'RecordObservation', productId: 'p1', observation }))
+      .toEqual([{ type: 'PriceObserved', data: { ...observation, productId: 'p1', userId: 'u1' } }]);
+    expect(given([added]).when({ type: 'RecordFailure', productId: 'p1', failure }))
+      .toEqual([{ type: 'PriceCheckFailed', data: { ...failure, productId: 'p1', userId: 'u1' } }]);
+  });
+
+  const userCommands: ProductCommand[] = [
+    { type: 'Edit', productId: 'p1', userId: 'u1', details },
+    { type: 'Remove', productId: 'p1', userId: 'u1' },
+    { type: 'SetPriceManually', productId: 'p1', userId: 'u1', price: 10 },
+  ];
+  const allCommands: ProductCommand[] = [
+    ...userCommands,
+    { type: 'RecordObservation', productId: 'p1', observation },
+    { type: 'RecordFailure', productId: 'p1', failure },
+  ];
+
+  test('every change to a product that does not exist is not found', () => {
+    for (const command of allCommands) expect(refusal([], command).status).toBe(404);
+  });
+
+  test('every change to a removed product is not found, check results included', () => {
+    for (const command of allCommands) expect(refusal([added, removed], command).status).toBe(404);
+  });
+
+  test("another user's product is not found", () => {
+    for (const command of userCommands) expect(refusal([added], { ...command, userId: 'u2' } as ProductCommand).status).toBe(404);
+  });
+
+  test('prices and failures do not change what may be decided', () => {
+    const history: ProductEvent[] = [
+      added,
+      { type: 'PriceObserved', data: { ...observation, productId: 'p1', userId: 'u1' } },
+      { type: 'PriceCheckFailed', data: { ...failure, productId: 'p1', userId: 'u1' } },
+      { type: 'PriceManuallySet', data: { productId: 'p1', userId: 'u1', price: 20, currency: 'GBP' } },
+    ];
+    expect(given(history).when({ type: 'Remove', productId: 'p1', userId: 'u1' })).toEqual([removed]);
+  });
+});
