@@ -289,6 +289,9 @@ describe('findPriceMentions', () => {
       [8.33, 'instalment'],
     ]);
   });
+  test('an amount shown twice in a row keeps its role', () => {
+    expect(findPriceMentions('£24.99£24.99 List Price: was £39.99£39.99').map((m) => m.role)).toEqual(['price', 'price', 'was', 'was']);
+  });
   test('marks the end of a range', () => {
     expect(findPriceMentions('£10 - £20').map((m) => m.role)).toEqual(['price', 'range-end']);
   });

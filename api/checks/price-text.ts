@@ -351,6 +351,7 @@ export function findPriceMentions(text: string, opts?: PriceTextOptions): PriceM
   const mentions: PriceMention[] = [];
   const prefixRoles: (PriceRole | null)[] = [];
   const suffixRoles: (PriceRole | null)[] = [];
+  const repeats = new Set<number>();
   const roleOf = (index: number) => suffixRoles[index] ?? prefixRoles[index] ?? 'price';
 
   chosen.forEach((token, index) => {
@@ -366,6 +367,12 @@ export function findPriceMentions(text: string, opts?: PriceTextOptions): PriceM
     mentions.push(mention);
     suffixRoles.push(null);
     const gap = clean.slice(index > 0 ? chosen[index - 1].end : 0, token.start);
+    // The same amount written again right away is one price shown twice ("£39.99£39.99").
+    if (index > 0 && gap.trim() === '' && mention.amount === mentions[index - 1].amount) {
+      repeats.add(index);
+      prefixRoles.push(null);
+      return;
+    }
     if (index > 0 && RANGE_JOINER.test(gap)) {
       prefixRoles.push('range-end');
       return;
@@ -392,7 +399,7 @@ export function findPriceMentions(text: string, opts?: PriceTextOptions): PriceM
     const tail = labelAfter(clean.slice(chosen[chosen.length - 1].end), true);
     if (tail) suffixRoles[chosen.length - 1] = tail.role;
   }
-  mentions.forEach((mention, index) => (mention.role = roleOf(index)));
+  mentions.forEach((mention, index) => (mention.role = repeats.has(index) ? mentions[index - 1].role : roleOf(index)));
   return mentions;
 }
 
