@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SCRIPT = join(import.meta.dir, 'extract.ts');
+
+const PRODUCT_PAGE = `<!doctype html><html><head><title>Kettle</title>
+<script type="application/ld+json">{"@type":"Product","name":"Kettle","offers":{"@type":"Offer","price":"24.99","priceCurrency":"GBP"}}</script>
+</head><body><h1>Kettle</h1><p class="price"><del>£30.00</del> <ins>£24.99</ins></p></body></html>`;
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn([process.execPath, SCRIPT, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { output: JSON.parse(stdout), stderr, exitCode };
+}
+
+let folder: string;
+let pagePath: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'pricewatch-extract-'));
+  pagePath = join(folder, 'kettle.html');
+  await writeFile(pagePath, PRODUCT_PAGE);
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+describe('bun run extract on a saved page', () => {
+  test('with a selector', async () => {
+    const { output, exitCode } = await run([pagePath, '--selector', 'p.price']);
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'p.price' });
+    expect(exitCode).toBe(0);
+  });
+  test('without a selector, from structured data', async () => {
+    const { output, exitCode } = await run([pagePath]);
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null });
+    expect(exitCode).toBe(0);
+  });
+  test('a failing selector falls back to structured data and says why on stderr', async () => {
+    const { output, stderr, exitCode } = await run([pagePath, '--selector=.nothing']);
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null });
+    expect(stderr).toContain('.nothing');
+    expect(exitCode).toBe(0);
+  });
+  test('an invalid selector is a JSON error', async () => {
+    const { output, exitCode } = await run([pagePath, '--selector', 'p[']);
+    expect(output.code).toBe('invalid-selector');
+    expect(output.error).toContain('p[');
+    expect(exitCode).toBe(1);
+  });
+  test('a page without a price is a JSON error', async () => {
+    const empty = join(folder, 'empty.html');
+    await writeFile(empty, '<html><body><h1>Nothing here</h1></body></html>');
+    const { output, exitCode } = await run([empty]);
+    expect(output.code).toBe('no-price');
+    expect(exitCode).toBe(1);
+  });
+  test('a missing file is a JSON error', async () => {
+    const { output, exitCode } = await run([join(folder, 'missing.html')]);
+    expect(output).toMatchObject({ code: 'file-unreadable' });
+    expect(output.error).toContain('no such file');
+    expect(exitCode).toBe(1);
+  });
+  test('wrong usage exits 2', async () => {
+    expect((await run([])).exitCode).toBe(2);
+    expect((await run([pagePath, '--selector'])).exitCode).toBe(2);
+    expect((await run([pagePath, '--colour', 'red'])).exitCode).toBe(2);
+  });
+});
+
+describe('bun run extract on a url', () => {
+  let server: ReturnType<typeof Bun.serve>;
+  beforeAll(() => {
+    server = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: (request) =>
+        new URL(request.url).pathname === '/kettle'
+          ? new Response(PRODUCT_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+          : new Response('Not found', { status: 404, headers: { 'content-type': 'text/html' } }),
+    });
+  });
+  afterAll(() => server.stop(true));
+
+  test('fetches the page and reads the price', async () => {
+    const { output, exitCode } = await run([`http://127.0.0.1:${server.port}/kettle`, '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins' });
+    expect(exitCode).toBe(0);
+  });
+  test('a page that cannot be fetched is a JSON error', async () => {
+    const { output, exitCode } = await run([`http://127.0.0.1:${server.port}/missing`], { CHECK_ALLOW_PRIVATE: 'true' });
+    expect(output.code).toBe('http-status');
+    expect(typeof output.error).toBe('string');
+    expect(exitCode).toBe(1);
+  });
+  test('private addresses stay blocked unless allowed', async () => {
+    const { output, exitCode } = await run([`http://127.0.0.1:${server.port}/kettle`], { CHECK_ALLOW_PRIVATE: 'false' });
+    expect(output.code).toBe('blocked-address');
+    expect(exitCode).toBe(1);
+  });
+});
