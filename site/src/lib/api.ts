@@ -1,0 +1,87 @@
+/**
+ * The API client (spec section 7), typed by the server's own app type through the Eden treaty,
+ * so a changed route or payload breaks the site's type check instead of a screen.
+ *
+ * Every call goes through `call`, the one place that turns an answer into data or an Error whose
+ * message is `${status}: ${body text || status text}`, and that ends the session on a 401.
+ */
+import { treaty, type Treaty } from '@elysiajs/eden';
+import type { App } from '../../../api/server';
+import type { ToastMessage } from '../stores/toast';
+import { expireSession } from './session';
+
+const client = treaty<App>(typeof location === 'undefined' ? 'http://localhost' : location.origin, {
+  fetch: { credentials: 'include' },
+  // Keep timestamps as the ISO strings the server sends; the screens format them.
+  parseDate: false,
+});
+
+export type User = Treaty.Data<typeof client.api.auth.user.get>;
+export type Settings = Parameters<typeof client.api.settings.put>[0];
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    bodyText: string,
+    statusText: string,
+  ) {
+    super(`${status}: ${bodyText || statusText}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** The spec's test for a signed-out answer, by message, so it also holds for rethrown errors. */
+export function isUnauthorizedError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return message.startsWith('401: ') && message.includes('Unauthorized');
+}
+
+export function isNotFoundError(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+type Answer = {
+  data: unknown;
+  error: { status: unknown; value: unknown } | null;
+  response: Response | undefined;
+  status: number;
+};
+
+type CallOptions = {
+  /**
+   * What a 401 does: by default the session ends (toast, then sign-in); a message replaces the
+   * default toast; false leaves it to the caller (the current-user call, which may be signed out).
+   */
+  unauthorized?: ToastMessage | false;
+};
+
+/** The treaty has already parsed the body; JSON is written back compactly, as the server sends it. */
+function bodyText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+async function call<A extends Answer>(request: Promise<A>, options: CallOptions = {}): Promise<NonNullable<A['data']>> {
+  const { data, error, response, status } = await request;
+  if (!error) return data as NonNullable<A['data']>;
+  // No response: the request never reached the server (offline, DNS); the treaty holds the cause.
+  if (!response) throw error.value instanceof Error ? error.value : new Error(bodyText(error.value));
+  const apiError = new ApiError(status, bodyText(error.value), response.statusText);
+  if (options.unauthorized !== false && isUnauthorizedError(apiError)) expireSession(options.unauthorized);
+  throw apiError;
+}
+
+export const api = {
+  auth: {
+    user: () => call(client.api.auth.user.get(), { unauthorized: false }),
+  },
+  settings: {
+    /** null when the user has never saved settings (404): the defaults apply. */
+    get: () =>
+      call(client.api.settings.get()).catch((error) => {
+        if (isNotFoundError(error)) return null;
+        throw error;
+      }),
+    save: (settings: Settings) => call(client.api.settings.put(settings)),
+  },
+};

@@ -1,0 +1,14 @@
+import { expect, test } from 'bun:test';
+import { DEFAULT_SETTINGS as SERVER_DEFAULTS, Settings } from '../../../events/catalogue';
+import { CHECK_FREQUENCIES, CURRENCIES, DEFAULT_SETTINGS, TIMEZONES } from './settings';
+
+test('the screen shows the same defaults the server applies', () => {
+  expect(DEFAULT_SETTINGS).toEqual(SERVER_DEFAULTS);
+});
+
+test('the screen offers exactly the values the server accepts', () => {
+  const values = (choices: { value: string }[]) => choices.map((c) => c.value);
+  expect(values(CHECK_FREQUENCIES)).toEqual(Settings.shape.checkFrequency.options);
+  expect(values(CURRENCIES)).toEqual(Settings.shape.currency.options);
+  expect(values(TIMEZONES)).toEqual(Settings.shape.timezone.options);
+});

@@ -1,0 +1,37 @@
+/** Settings (spec section 3): the defaults and the choices the Settings screen offers. */
+import type { Settings } from './api';
+
+type Choice<V> = { value: V; label: string };
+
+export const CHECK_FREQUENCIES: Choice<Settings['checkFrequency']>[] = [
+  { value: 'hourly', label: 'Hourly' },
+  { value: 'daily', label: 'Daily' },
+  { value: 'weekly', label: 'Weekly' },
+];
+
+export const CURRENCIES: Choice<Settings['currency']>[] = [
+  { value: 'GBP', label: 'GBP (£)' },
+  { value: 'USD', label: 'USD ($)' },
+  { value: 'EUR', label: 'EUR (€)' },
+];
+
+export const TIMEZONES: Choice<Settings['timezone']>[] = [
+  { value: 'Europe/London', label: 'London (GMT/BST)' },
+  { value: 'America/New_York', label: 'New York (EST/EDT)' },
+  { value: 'Europe/Paris', label: 'Paris (CET/CEST)' },
+  { value: 'Asia/Tokyo', label: 'Tokyo (JST)' },
+];
+
+/**
+ * Shown when the user has never saved settings (GET /api/settings answers 404). The server's copy
+ * lives in the event catalogue, which the browser does not load (it brings zod); a test keeps the
+ * two equal.
+ */
+export const DEFAULT_SETTINGS: Settings = {
+  emailNotifications: true,
+  priceDropAlerts: true,
+  weeklyReports: false,
+  checkFrequency: 'daily',
+  currency: 'GBP',
+  timezone: 'Europe/London',
+};
