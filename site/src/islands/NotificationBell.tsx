@@ -1,0 +1,117 @@
+import { useStore } from '@nanostores/react';
+import { Bell, TrendingDown, TrendingUp, Target, X } from 'lucide-react';
+import { badgeCount, formatPrice, relativeTime } from '../lib/format';
+import { cn } from '../lib/utils';
+import {
+  $notifications,
+  $unreadCount,
+  markAllNotificationsRead,
+  markNotificationRead,
+  type Notification,
+} from '../stores/notifications';
+import { Button, focusRing } from './ui/Button';
+import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from './ui/Popover';
+import { Tooltip, TooltipContent, TooltipTrigger } from './ui/Tooltip';
+
+/** Spec section 4: drop green, increase red, threshold orange, anything else grey. */
+const TYPE_STYLE: Record<string, { icon: typeof Bell; className: string }> = {
+  price_drop: { icon: TrendingDown, className: 'bg-success/15 text-success' },
+  price_increase: { icon: TrendingUp, className: 'bg-destructive/15 text-destructive' },
+  threshold_met: { icon: Target, className: 'bg-warning/15 text-warning' },
+};
+const OTHER_STYLE = { icon: Bell, className: 'bg-muted text-muted-foreground' };
+
+export function NotificationBell() {
+  const notifications = useStore($notifications);
+  const unread = useStore($unreadCount);
+  const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
+
+  return (
+    <Popover>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <PopoverTrigger asChild>
+            <Button variant="ghost" size="icon" aria-label={label} className="relative">
+              <Bell aria-hidden="true" />
+              {unread > 0 && (
+                <span
+                  aria-hidden="true"
+                  className="absolute -right-0.5 -top-0.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-semibold leading-none text-white"
+                >
+                  {badgeCount(unread)}
+                </span>
+              )}
+            </Button>
+          </PopoverTrigger>
+        </TooltipTrigger>
+        <TooltipContent>Notifications</TooltipContent>
+      </Tooltip>
+      <PopoverContent align="end" aria-label="Notifications" className="w-96 max-w-[calc(100vw-1rem)] p-0">
+        <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
+          <h2 className="font-semibold">Notifications</h2>
+          <div className="flex items-center gap-1">
+            {unread > 0 && (
+              <Button variant="ghost" size="sm" onClick={markAllNotificationsRead}>
+                Mark all read
+              </Button>
+            )}
+            <PopoverClose asChild>
+              <Button variant="ghost" size="icon" className="size-8" aria-label="Close notifications">
+                <X aria-hidden="true" />
+              </Button>
+            </PopoverClose>
+          </div>
+        </div>
+        <div className="h-96 overflow-y-auto">
+          {notifications.length === 0 ? (
+            <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center">
+              <Bell aria-hidden="true" className="size-10 text-muted-foreground/50" />
+              <p className="font-medium">No notifications yet</p>
+              <p className="text-sm text-muted-foreground">We'll notify you when prices change</p>
+            </div>
+          ) : (
+            <ul className="divide-y">
+              {notifications.map((n) => (
+                <li key={n.id}>
+                  <NotificationItem notification={n} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+function NotificationItem({ notification: n }: { notification: Notification }) {
+  const { icon: Icon, className } = TYPE_STYLE[n.type] ?? OTHER_STYLE;
+  const hasPrices = n.previousPrice != null && n.currentPrice != null;
+  return (
+    <button
+      type="button"
+      // Read items are not marked again.
+      onClick={() => !n.isRead && markNotificationRead(n.id)}
+      className={cn('flex w-full gap-3 px-4 py-3 text-left hover:bg-accent', !n.isRead && 'bg-accent/50', focusRing)}
+    >
+      <span className={cn('flex size-8 shrink-0 items-center justify-center rounded-full', className)}>
+        <Icon aria-hidden="true" className="size-4" />
+      </span>
+      <span className="min-w-0 flex-1 space-y-1">
+        <span className="block truncate text-sm font-medium">{n.productName}</span>
+        <span className="block text-sm text-muted-foreground">{n.message}</span>
+        {hasPrices && (
+          <span className="block text-xs text-muted-foreground">
+            Was {formatPrice(n.previousPrice)} · Now {formatPrice(n.currentPrice)}
+          </span>
+        )}
+        <span className="block text-xs text-muted-foreground">{relativeTime(n.createdAt)}</span>
+      </span>
+      {!n.isRead && (
+        <span className="mt-1.5 size-2 shrink-0 rounded-full bg-brand">
+          <span className="sr-only">Unread</span>
+        </span>
+      )}
+    </button>
+  );
+}
