@@ -4,15 +4,8 @@ import { authentication, sessionCookie } from './plugin.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 import { findUser } from './users.ts';
 import { signIn } from './sign-in.ts';
-
-/** Only same-origin paths may be a redirect target; anything else falls back to /. */
-export function safeRedirect(target: unknown): string {
-  if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return '/';
-  try {
-    const url = new URL(target, 'http://x');
-    return url.origin === 'http://x' ? url.pathname + url.search + url.hash : '/';
-  } catch { return '/'; }
-}
+import { safeRedirect } from './redirect.ts';
+import { googleRoutes } from './google.ts';
 
 export function authRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/api' })
@@ -37,6 +30,7 @@ export function authRoutes(ctx: AppContext) {
       cookie[SESSION_COOKIE]!.set(sessionCookie(ctx, token, expiresAt));
       return redirect(safeRedirect(query.redirect), 302);
     }, { query: t.Object({ email: t.Optional(t.String({ maxLength: 254 })), redirect: t.Optional(t.String()) }) })
+    .use(googleRoutes(ctx))
     .get('/logout', async ({ cookie, redirect }) => {
       await ctx.sessions.invalidate(cookie[SESSION_COOKIE]!.value as string | undefined);
       cookie[SESSION_COOKIE]!.remove();
