@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { createApp } from '../server.ts';
+import { testContext } from '../testing/database.ts';
+import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
+
+// Starting a database takes longer than the 5 s default.
+setDefaultTimeout(30_000);
+
+const ORIGIN = 'http://localhost:3000';
+
+let ctx: Awaited<ReturnType<typeof testContext>>;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  ctx = await testContext({ PUBLIC_URL: ORIGIN });
+  app = createApp(ctx);
+});
+afterAll(() => ctx.close());
+
+const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
+
+/** A fresh user per test, so each starts without saved settings. */
+async function signedIn() {
+  const email = `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const res = await request(`/api/auth/demo?email=${email}`);
+  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
+  const { id } = await (await request('/api/auth/user', { headers: { cookie } })).json();
+  return { cookie, userId: id as string };
+}
+
+const getSettings = (cookie: string) => request('/api/settings', { headers: { cookie } });
+const putSettings = (cookie: string, body: string, contentType = 'application/json') =>
+  request('/api/settings', { method: 'PUT', headers: { cookie, origin: ORIGIN, 'content-type': contentType }, body });
+
+const settingsEvents = async (userId: string) =>
+  (await ctx.store.readStream(`user-${userId}`)).events.filter((e) => e.type === 'SettingsChanged');
+
+describe('/api/settings', () => {
+  test('signed out: 401', async () => {
+    expect((await request('/api/settings')).status).toBe(401);
+    const res = await request('/api/settings', { method: 'PUT', headers: { origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify(DEFAULT_SETTINGS) });
+    expect(res.status).toBe(401);
+  });
+
+  test('GET answers 404 until the user saves once', async () => {
+    const { cookie } = await signedIn();
+    const res = await getSettings(cookie);
+    expect(res.status).toBe(404);
+    expect((await res.json()).message).toBeString();
+  });
+
+  test('PUT saves, GET returns what was saved', async () => {
+    const { cookie, userId } = await signedIn();
+    const settings = { ...DEFAULT_SETTINGS, weeklyReports: true, checkFrequency: 'hourly', currency: 'USD', timezone: 'Asia/Tokyo' };
+    const put = await putSettings(cookie, JSON.stringify(settings));
+    expect(put.status).toBe(200);
+    expect(await put.json()).toEqual(settings);
+    expect(await (await getSettings(cookie)).json()).toEqual(settings);
+    expect(await settingsEvents(userId)).toHaveLength(1);
+  });
+
+  test('two identical PUTs record SettingsChanged once; a change records another', async () => {
+    const { cookie, userId } = await signedIn();
+    const body = JSON.stringify({ ...DEFAULT_SETTINGS, currency: 'EUR' });
+    expect((await putSettings(cookie, body)).status).toBe(200);
+    expect((await putSettings(cookie, body)).status).toBe(200);
+    expect(await settingsEvents(userId)).toHaveLength(1);
+    expect((await putSettings(cookie, JSON.stringify({ ...DEFAULT_SETTINGS, currency: 'GBP' }))).status).toBe(200);
+    expect(await settingsEvents(userId)).toHaveLength(2);
+  });
+
+  const { currency: _, ...withoutCurrency } = DEFAULT_SETTINGS;
+  const invalid: [string, string, string][] = [
+    ['checkFrequency yearly', JSON.stringify({ ...DEFAULT_SETTINGS, checkFrequency: 'yearly' }), 'checkFrequency'],
+    ['currency JPY', JSON.stringify({ ...DEFAULT_SETTINGS, currency: 'JPY' }), 'currency'],
+    ['timezone Mars/Base', JSON.stringify({ ...DEFAULT_SETTINGS, timezone: 'Mars/Base' }), 'timezone'],
+    ['a missing field', JSON.stringify(withoutCurrency), 'currency'],
+    ['a string for a boolean', JSON.stringify({ ...DEFAULT_SETTINGS, emailNotifications: 'yes' }), 'emailNotifications'],
+  ];
+  for (const [name, body, field] of invalid) {
+    test(`${name}: 400 naming the field, nothing recorded`, async () => {
+      const { cookie, userId } = await signedIn();
+      const res = await putSettings(cookie, body);
+      expect(res.status).toBe(400);
+      const error = await res.json();
+      expect(error.field).toBe(field);
+      expect(error.message).toStartWith(`${field}: `);
+      expect(await settingsEvents(userId)).toHaveLength(0);
+      expect((await getSettings(cookie)).status).toBe(404);
+    });
+  }
+
+  test('a body that is not JSON: 400, nothing recorded', async () => {
+    const { cookie, userId } = await signedIn();
+    for (const [body, type] of [['{"emailNotifications": tru', 'application/json'], ['currency=GBP', 'application/x-www-form-urlencoded'], ['hello', 'text/plain'], ['', 'application/json']] as const) {
+      const res = await putSettings(cookie, body, type);
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBeString();
+    }
+    expect(await settingsEvents(userId)).toHaveLength(0);
+  });
+
+  test('an invalid PUT leaves earlier settings untouched', async () => {
+    const { cookie, userId } = await signedIn();
+    const saved = { ...DEFAULT_SETTINGS, currency: 'EUR' };
+    await putSettings(cookie, JSON.stringify(saved));
+    expect((await putSettings(cookie, JSON.stringify({ ...saved, currency: 'JPY' }))).status).toBe(400);
+    expect(await (await getSettings(cookie)).json()).toEqual(saved);
+    expect(await settingsEvents(userId)).toHaveLength(1);
+  });
+});
