@@ -18,6 +18,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && !google) {
     throw new Error('NODE_ENV=production needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: demo sign-in is never available in production.');
   }
+  const checkAllowPrivate = env.CHECK_ALLOW_PRIVATE === 'true';
+  if (production && checkAllowPrivate) {
+    throw new Error('CHECK_ALLOW_PRIVATE=true is for tests only: price checks never reach private addresses in production.');
+  }
   return {
     production,
     port,
@@ -30,5 +34,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /** Session lifetime; it slides forward while the user is active. */
     sessionDays: Number(env.SESSION_DAYS ?? 30),
     siteDir: resolve(env.SITE_DIR ?? 'site/dist'),
+    /** Price checks may reach loopback and private addresses (tests only). */
+    checkAllowPrivate,
+    /** Run a price-check worker inside the server process (more run as `bun run worker`). */
+    checkWorker: env.CHECK_WORKER !== 'off',
+    /** Pages one worker process checks at the same time. */
+    checkConcurrency: Math.max(1, Number(env.CHECK_CONCURRENCY) || 16),
+    /** Minutes between checks of products on the built-in demo shop, in demo mode. */
+    demoCheckMinutes: Math.max(1, Number(env.DEMO_CHECK_MINUTES) || 3),
   };
 }
