@@ -10,7 +10,7 @@ type Tally = { passed: number; failed: number };
 
 async function run(label: string, paths: string[], env: Record<string, string | undefined>): Promise<Tally> {
   console.log(`\n=== ${label} ===`);
-  const proc = Bun.spawn([bun, 'test', ...paths], { env: { ...process.env, ...env } as Record<string, string>, stdout: 'inherit', stderr: 'pipe' });
+  const proc = Bun.spawn([bun, 'test', '--timeout', '30000', ...paths], { env: { ...process.env, ...env } as Record<string, string>, stdout: 'inherit', stderr: 'pipe' });
   // bun test writes its report to stderr: pass it through and read the totals from it.
   let report = '';
   const decoder = new TextDecoder();
