@@ -369,6 +369,16 @@ describe('JSON-LD', () => {
       '<script type="application/ld+json">{ "@type": "Product", "offers": { "price": "12.00", "priceCurrency": "GBP" }, }</script>';
     expectPrice(extractPrice(page('', head)), 12, 'GBP', 'json-ld');
   });
+  test('a block inside an HTML comment is not read', () => {
+    const head = `<!-- ${product({ price: '99.00', priceCurrency: 'GBP' })} -->` + '<meta property="product:price:amount" content="24.99">';
+    expectPrice(extractPrice(page('', head)), 24.99, null, 'opengraph');
+  });
+  test('the markup shortcut and the DOM find the same blocks', () => {
+    const head = `${product({ price: '24.99', priceCurrency: 'GBP' })}<script type='application/ld+json' id="x">{"@type":"Thing"}</script>`;
+    const { document } = parseHTML(page('', head));
+    expect(structuredDataPrices(document as unknown as Document)).toEqual([{ source: 'json-ld', amount: 24.99, currency: 'GBP', raw: '24.99' }]);
+    expectPrice(extractPrice(page('', head)), 24.99, 'GBP', 'json-ld');
+  });
   test('a zero price is not a price', () => {
     expectFailure(extractPrice(page('', product({ '@type': 'Offer', price: '0.00', priceCurrency: 'GBP' }))), 'no-price');
   });

@@ -48,6 +48,11 @@ export interface StructuredPrice {
 }
 
 export function extractPrice(html: string, opts: ExtractOptions = {}): ExtractionResult {
+  // Without a selector, JSON-LD comes first and needs no DOM: parsing the page is most of the cost.
+  if (!opts.selector?.trim()) {
+    const fromJsonLd = fromStructuredData(jsonLdPrices(jsonLdBlocksInHtml(html), opts.url));
+    if (fromJsonLd) return fromJsonLd;
+  }
   const { document } = parseHTML(html);
   return extractPriceFromDocument(document as unknown as Document, opts);
 }
@@ -228,7 +233,7 @@ function priceLabelOf(element: Element): string | null {
  * Related products and product lists are left out.
  */
 export function structuredDataPrices(document: Document, opts: { url?: string } = {}): StructuredPrice[] {
-  return [...jsonLdPrices(document, opts.url), ...microdataPrices(document, opts.url), ...openGraphPrices(document)];
+  return [...jsonLdPrices(jsonLdBlocks(document), opts.url), ...microdataPrices(document, opts.url), ...openGraphPrices(document)];
 }
 
 interface OfferPrice {
@@ -309,8 +314,26 @@ function parseJsonLd(text: string): unknown {
   }
 }
 
+function jsonLdBlocks(document: Document): string[] {
+  return [...document.querySelectorAll('script')]
+    .filter((script) => /ld\+json/i.test(script.getAttribute('type') ?? ''))
+    .map((script) => script.textContent ?? '');
+}
+
+const JSON_LD_SCRIPT = /<script\b[^>]*?\btype\s*=\s*["']?\s*application\/ld\+json\b[^>]*>([\s\S]*?)<\/script\s*>/gi;
+
+/** The same blocks as `jsonLdBlocks`, found in the markup without building a DOM. */
+function jsonLdBlocksInHtml(html: string): string[] {
+  const blocks: string[] = [];
+  for (const match of html.matchAll(JSON_LD_SCRIPT)) {
+    const insideComment = html.lastIndexOf('<!--', match.index) > html.lastIndexOf('-->', match.index);
+    if (!insideComment) blocks.push(match[1]);
+  }
+  return blocks;
+}
+
 /** Top-level nodes of every JSON-LD block, with @graph members and a page's main entity. */
-function jsonLdNodes(document: Document): JsonObject[] {
+function jsonLdNodes(blocks: string[]): JsonObject[] {
   const nodes: JsonObject[] = [];
   const add = (value: unknown) => {
     for (const item of asArray(value)) {
@@ -320,14 +343,12 @@ function jsonLdNodes(document: Document): JsonObject[] {
       for (const key of ['mainEntity', 'about']) if (isObject(item[key])) add(item[key]);
     }
   };
-  for (const script of document.querySelectorAll('script')) {
-    if (/ld\+json/i.test(script.getAttribute('type') ?? '')) add(parseJsonLd(script.textContent ?? ''));
-  }
+  for (const block of blocks) add(parseJsonLd(block));
   return nodes;
 }
 
-function jsonLdPrices(document: Document, url: string | undefined): StructuredPrice[] {
-  const nodes = jsonLdNodes(document);
+function jsonLdPrices(blocks: string[], url: string | undefined): StructuredPrice[] {
+  const nodes = jsonLdNodes(blocks);
   // Graphs may name an offer by "@id" and describe it elsewhere.
   const byId = new Map(nodes.filter((node) => typeof node['@id'] === 'string').map((node) => [node['@id'] as string, node]));
   const resolve = (node: JsonObject) => (typeof node['@id'] === 'string' && Object.keys(node).length === 1 ? byId.get(node['@id']) ?? node : node);
@@ -339,7 +360,7 @@ function jsonLdPrices(document: Document, url: string | undefined): StructuredPr
     .filter(({ prices }) => prices.length > 0);
   const main = (url && products.find(({ product }) => productUrls(product).some((u) => sameUrl(u, url, false)))) || products[0];
   const prices = main ? main.prices : pricesOf(nodes.filter((node) => hasType(node, ...OFFER_TYPES)));
-  return bestFirst(prices, url).map((price) => ({ source: 'json-ld', ...price }));
+  return bestFirst(prices, url).map(({ amount, currency, raw }) => ({ source: 'json-ld', amount, currency, raw }));
 }
 
 function productUrls(product: JsonObject): string[] {
@@ -405,7 +426,7 @@ function microdataPrices(document: Document, url: string | undefined): Structure
       const offerUrl = offer?.querySelector('[itemprop~="url"]');
       return found ? [{ ...found, url: offerUrl?.getAttribute('href') ?? offerUrl?.getAttribute('content') ?? null }] : [];
     });
-  return bestFirst(prices, url).map((price) => ({ source: 'microdata', ...price }));
+  return bestFirst(prices, url).map(({ amount, currency, raw }) => ({ source: 'microdata', amount, currency, raw }));
 }
 
 // OpenGraph --------------------------------------------------------------------------------------
