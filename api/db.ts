@@ -32,3 +32,8 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     async close() { await sql.end({ timeout: 5 }); await server.stop(); await db.close(); },
   };
 }
+
+/** Runs `fn` in one transaction; the transaction is the same port, so helpers accept either. */
+export function transaction<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  return sql.begin((tx) => fn(tx as unknown as Sql)) as Promise<T>;
+}

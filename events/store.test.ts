@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { transaction } from '../api/db.ts';
 import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';
 import { ConcurrencyError, createEventStore, EVENT_STORE_DDL, START, type EventStore, type NewEvent } from './store.ts';
 import { EventValidationError, DEFAULT_SETTINGS } from './catalogue.ts';
@@ -97,7 +98,7 @@ describe.skipIf(!usingPostgresServer())('commit-safe global order (real PostgreS
     const aHolds = new Promise<void>((r) => (releaseA = r));
     let aAppended!: () => void;
     const aDidAppend = new Promise<void>((r) => (aAppended = r));
-    const txA = db.sql.begin(async (tx) => {
+    const txA = transaction(db.sql, async (tx) => {
       await store.append('user-slow', 'no_stream', [changed('slow')], tx);
       aAppended();
       await aHolds;
@@ -132,7 +133,7 @@ describe.skipIf(!usingPostgresServer())('commit-safe global order (real PostgreS
     })();
     const writers = Array.from({ length: 8 }, (_, w) => (async () => {
       for (let i = 0; i < 25; i++) {
-        await db.sql.begin(async (tx) => {
+        await transaction(db.sql, async (tx) => {
           await store.append(`user-w${w}-${i}`, 'no_stream', [changed('w')], tx);
           if (i % 3 === 0) await Bun.sleep(Math.random() * 5); // hold some transactions open
         });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { transaction } from '../api/db.ts';
 import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';
 import { createEventStore, EVENT_STORE_DDL, type EventStore } from '../events/store.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../events/catalogue.ts';
@@ -91,7 +92,7 @@ describe.skipIf(!usingPostgresServer())('projection under overlapping writers (r
     runner.start();
     const writers = Array.from({ length: 6 }, (_, w) => (async () => {
       for (let i = 0; i < 15; i++) {
-        await db.sql.begin(async (tx) => {
+        await transaction(db.sql, async (tx) => {
           await store.append(`user-ow${w}-${i}`, 'no_stream', [{
             type: 'UserSignedUp', data: { userId: `ow${w}-${i}`, provider: 'demo', subject: `ow${w}-${i}`, email: `ow${w}-${i}@x.io`, firstName: null, lastName: null, profileImageUrl: null },
           }], tx);

@@ -1,4 +1,4 @@
-import type { Sql } from '../api/db.ts';
+import { transaction, type Sql } from '../api/db.ts';
 import { START, checkpointOf, reached, type Checkpoint, type EventStore } from '../events/store.ts';
 import type { Projection } from './projection.ts';
 
@@ -56,7 +56,7 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
       positions.set(p.name, to);
       return { applied: batch.length, moved: true };
     };
-    return db === sql ? ((await sql.begin(run)) as { applied: number; moved: boolean }) : run(db);
+    return db === sql ? transaction(sql, run) : run(db);
   }
 
   /** Runs every projection until none has anything left to read. */
@@ -126,7 +126,7 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
     const unknown = names?.filter((n) => !projections.some((p) => p.name === n)) ?? [];
     if (unknown.length) throw new Error(`Unknown projection: ${unknown.join(', ')}. Known: ${projections.map((p) => p.name).join(', ')}`);
     let done = 0;
-    await sql.begin(async (tx) => {
+    await transaction(sql, async (tx) => {
       for (const p of chosen) {
         // Wait for a live runner to finish its batch; the lock is then ours until commit.
         await tx`SELECT pg_advisory_xact_lock(hashtext(${'projection:' + p.name}))`;

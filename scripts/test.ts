@@ -3,6 +3,8 @@
  * then again on the embedded PGlite), then the browser tests against the running product.
  * Ends with one line `N passed, N failed`; exits non-zero when anything failed.
  */
+export {};
+
 const bun = process.execPath;
 const SUITES = ['./api', './events', './projections', './site/src', './scripts'];
 
@@ -14,8 +16,9 @@ async function run(label: string, paths: string[], env: Record<string, string | 
   // bun test writes its report to stderr: pass it through and read the totals from it.
   let report = '';
   const decoder = new TextDecoder();
-  for await (const chunk of proc.stderr) {
-    const text = decoder.decode(chunk);
+  const reader = proc.stderr.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    const text = decoder.decode(chunk.value, { stream: true });
     report += text;
     process.stderr.write(text);
   }
@@ -27,7 +30,16 @@ async function run(label: string, paths: string[], env: Record<string, string | 
   return tally;
 }
 
-const results: Tally[] = [];
+/** The type check: a changed API route breaks the site's typed client here, not on a user's screen. */
+async function typecheck(): Promise<Tally> {
+  console.log('\n=== type check (tsc --noEmit) ===');
+  const proc = Bun.spawn([bun, 'x', 'tsc', '--noEmit', '-p', '.'], { stdout: 'inherit', stderr: 'inherit' });
+  const ok = (await proc.exited) === 0;
+  console.log(ok ? '(pass) type check' : '(fail) type check');
+  return { passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
+}
+
+const results: Tally[] = [await typecheck()];
 const databaseUrl = process.env.DATABASE_URL;
 if (databaseUrl) {
   results.push(await run(`unit and integration tests on PostgreSQL (${new URL(databaseUrl).host})`, SUITES, {}));
