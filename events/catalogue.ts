@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHECK_FREQUENCIES, CURRENCIES, DEFAULT_SETTINGS, TIMEZONES } from './settings.ts';
 
 /**
  * The event catalogue: every event type with its zod schema and schema version.
@@ -24,20 +25,12 @@ export const Settings = z.object({
   emailNotifications: z.boolean(),
   priceDropAlerts: z.boolean(),
   weeklyReports: z.boolean(),
-  checkFrequency: z.enum(['hourly', 'daily', 'weekly']),
-  currency: z.enum(['GBP', 'USD', 'EUR']),
-  timezone: z.enum(['Europe/London', 'America/New_York', 'Europe/Paris', 'Asia/Tokyo']),
+  checkFrequency: z.enum(CHECK_FREQUENCIES),
+  currency: z.enum(CURRENCIES),
+  timezone: z.enum(TIMEZONES),
 });
 export type Settings = z.infer<typeof Settings>;
-
-export const DEFAULT_SETTINGS: Settings = {
-  emailNotifications: true,
-  priceDropAlerts: true,
-  weeklyReports: false,
-  checkFrequency: 'daily',
-  currency: 'GBP',
-  timezone: 'Europe/London',
-};
+export { DEFAULT_SETTINGS };
 
 const Profile = z.object({
   email: z.string().email(),

@@ -1,10 +1,6 @@
 import { expect, test } from 'bun:test';
-import { DEFAULT_SETTINGS as SERVER_DEFAULTS, Settings } from '../../../events/catalogue';
-import { CHECK_FREQUENCIES, CURRENCIES, DEFAULT_SETTINGS, TIMEZONES } from './settings';
-
-test('the screen shows the same defaults the server applies', () => {
-  expect(DEFAULT_SETTINGS).toEqual(SERVER_DEFAULTS);
-});
+import { Settings } from '../../../events/catalogue';
+import { CHECK_FREQUENCIES, CURRENCIES, TIMEZONES } from './settings';
 
 test('the screen offers exactly the values the server accepts', () => {
   const values = (choices: { value: string }[]) => choices.map((c) => c.value);

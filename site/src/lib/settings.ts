@@ -22,16 +22,5 @@ export const TIMEZONES: Choice<Settings['timezone']>[] = [
   { value: 'Asia/Tokyo', label: 'Tokyo (JST)' },
 ];
 
-/**
- * Shown when the user has never saved settings (GET /api/settings answers 404). The server's copy
- * lives in the event catalogue, which the browser does not load (it brings zod); a test keeps the
- * two equal.
- */
-export const DEFAULT_SETTINGS: Settings = {
-  emailNotifications: true,
-  priceDropAlerts: true,
-  weeklyReports: false,
-  checkFrequency: 'daily',
-  currency: 'GBP',
-  timezone: 'Europe/London',
-};
+/** Shown when the user has never saved settings (GET /api/settings answers 404). */
+export { DEFAULT_SETTINGS } from '../../../events/settings';
