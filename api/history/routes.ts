@@ -1,0 +1,92 @@
+import { Elysia } from 'elysia';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { Sql } from '../db.ts';
+import { authentication } from '../auth/plugin.ts';
+import { HttpError } from '../http/errors.ts';
+import { changePercent, DetailTimeFilter, downsample, ListTimeFilter, rangeStart, type TimeFilter } from './series.ts';
+
+/** Points of a sparkline (spec section 9). */
+export const SPARKLINE_POINTS = 30;
+
+export type PricePoint = { price: number; timestamp: string };
+
+export type PriceHistoryProduct = {
+  id: string;
+  name: string;
+  url: string;
+  imageUrl: string | null;
+  currentPrice: number | null;
+  /** Last point in the range against the first one; 0 with fewer than two points. */
+  changePercent: number;
+  lastChecked: string | null;
+  /** Points in the range. */
+  pointsCount: number;
+  /** The range's last 30 points, oldest first. */
+  priceHistory: PricePoint[];
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+// No start means all time; the epoch stands for it in queries.
+const since = (filter: TimeFilter, now: Date) => rangeStart(filter, now) ?? new Date(0);
+
+/** Every product of the user with its figures for the range, newest product first. */
+export async function readHistoryProducts(sql: Sql, userId: string, filter: TimeFilter, now = new Date()): Promise<PriceHistoryProduct[]> {
+  const start = since(filter, now);
+  const rows = await sql<{
+    id: string; name: string; url: string; image_url: string | null; current_price: number | null; last_checked: Date | null;
+    first_price: number | null; points_count: number; recent: { price: number; at: string }[] | null;
+  }[]>`
+    SELECT p.id, p.name, p.url, p.image_url, p.current_price::float8 AS current_price, p.last_checked,
+           f.price AS first_price, n.points_count, r.recent
+    FROM products p
+    LEFT JOIN LATERAL (
+      SELECT price::float8 AS price FROM price_points
+      WHERE product_id = p.id AND observed_at >= ${start} ORDER BY observed_at LIMIT 1) f ON true
+    LEFT JOIN LATERAL (
+      SELECT count(*)::int AS points_count FROM price_points
+      WHERE product_id = p.id AND observed_at >= ${start}) n ON true
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_object('price', price::float8, 'at', observed_at) ORDER BY observed_at) AS recent
+      FROM (SELECT price, observed_at FROM price_points
+            WHERE product_id = p.id AND observed_at >= ${start} ORDER BY observed_at DESC LIMIT ${SPARKLINE_POINTS}) last) r ON true
+    WHERE p.user_id = ${userId}
+    ORDER BY p.created_at DESC, p.id`;
+  return rows.map((row) => {
+    const priceHistory = (row.recent ?? []).map((p) => ({ price: p.price, timestamp: new Date(p.at).toISOString() }));
+    return {
+      id: row.id, name: row.name, url: row.url, imageUrl: row.image_url,
+      currentPrice: row.current_price, lastChecked: iso(row.last_checked),
+      changePercent: row.points_count > 1 ? changePercent(row.first_price, priceHistory.at(-1)?.price) : 0,
+      pointsCount: row.points_count,
+      priceHistory,
+    };
+  });
+}
+
+/**
+ * One product's points in the range, oldest first, thinned on the server for long histories
+ * (see `downsample`). Null when the product is not the user's.
+ */
+export async function readDetailedHistory(sql: Sql, userId: string, productId: string, filter: TimeFilter, now = new Date()): Promise<PricePoint[] | null> {
+  const [owned] = await sql`SELECT 1 FROM products WHERE id = ${productId} AND user_id = ${userId}`;
+  if (!owned) return null;
+  const rows = await sql<{ price: number; observed_at: Date }[]>`
+    SELECT price::float8 AS price, observed_at FROM price_points
+    WHERE product_id = ${productId} AND observed_at >= ${since(filter, now)}
+    ORDER BY observed_at`;
+  return downsample(rows.map((r) => ({ at: r.observed_at.getTime(), price: r.price })))
+    .map((p) => ({ timestamp: new Date(p.at).toISOString(), price: p.price }));
+}
+
+export function historyRoutes(ctx: AppContext) {
+  return new Elysia({ prefix: '/api/price-history' })
+    .use(authentication(ctx))
+    .get('/products', ({ userId, query }) => readHistoryProducts(ctx.sql, userId, query.timeFilter),
+      { signedIn: true, query: z.object({ timeFilter: ListTimeFilter.default('month') }) })
+    .get('/detailed/:productId', async ({ userId, params, query }) => {
+      const points = await readDetailedHistory(ctx.sql, userId, params.productId, query.timeFilter);
+      if (!points) throw new HttpError(404, 'Product not found');
+      return points;
+    }, { signedIn: true, query: z.object({ timeFilter: DetailTimeFilter.default('month') }) });
+}
