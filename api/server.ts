@@ -6,6 +6,8 @@ import { errorHandling } from './http/errors.ts';
 import { originCheck } from './http/origin.ts';
 import { authRoutes } from './auth/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
+import { historyRoutes } from './history/routes.ts';
 import { siteRoutes } from './site.ts';
 
 /** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
@@ -15,6 +17,8 @@ export function createApp(ctx: AppContext) {
     .use(originCheck(ctx))
     .use(authRoutes(ctx))
     .use(settingsRoutes(ctx))
+    .use(dashboardRoutes(ctx))
+    .use(historyRoutes(ctx))
     .all('/api/*', ({ set }) => { set.status = 404; return { message: 'Not found' }; })
     .use(siteRoutes(ctx));
 }
