@@ -11,7 +11,7 @@ export function authRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/api' })
     .use(authentication(ctx))
     .get('/auth/user', async ({ userId, status }) => {
-      const user = await findUser(ctx.sql, userId);
+      const user = await findUser(ctx, userId);
       return user ?? status(401, { message: 'Unauthorized' });
     }, { signedIn: true })
     .get('/login', ({ query, redirect }) => {

@@ -1,4 +1,6 @@
-import type { Sql } from '../db.ts';
+import type { AppContext } from '../context.ts';
+import { fold } from '../../events/decider.ts';
+import { userDecider, userStream, type UserEvent } from '../../events/user.ts';
 
 /** The signed-in user as GET /api/auth/user answers it. */
 export type CurrentUser = {
@@ -12,10 +14,23 @@ export type CurrentUser = {
   authProvider: 'google' | 'demo';
 };
 
-export async function findUser(sql: Sql, id: string): Promise<CurrentUser | null> {
-  const [row] = await sql<CurrentUser[]>`
+/**
+ * The user from the users read model. Should that model lag behind (a long transaction elsewhere
+ * holds readers back), a user who has just signed up is read from their own stream instead, so
+ * sign-in never looks like a signed-out answer.
+ */
+export async function findUser(ctx: AppContext, id: string): Promise<CurrentUser | null> {
+  const [row] = await ctx.sql<CurrentUser[]>`
     SELECT id, email, first_name AS "firstName", last_name AS "lastName", profile_image_url AS "profileImageUrl",
            plan, subscription_plan AS "subscriptionPlan", auth_provider AS "authProvider"
     FROM users WHERE id = ${id}`;
-  return row ?? null;
+  if (row) return row;
+  const { events } = await ctx.store.readStream(userStream(id));
+  const state = fold(userDecider, events as unknown as UserEvent[]);
+  if (state.status !== 'registered') return null;
+  const signUp = events.find((e) => e.type === 'UserSignedUp');
+  return {
+    id, ...state.profile, plan: 'free', subscriptionPlan: null,
+    authProvider: signUp?.type === 'UserSignedUp' ? signUp.data.provider : 'demo',
+  };
 }
