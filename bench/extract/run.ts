@@ -2,6 +2,7 @@
  * Price extraction on a ~100 KB product page: median and p95 per extraction.
  * Target: median <= 3 ms. Run: bun bench/extract/run.ts [runs]
  */
+import os from 'node:os';
 import { parseHTML } from 'linkedom';
 import { extractPrice } from '../../api/checks/extract.ts';
 import { productPage } from './product-page.ts';
@@ -14,16 +15,25 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
 
+/** Wall time, and this process's CPU time, which other busy processes on the machine barely change. */
 function measure(label: string, work: () => unknown) {
   for (let i = 0; i < WARM_UP; i++) work();
-  const times: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     work();
-    times.push(performance.now() - start);
+    wall.push(performance.now() - start);
+    const used = process.cpuUsage(cpuStart);
+    cpu.push((used.user + used.system) / 1000);
   }
-  times.sort((a, b) => a - b);
-  console.log(`${label.padEnd(44)} median ${percentile(times, 50).toFixed(2)} ms   p95 ${percentile(times, 95).toFixed(2)} ms`);
+  wall.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(9);
+  console.log(
+    `${label.padEnd(48)} median ${ms(percentile(wall, 50))}  p95 ${ms(percentile(wall, 95))}   cpu median ${ms(percentile(cpu, 50))}  p95 ${ms(percentile(cpu, 95))}`,
+  );
 }
 
 const scenarios: [string, { selector?: string; url?: string }][] = [
@@ -33,7 +43,7 @@ const scenarios: [string, { selector?: string; url?: string }][] = [
   ['selector matching nothing (fallback)', { selector: '.no-such-price' }],
 ];
 
-console.log(`page: ${(html.length / 1024).toFixed(1)} KB, ${RUNS} runs after ${WARM_UP} warm-up runs`);
+console.log(`page: ${(html.length / 1024).toFixed(1)} KB, ${RUNS} runs after ${WARM_UP} warm-up runs, load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
 for (const [label, opts] of scenarios) {
   const result = extractPrice(html, opts);
   if (!result.ok) throw new Error(`${label}: ${result.reason}`);
