@@ -18,9 +18,9 @@ const BATCH = 2000;
  * a batch and the new checkpoint in one transaction. An advisory lock keeps two processes from
  * projecting the same read model at once; the checkpoint compare-and-set is the backstop.
  */
-export function createProjectionRunner(store: EventStore, projections: readonly Projection[], opts: { pollMs?: number; onError?: (err: unknown, name: string) => void } = {}) {
+export function createProjectionRunner(store: EventStore, projections: readonly Projection[], options: { pollMs?: number; onError?: (err: unknown, name: string) => void } = {}) {
   const sql = store.sql;
-  const pollMs = opts.pollMs ?? 250;
+  const pollMs = options.pollMs ?? 250;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -59,15 +59,26 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
     return db === sql ? transaction(sql, run) : run(db);
   }
 
-  /** Runs every projection until none has anything left to read. */
-  async function catchUp(): Promise<number> {
+  /**
+   * Runs every projection until none has anything left to read. With `isolate`, a projection that
+   * fails is reported and skipped for this round, so one broken read model cannot stall the others.
+   */
+  async function catchUp(opts: { isolate?: boolean } = {}): Promise<number> {
     let total = 0;
+    const failed = new Set<string>();
     for (;;) {
       let moved = false;
       for (const p of projections) {
-        const r = await step(p);
-        total += r.applied;
-        moved ||= r.moved;
+        if (failed.has(p.name)) continue;
+        try {
+          const r = await step(p);
+          total += r.applied;
+          moved ||= r.moved;
+        } catch (err) {
+          if (!opts.isolate) throw err;
+          failed.add(p.name);
+          options.onError?.(err, p.name);
+        }
       }
       if (!moved) return total;
     }
@@ -87,7 +98,7 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
     running = (async () => {
       do {
         again = false;
-        try { await catchUp(); } catch (err) { opts.onError?.(err, 'runner'); }
+        try { await catchUp({ isolate: true }); } catch (err) { options.onError?.(err, 'runner'); }
       } while (again);
     })().finally(() => {
       running = null;
