@@ -1,0 +1,134 @@
+import { describe, expect, test } from 'bun:test';
+import {
+  filterProducts,
+  formatChange,
+  isValidUrl,
+  parseEditThreshold,
+  serverError,
+  statusLabel,
+  thresholdLabel,
+  validatePrice,
+  validateProduct,
+} from './products';
+
+describe('filterProducts', () => {
+  const products = [
+    { name: 'Aurora Headphones', url: 'https://shop.example.com/aurora' },
+    { name: 'Trail Shoes', url: 'https://www.RUNNERS.example/p/42' },
+  ];
+  test('matches name or url, ignoring case and surrounding spaces', () => {
+    expect(filterProducts(products, 'aurora').map((p) => p.name)).toEqual(['Aurora Headphones']);
+    expect(filterProducts(products, '  runners ').map((p) => p.name)).toEqual(['Trail Shoes']);
+    expect(filterProducts(products, 'HEADPHONES')).toHaveLength(1);
+    expect(filterProducts(products, 'example')).toHaveLength(2);
+  });
+  test('an empty query keeps every product; no match gives none', () => {
+    expect(filterProducts(products, '')).toHaveLength(2);
+    expect(filterProducts(products, '   ')).toHaveLength(2);
+    expect(filterProducts(products, 'kettle')).toEqual([]);
+  });
+});
+
+describe('formatChange', () => {
+  test('signed, one decimal', () => {
+    expect(formatChange(2.46)).toBe('+2.5%');
+    expect(formatChange(-10)).toBe('-10.0%');
+  });
+  test("'0%' when flat, tiny or unknown", () => {
+    expect(formatChange(0)).toBe('0%');
+    expect(formatChange(0.04)).toBe('0%');
+    expect(formatChange(-0.04)).toBe('0%');
+    expect(formatChange(null)).toBe('0%');
+    expect(formatChange(undefined)).toBe('0%');
+  });
+});
+
+describe('thresholdLabel', () => {
+  test('a drop percent, any change, or nothing', () => {
+    expect(thresholdLabel({ kind: 'drop', percent: 5 })).toBe('5% drop');
+    expect(thresholdLabel({ kind: 'drop', percent: 2.5 })).toBe('2.5% drop');
+    expect(thresholdLabel({ kind: 'drop', percent: 0 })).toBe('0% drop');
+    expect(thresholdLabel({ kind: 'any' })).toBe('Any change');
+    expect(thresholdLabel({ kind: 'none' })).toBeNull();
+    expect(thresholdLabel(null)).toBeNull();
+  });
+});
+
+describe('validateProduct', () => {
+  test('the messages of spec section 5', () => {
+    expect(validateProduct({ name: ' ', url: '', selector: '' })).toEqual({
+      name: 'Product name is required',
+      url: 'Please enter a valid URL',
+      selector: 'CSS selector is required',
+    });
+  });
+  test('valid input has no errors', () => {
+    expect(validateProduct({ name: 'Kettle', url: 'https://shop.example/kettle', selector: '.price' })).toEqual({});
+  });
+  test('urls: http and https with a host only', () => {
+    expect(isValidUrl('https://shop.example/p?id=1')).toBe(true);
+    expect(isValidUrl(' http://127.0.0.1:8080/item ')).toBe(true);
+    expect(isValidUrl('shop.example/p')).toBe(false);
+    expect(isValidUrl('ftp://shop.example/p')).toBe(false);
+    expect(isValidUrl('javascript:alert(1)')).toBe(false);
+    expect(isValidUrl('not a url')).toBe(false);
+  });
+});
+
+describe('validatePrice', () => {
+  test('required, a number above 0', () => {
+    expect(validatePrice('')).toBe('Price is required');
+    expect(validatePrice('  ')).toBe('Price is required');
+    expect(validatePrice('0')).toBe('Please enter a valid price greater than 0');
+    expect(validatePrice('-3')).toBe('Please enter a valid price greater than 0');
+    expect(validatePrice('abc')).toBe('Please enter a valid price greater than 0');
+    expect(validatePrice('12.99')).toBeNull();
+    expect(validatePrice('0.01')).toBeNull();
+  });
+});
+
+describe('parseEditThreshold', () => {
+  test('empty is no alerts, a number at least 0 is a drop percent', () => {
+    expect(parseEditThreshold('')).toEqual({ value: null });
+    expect(parseEditThreshold('0')).toEqual({ value: 0 });
+    expect(parseEditThreshold('7.5')).toEqual({ value: 7.5 });
+    expect(parseEditThreshold('-1')).toEqual({ error: 'Threshold must be a positive number' });
+    expect(parseEditThreshold('x')).toEqual({ error: 'Threshold must be a positive number' });
+  });
+});
+
+describe('serverError', () => {
+  test("a 400's message and field, without the field prefix", () => {
+    const error = new Error('400: {"message":"name: Product name is required","field":"name"}');
+    expect(serverError(error)).toEqual({ status: 400, message: 'Product name is required', field: 'name' });
+  });
+  test('a refusal without a field', () => {
+    const error = new Error('403: {"message":"Your Free plan allows 3 products. Upgrade your plan to add more."}');
+    expect(serverError(error)).toEqual({
+      status: 403,
+      message: 'Your Free plan allows 3 products. Upgrade your plan to add more.',
+      field: null,
+    });
+  });
+  test('plain text bodies and errors that never reached the server', () => {
+    expect(serverError(new Error('502: Bad Gateway'))).toEqual({ status: 502, message: 'Bad Gateway', field: null });
+    expect(serverError(new TypeError('Failed to fetch'))).toEqual({ status: null, message: null, field: null });
+    expect(serverError('nope')).toEqual({ status: null, message: null, field: null });
+  });
+});
+
+describe('statusLabel', () => {
+  test('active, active with a failed check, inactive with its reason', () => {
+    expect(statusLabel({ isActive: true, lastCheckStatus: 'ok', lastCheckError: null })).toBe('Active');
+    expect(statusLabel({ isActive: true, lastCheckStatus: null, lastCheckError: null })).toBe('Active');
+    expect(statusLabel({ isActive: true, lastCheckStatus: 'failed', lastCheckError: 'Timed out' })).toBe(
+      'Active, but the last check failed: Timed out',
+    );
+    expect(statusLabel({ isActive: false, lastCheckStatus: 'failed', lastCheckError: 'Selector matched nothing' })).toBe(
+      'Inactive: Selector matched nothing',
+    );
+    expect(statusLabel({ isActive: false, lastCheckStatus: 'failed', lastCheckError: null })).toBe(
+      'Inactive: recent price checks failed',
+    );
+  });
+});

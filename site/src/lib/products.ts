@@ -1,0 +1,105 @@
+/** Pure rules of the Products screen: search, card figures and the dialogs' validation (spec sections 2 and 5). */
+import { formatSignedPercent } from './format';
+
+type Searchable = { name: string; url: string };
+
+/** Case-insensitive match on name or url; an empty query keeps everything. */
+export function filterProducts<P extends Searchable>(products: readonly P[], query: string): P[] {
+  const needle = query.trim().toLowerCase();
+  if (!needle) return [...products];
+  return products.filter((p) => p.name.toLowerCase().includes(needle) || p.url.toLowerCase().includes(needle));
+}
+
+/** The card's 24h Change: '+2.5%', '-1.0%', or '0%' when flat or without a baseline. */
+export function formatChange(changePercent: number | null | undefined): string {
+  if (changePercent === null || changePercent === undefined || Number(changePercent.toFixed(1)) === 0) return '0%';
+  return formatSignedPercent(changePercent);
+}
+
+export type AlertRule = { kind: 'none' | 'any' | 'drop'; percent?: number };
+
+/** The card's Alert Threshold, or null when no alert is set. */
+export function thresholdLabel(rule: AlertRule | null | undefined): string | null {
+  if (rule?.kind === 'any') return 'Any change';
+  if (rule?.kind === 'drop' && rule.percent !== undefined) return `${Number(rule.percent.toFixed(1))}% drop`;
+  return null;
+}
+
+type CheckState = { isActive: boolean; lastCheckStatus: 'ok' | 'failed' | null; lastCheckError: string | null };
+
+/** What the card's status dot says: inactive products (several failed checks) give the reason. */
+export function statusLabel(product: CheckState): string {
+  const reason = product.lastCheckError || 'recent price checks failed';
+  if (!product.isActive) return `Inactive: ${reason}`;
+  return product.lastCheckStatus === 'failed' ? `Active, but the last check failed: ${reason}` : 'Active';
+}
+
+/** The add dialog's choices; the values are what POST /api/products takes. */
+export const ADD_THRESHOLDS = [
+  { value: 'none', label: 'No alerts' },
+  { value: '-5', label: '5% decrease' },
+  { value: '-10', label: '10% decrease' },
+  { value: '-15', label: '15% decrease' },
+  { value: '-20', label: '20% decrease' },
+  { value: 'any', label: 'Any change' },
+] as const;
+
+export type AddThreshold = (typeof ADD_THRESHOLDS)[number]['value'];
+
+export type ProductFields = { name: string; url: string; selector: string };
+export type FieldErrors<K extends string = string> = Partial<Record<K, string>>;
+
+/** http and https only: the price checker fetches nothing else. */
+export function isValidUrl(text: string): boolean {
+  try {
+    const url = new URL(text.trim());
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export function validateProduct(fields: ProductFields): FieldErrors<keyof ProductFields> {
+  const errors: FieldErrors<keyof ProductFields> = {};
+  if (!fields.name.trim()) errors.name = 'Product name is required';
+  if (!isValidUrl(fields.url)) errors.url = 'Please enter a valid URL';
+  if (!fields.selector.trim()) errors.selector = 'CSS selector is required';
+  return errors;
+}
+
+/** The manual price in pounds; null when valid. */
+export function validatePrice(text: string): string | null {
+  if (!text.trim()) return 'Price is required';
+  const price = Number(text);
+  return Number.isFinite(price) && price > 0 ? null : 'Please enter a valid price greater than 0';
+}
+
+/** The edit dialog's threshold: empty means no alerts (null), else a percent drop of at least 0. */
+export function parseEditThreshold(text: string): { value: number | null } | { error: string } {
+  if (!text.trim()) return { value: null };
+  const percent = Number(text);
+  return Number.isFinite(percent) && percent >= 0 ? { value: percent } : { error: 'Threshold must be a positive number' };
+}
+
+export type ServerError = { status: number | null; message: string | null; field: string | null };
+
+/**
+ * Reads an API error's `${status}: ${body}` message: the server's sentence and, for bad input, the
+ * field it is about (without the 'field: ' prefix the server puts before validation messages).
+ */
+export function serverError(error: unknown): ServerError {
+  const match = error instanceof Error ? /^(\d{3}): ([\s\S]*)$/.exec(error.message) : null;
+  if (!match) return { status: null, message: null, field: null };
+  const status = Number(match[1]);
+  let body: unknown;
+  try {
+    body = JSON.parse(match[2]!);
+  } catch {
+    return { status, message: match[2] || null, field: null };
+  }
+  const { message, field } = (body && typeof body === 'object' ? body : {}) as { message?: unknown; field?: unknown };
+  const fieldName = typeof field === 'string' && field ? field : null;
+  let text = typeof message === 'string' && message ? message : null;
+  if (text && fieldName && text.startsWith(`${fieldName}: `)) text = text.slice(fieldName.length + 2);
+  return { status, message: text, field: fieldName };
+}

@@ -1,0 +1,11 @@
+import { atom } from 'nanostores';
+
+/**
+ * Bumped after every successful product change (add, edit, delete, price update, check), so the
+ * product list and the dashboard stats that subscribe to it fetch again (spec section 7).
+ */
+export const $productsVersion = atom(0);
+
+export function refreshProducts(): void {
+  $productsVersion.set($productsVersion.get() + 1);
+}
