@@ -5,6 +5,7 @@ import {
   displayName,
   formatPercent,
   formatPrice,
+  formatPriceIn,
   formatSignedPercent,
   hostWithoutWww,
   planLabel,
@@ -117,5 +118,16 @@ describe('hostWithoutWww', () => {
   });
   test('returns what it was given when it is not a URL', () => {
     expect(hostWithoutWww('not a url')).toBe('not a url');
+  });
+});
+
+describe('formatPriceIn', () => {
+  test("the shop's currency, pounds when unknown", () => {
+    expect(formatPriceIn(12.5, 'EUR')).toBe('€12.50');
+    expect(formatPriceIn(1299.99, 'usd')).toBe('US$1,299.99');
+    expect(formatPriceIn(12800, 'JPY')).toBe('JP¥12,800');
+    expect(formatPriceIn(12.5, null)).toBe('£12.50');
+    expect(formatPriceIn(12.5, 'not a code')).toBe('£12.50');
+    expect(formatPriceIn(null, 'EUR')).toBe('—');
   });
 });

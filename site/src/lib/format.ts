@@ -32,6 +32,25 @@ export function formatPrice(value: number | string | null | undefined): string {
   return n === null ? MISSING : poundFormat.format(n);
 }
 
+const currencyFormats = new Map<string, Intl.NumberFormat>([['GBP', poundFormat]]);
+
+/** A price in the currency its shop shows ('€12.50'); pounds when the currency is unknown. */
+export function formatPriceIn(value: number | string | null | undefined, currency: string | null | undefined): string {
+  const n = toNumber(value);
+  if (n === null) return MISSING;
+  const code = currency?.toUpperCase() || 'GBP';
+  let format = currencyFormats.get(code);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat('en-GB', { style: 'currency', currency: code });
+    } catch {
+      format = poundFormat; // not an ISO code Intl knows
+    }
+    currencyFormats.set(code, format);
+  }
+  return format.format(n);
+}
+
 /** '5.3%', as given (callers pass Math.abs for unsigned badges). */
 export function formatPercent(value: number | string | null | undefined): string {
   const n = toNumber(value);
