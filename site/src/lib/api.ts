@@ -8,7 +8,7 @@
 import { treaty, type Treaty } from '@elysiajs/eden';
 import type { App } from '../../../api/server';
 import type { ToastMessage } from '../stores/toast';
-import { expireSession } from './session';
+import { expireSession, SESSION_EXPIRED_TOAST } from './session';
 
 const client = treaty<App>(typeof location === 'undefined' ? 'http://localhost' : location.origin, {
   fetch: { credentials: 'include' },
@@ -18,6 +18,11 @@ const client = treaty<App>(typeof location === 'undefined' ? 'http://localhost' 
 
 export type User = Treaty.Data<typeof client.api.auth.user.get>;
 export type Settings = Parameters<typeof client.api.settings.put>[0];
+export type DashboardStats = Treaty.Data<typeof client.api.dashboard.stats.get>;
+export type PriceHistoryProduct = Treaty.Data<typeof client.api['price-history']['products']['get']>[number];
+export type PricePoint = PriceHistoryProduct['priceHistory'][number];
+export type HistoryRange = 'week' | 'month' | 'quarter' | 'year';
+export type DetailRange = HistoryRange | 'all';
 
 export class ApiError extends Error {
   constructor(
@@ -83,5 +88,13 @@ export const api = {
         throw error;
       }),
     save: (settings: Settings) => call(client.api.settings.put(settings)),
+  },
+  dashboard: {
+    stats: () => call(client.api.dashboard.stats.get(), { unauthorized: SESSION_EXPIRED_TOAST }),
+  },
+  history: {
+    products: (timeFilter: HistoryRange) => call(client.api['price-history'].products.get({ query: { timeFilter } })),
+    detailed: (productId: string, timeFilter: DetailRange) =>
+      call(client.api['price-history'].detailed({ productId }).get({ query: { timeFilter } })),
   },
 };

@@ -4,6 +4,7 @@ import {
   badgeCount,
   displayName,
   formatPercent,
+  formatDateTime,
   formatPrice,
   formatPriceIn,
   formatSignedPercent,
@@ -129,5 +130,16 @@ describe('formatPriceIn', () => {
     expect(formatPriceIn(12.5, null)).toBe('£12.50');
     expect(formatPriceIn(12.5, 'not a code')).toBe('£12.50');
     expect(formatPriceIn(null, 'EUR')).toBe('—');
+  });
+});
+
+describe('formatDateTime', () => {
+  test('local date and time, British style', () => {
+    expect(formatDateTime('2026-03-05T14:30:00Z')).toBe('5 Mar 2026, 14:30');
+    expect(formatDateTime('2026-07-01T08:05:00Z')).toBe('1 Jul 2026, 09:05');
+  });
+  test('a dash when absent or invalid', () => {
+    expect(formatDateTime(null)).toBe('—');
+    expect(formatDateTime('nope')).toBe('—');
   });
 });

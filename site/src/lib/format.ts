@@ -86,6 +86,13 @@ export function relativeTime(value: string | number | Date, now: number | Date =
   return date.toLocaleString('en-GB', dateTimeFormat);
 }
 
+/** '5 Mar 2026, 14:30' in local time; a dash when absent. */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined) return MISSING;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? MISSING : date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
 /** First and last name, else the e-mail's local part, else 'User'. */
 export function displayName(user: Person | null | undefined): string {
   const name = [user?.firstName, user?.lastName].map((part) => part?.trim()).filter(Boolean).join(' ');

@@ -1,0 +1,129 @@
+import { describe, expect, test } from 'bun:test';
+import {
+  hasTrendData, percentRange, priceChartData, priceRange, priceTick, tickIndexes, timeAxisLabel,
+  trendChartData, trendDayLabel, trendDays, trendDayTitle, type DayOfChanges,
+} from './charts';
+
+process.env.TZ = 'Europe/London';
+
+/** 90 days ending 2026-03-08 (a Sunday), changes on a few of them. */
+function ninetyDays(): DayOfChanges[] {
+  const end = Date.UTC(2026, 2, 8);
+  return Array.from({ length: 90 }, (_, i) => {
+    const date = new Date(end - (89 - i) * 86_400_000).toISOString().slice(0, 10);
+    const changed = i === 0 || i === 60 || i >= 87;
+    return { date, averageChangePercent: changed ? i / 10 - 5 : null, changes: changed ? 2 : 0 };
+  });
+}
+
+describe('trend ranges', () => {
+  test('7D, 30D and 90D take the last days, oldest first, ending today', () => {
+    const days = ninetyDays();
+    expect(trendDays(days, '7D').map((d) => d.date)).toEqual([
+      '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08',
+    ]);
+    expect(trendDays(days, '30D')).toHaveLength(30);
+    expect(trendDays(days, '30D')[0]!.date).toBe('2026-02-07');
+    expect(trendDays(days, '90D')).toHaveLength(90);
+  });
+  test('a shorter answer is taken whole', () => {
+    expect(trendDays(ninetyDays().slice(-3), '7D')).toHaveLength(3);
+  });
+  test('data means at least one day with an average', () => {
+    const days = ninetyDays();
+    expect(hasTrendData(trendDays(days, '7D'))).toBe(true);
+    expect(hasTrendData(days.slice(1, 60))).toBe(false);
+    expect(hasTrendData([])).toBe(false);
+  });
+});
+
+describe('trend labels', () => {
+  test('short weekday on 7D, day and month on longer ranges', () => {
+    expect(trendDayLabel('2026-03-08', '7D')).toBe('Sun');
+    expect(trendDayLabel('2026-03-02', '7D')).toBe('Mon');
+    expect(trendDayLabel('2026-03-08', '30D')).toBe('8 Mar');
+    expect(trendDayLabel('2025-12-25', '90D')).toBe('25 Dec');
+  });
+  test('dates are calendar days, not moved by the browser time zone', () => {
+    const before = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      expect(trendDayLabel('2026-03-08', '7D')).toBe('Sun');
+      expect(trendDayTitle('2026-03-08')).toBe('Sun 8 Mar');
+    } finally {
+      process.env.TZ = before;
+    }
+  });
+});
+
+describe('trendChartData', () => {
+  test('x is the day index, y the average or null for a day without changes', () => {
+    const days = ninetyDays().slice(-5);
+    const [x, y] = trendChartData(days);
+    expect(x).toEqual([0, 1, 2, 3, 4]);
+    expect(y).toEqual([null, null, 3.7, 3.8, 3.9].map((v) => (v === null ? null : expect.closeTo(v, 6))) as never);
+  });
+});
+
+describe('tickIndexes', () => {
+  test('every day when they fit', () => {
+    expect(tickIndexes(7, 7)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+  test('at most max labels, always ending today', () => {
+    const ticks = tickIndexes(30, 7);
+    expect(ticks.length).toBeLessThanOrEqual(7);
+    expect(ticks.at(-1)).toBe(29);
+    expect(tickIndexes(90, 7).at(-1)).toBe(89);
+    expect(tickIndexes(90, 7).length).toBeLessThanOrEqual(7);
+  });
+  test('nothing for no days, one label for one day', () => {
+    expect(tickIndexes(0, 7)).toEqual([]);
+    expect(tickIndexes(1, 7)).toEqual([0]);
+  });
+});
+
+describe('priceChartData', () => {
+  test('Unix seconds and prices, in the order given', () => {
+    expect(priceChartData([
+      { timestamp: '2026-03-01T00:00:00.000Z', price: 10 },
+      { timestamp: '2026-03-02T12:00:00.000Z', price: 9.5 },
+    ])).toEqual([[1772323200, 1772452800], [10, 9.5]]);
+    expect(priceChartData([])).toEqual([[], []]);
+  });
+});
+
+describe('timeAxisLabel', () => {
+  const t = Date.UTC(2026, 2, 5, 14, 30) / 1000;
+  test('hours for a short span, day and month within a year, month and year beyond', () => {
+    expect(timeAxisLabel(t, 86_400)).toBe('14:30');
+    expect(timeAxisLabel(t, 30 * 86_400)).toBe('5 Mar');
+    expect(timeAxisLabel(t, 800 * 86_400)).toBe('Mar 2026');
+  });
+});
+
+describe('chart ranges', () => {
+  test('the percent range always holds zero', () => {
+    const [lo, hi] = percentRange(1, 4);
+    expect(lo).toBeLessThan(0);
+    expect(hi).toBeGreaterThan(4);
+    const [lo2, hi2] = percentRange(-3, -1);
+    expect(lo2).toBeLessThan(-3);
+    expect(hi2).toBeGreaterThan(0);
+    expect(percentRange(null, null)).toEqual([-0.5, 0.5]);
+  });
+  test('the price range pads around the prices and never goes below zero', () => {
+    expect(priceRange(90, 110)).toEqual([88, 112]);
+    expect(priceRange(100, 100)).toEqual([95, 105]);
+    expect(priceRange(0.2, 0.2)[0]).toBe(0);
+    expect(priceRange(null, null)).toEqual([0, 1]);
+  });
+});
+
+describe('priceTick', () => {
+  test('whole pounds without pence, otherwise two decimals', () => {
+    expect(priceTick(130)).toBe('£130');
+    expect(priceTick(1250)).toBe('£1,250');
+    expect(priceTick(12.5)).toBe('£12.50');
+    expect(priceTick(0.25)).toBe('£0.25');
+  });
+});
