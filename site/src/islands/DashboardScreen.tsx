@@ -1,0 +1,342 @@
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import {
+  ArrowDownRight, ArrowUpRight, Bell, ChartLine, CircleCheck, Clock, History, Minus, Package, Plus,
+  TrendingDown, TrendingUp, TriangleAlert,
+} from 'lucide-react';
+import { api, isUnauthorizedError, type DashboardStats } from '../lib/api';
+import { DEFAULT_TREND_RANGE, hasTrendData, TREND_RANGES, trendDays, type TrendRange } from '../lib/charts';
+import { statCards, type ChangeType, type StatCard } from '../lib/dashboard';
+import { formatDateTime, formatPercent, formatPrice, formatSignedPercent, hostWithoutWww } from '../lib/format';
+import { cn } from '../lib/utils';
+import { $productsVersion } from '../stores/products';
+import { AppShell } from './AppShell';
+import { TrendChart } from './charts/TrendChart';
+import { Badge } from './ui/Badge';
+import { Button } from './ui/Button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './ui/Card';
+import { Skeleton } from './ui/Skeleton';
+
+/** Spec section 9. */
+export const STATS_REFRESH_MS = 30_000;
+const RECENT_CHANGES_SHOWN = 5;
+const PRODUCTS_PATH = '/products';
+
+export default function DashboardScreen() {
+  return (
+    <AppShell title="Dashboard" subtitle="Monitor your competitor pricing">
+      <Dashboard />
+    </AppShell>
+  );
+}
+
+type Load = { stats: DashboardStats | null; failed: boolean };
+
+/** The stats, fetched now, every 30 s and after every product change. */
+function useDashboardStats(): Load & { retry: () => void } {
+  const version = useStore($productsVersion);
+  const [attempt, setAttempt] = useState(0);
+  const [load, setLoad] = useState<Load>({ stats: null, failed: false });
+
+  useEffect(() => {
+    let live = true;
+    const fetchStats = () =>
+      api.dashboard.stats().then(
+        (stats) => live && setLoad({ stats, failed: false }),
+        // A 401 has its own toast and redirect; a failed refresh keeps the figures on screen.
+        (error) => live && !isUnauthorizedError(error) && setLoad((l) => ({ ...l, failed: true })),
+      );
+    fetchStats();
+    const timer = setInterval(fetchStats, STATS_REFRESH_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [version, attempt]);
+
+  return { ...load, retry: () => setAttempt((n) => n + 1) };
+}
+
+function Dashboard() {
+  const { stats, failed, retry } = useDashboardStats();
+
+  if (!stats && failed) {
+    return (
+      <Card className="mx-auto max-w-xl">
+        <CardHeader className="items-center text-center">
+          <CardTitle>Dashboard unavailable</CardTitle>
+          <CardDescription>Your figures could not be loaded.</CardDescription>
+          <Button variant="outline" className="mt-3" onClick={retry}>
+            Try again
+          </Button>
+        </CardHeader>
+      </Card>
+    );
+  }
+
+  return (
+    <div className="space-y-6">
+      <section aria-label="Summary" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        {stats
+          ? statCards(stats).map((card) => <SummaryCard key={card.id} card={card} />)
+          : CARD_TITLES.map((title) => <SummaryCardSkeleton key={title} title={title} />)}
+      </section>
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
+        <PriceTrendsCard days={stats?.priceTrends ?? null} className="lg:col-span-3" />
+        <RecentChangesCard changes={stats?.recentChanges ?? null} className="lg:col-span-2" />
+      </div>
+      <HistoryTableCard changes={stats?.recentChanges ?? null} />
+    </div>
+  );
+}
+
+const CARD_TITLES = ['Products Monitored', 'Price Drops Detected', 'Active Alerts', 'Last Scan'];
+
+const CARD_ICONS: Record<StatCard['id'], ComponentType<{ className?: string }>> = {
+  products: Package,
+  drops: TrendingDown,
+  alerts: Bell,
+  scan: Clock,
+};
+
+const CHANGE_STYLES: Record<ChangeType, { className: string; Icon: ComponentType<{ className?: string }> }> = {
+  positive: { className: 'text-success', Icon: ArrowUpRight },
+  negative: { className: 'text-destructive', Icon: ArrowDownRight },
+  warning: { className: 'text-warning', Icon: TriangleAlert },
+  success: { className: 'text-success', Icon: CircleCheck },
+  neutral: { className: 'text-muted-foreground', Icon: Minus },
+};
+
+function SummaryCard({ card }: { card: StatCard }) {
+  const Icon = CARD_ICONS[card.id];
+  const { className, Icon: ChangeIcon } = CHANGE_STYLES[card.changeType];
+  return (
+    <Card data-card={card.id}>
+      <div className="flex items-start justify-between gap-3 p-5">
+        <div className="min-w-0">
+          <h2 className="text-sm font-medium text-muted-foreground">{card.title}</h2>
+          <p className="mt-2 truncate text-3xl font-bold tracking-tight">{card.value}</p>
+          {(card.change || card.label) && (
+            <p className="mt-1.5 flex items-center gap-1.5 text-sm">
+              {card.change && (
+                <span className={cn('inline-flex items-center gap-0.5 font-medium', className)}>
+                  <ChangeIcon aria-hidden="true" className="size-4" />
+                  {card.change}
+                </span>
+              )}
+              {card.label && <span className="truncate text-muted-foreground">{card.label}</span>}
+            </p>
+          )}
+        </div>
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-brand/10 text-brand">
+          <Icon aria-hidden="true" className="size-5" />
+        </span>
+      </div>
+    </Card>
+  );
+}
+
+function SummaryCardSkeleton({ title }: { title: string }) {
+  return (
+    <Card>
+      <div className="p-5">
+        <h2 className="text-sm font-medium text-muted-foreground">{title}</h2>
+        <Skeleton className="mt-3 h-8 w-20" />
+        <Skeleton className="mt-2.5 h-4 w-32" />
+      </div>
+    </Card>
+  );
+}
+
+function EmptyState({ icon: Icon, title, text, action }: { icon: ComponentType<{ className?: string }>; title: string; text: string; action?: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center justify-center gap-2 px-4 py-10 text-center">
+      <span className="mb-1 flex size-11 items-center justify-center rounded-full bg-muted">
+        <Icon aria-hidden="true" className="size-5 text-muted-foreground" />
+      </span>
+      <p className="font-medium">{title}</p>
+      <p className="text-sm text-muted-foreground">{text}</p>
+      {action && <div className="mt-3">{action}</div>}
+    </div>
+  );
+}
+
+function ProductsLink({ children, variant = 'default' }: { children: ReactNode; variant?: 'default' | 'ghost' | 'outline' }) {
+  return (
+    <Button asChild variant={variant} size={variant === 'ghost' ? 'sm' : 'default'}>
+      <a href={PRODUCTS_PATH}>{children}</a>
+    </Button>
+  );
+}
+
+function PriceTrendsCard({ days, className }: { days: DashboardStats['priceTrends'] | null; className?: string }) {
+  const [range, setRange] = useState<TrendRange>(DEFAULT_TREND_RANGE);
+  const shown = days ? trendDays(days, range) : null;
+  return (
+    <Card className={cn('flex flex-col', className)}>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle>Price Trends</CardTitle>
+          <CardDescription>Average price change per day</CardDescription>
+        </div>
+        <div role="group" aria-label="Trend range" className="flex gap-1 rounded-lg bg-muted p-1">
+          {TREND_RANGES.map(({ id }) => (
+            <Button
+              key={id}
+              size="sm"
+              variant={id === range ? 'default' : 'ghost'}
+              aria-pressed={id === range}
+              onClick={() => setRange(id)}
+              className="h-7 px-2.5"
+            >
+              {id}
+            </Button>
+          ))}
+        </div>
+      </CardHeader>
+      {/* The chart fills what the card has left beside Recent Price Changes. */}
+      <CardContent className="relative min-h-64 flex-1">
+        {!shown ? (
+          <Skeleton className="h-64 w-full" />
+        ) : hasTrendData(shown) ? (
+          <div className="absolute inset-x-6 bottom-6 top-0">
+            <TrendChart days={shown} range={range} />
+          </div>
+        ) : (
+          <div className="flex h-64 items-center justify-center">
+            <EmptyState
+              icon={ChartLine}
+              title="No price data available"
+              // With changes outside the chosen range, adding products is not the answer.
+              text={days && hasTrendData(days) ? `No price changes in the last ${shown.length} days` : 'Add products to see trends'}
+            />
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+type Change = DashboardStats['recentChanges'][number];
+
+function ChangeBadge({ change }: { change: Change }) {
+  const rise = change.changePercent > 0;
+  return (
+    <Badge variant={rise ? 'destructive' : 'secondary'} aria-label={`${rise ? 'Up' : 'Down'} ${formatPercent(Math.abs(change.changePercent))}`}>
+      {rise ? <TrendingUp aria-hidden="true" /> : <TrendingDown aria-hidden="true" />}
+      {formatPercent(Math.abs(change.changePercent))}
+    </Badge>
+  );
+}
+
+function RecentChangesCard({ changes, className }: { changes: Change[] | null; className?: string }) {
+  return (
+    <Card className={cn('flex flex-col', className)}>
+      <CardHeader className="flex-row items-start justify-between gap-3 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle>Recent Price Changes</CardTitle>
+          <CardDescription>The latest moves across your products</CardDescription>
+        </div>
+        <ProductsLink variant="ghost">View all</ProductsLink>
+      </CardHeader>
+      <CardContent className="flex-1">
+        {!changes ? (
+          <div className="space-y-3" aria-busy="true">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} className="h-16 w-full" />
+            ))}
+          </div>
+        ) : changes.length === 0 ? (
+          <EmptyState
+            icon={Package}
+            title="No price changes yet"
+            text="Add products to start monitoring"
+            action={
+              <ProductsLink>
+                <Plus aria-hidden="true" />
+                Add Product
+              </ProductsLink>
+            }
+          />
+        ) : (
+          <ul className="space-y-3" aria-label="Recent price changes">
+            {changes.slice(0, RECENT_CHANGES_SHOWN).map((change) => (
+              <li key={`${change.productId}-${change.timestamp}`} className="flex items-center justify-between gap-3 rounded-lg border p-3">
+                <div className="min-w-0">
+                  <p className="truncate font-medium">{change.productName}</p>
+                  <p className="truncate text-sm text-muted-foreground">{hostWithoutWww(change.url)}</p>
+                </div>
+                <div className="flex shrink-0 flex-col items-end gap-1">
+                  <p className="font-semibold">{formatPrice(change.currentPrice)}</p>
+                  <ChangeBadge change={change} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function HistoryTableCard({ changes }: { changes: Change[] | null }) {
+  return (
+    <Card>
+      <CardHeader className="flex-row items-start justify-between gap-3 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle>Price Change History</CardTitle>
+          <CardDescription>Every recent price change, newest first</CardDescription>
+        </div>
+        <ProductsLink variant="ghost">View all history</ProductsLink>
+      </CardHeader>
+      <CardContent>
+        {!changes ? (
+          <Skeleton className="h-40 w-full" />
+        ) : changes.length === 0 ? (
+          <EmptyState
+            icon={History}
+            title="No price changes yet"
+            text="Start monitoring products to see price trends and changes"
+            action={
+              <ProductsLink>
+                <Plus aria-hidden="true" />
+                Add Your First Product
+              </ProductsLink>
+            }
+          />
+        ) : (
+          // Up to 50 rows: the table scrolls inside the card instead of stretching the page.
+          <div className="-mx-6 max-h-[28rem] overflow-auto px-6">
+            <table className="w-full min-w-[36rem] text-sm">
+              <thead className="sticky top-0 z-10 bg-card shadow-[inset_0_-1px_0_var(--border)]">
+                <tr className="text-left text-muted-foreground">
+                  <th scope="col" className="py-2 pr-4 font-medium">Product</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-medium">Previous Price</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-medium">Current Price</th>
+                  <th scope="col" className="py-2 pr-4 text-right font-medium">Change</th>
+                  <th scope="col" className="py-2 font-medium">Time</th>
+                </tr>
+              </thead>
+              <tbody>
+                {changes.map((change) => (
+                  <tr key={`${change.productId}-${change.timestamp}`} className="border-b last:border-0">
+                    <td className="max-w-64 py-3 pr-4">
+                      <p className="truncate font-medium">{change.productName}</p>
+                      <p className="truncate text-xs text-muted-foreground">{hostWithoutWww(change.url)}</p>
+                    </td>
+                    <td className="py-3 pr-4 text-right tabular-nums text-muted-foreground">{formatPrice(change.previousPrice)}</td>
+                    <td className="py-3 pr-4 text-right font-medium tabular-nums">{formatPrice(change.currentPrice)}</td>
+                    <td className={cn('py-3 pr-4 text-right font-medium tabular-nums', change.changePercent > 0 && 'text-destructive')}>
+                      {formatSignedPercent(change.changePercent)}
+                    </td>
+                    <td className="whitespace-nowrap py-3 text-muted-foreground">{formatDateTime(change.timestamp)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,70 @@
+import { useCallback, useMemo } from 'react';
+import type uPlot from 'uplot';
+import type { PricePoint } from '../../lib/api';
+import { priceChartData, priceRange, priceTick, timeAxisLabel } from '../../lib/charts';
+import { formatDateTime, formatPrice } from '../../lib/format';
+import { LineChart, tooltipPlugin, type ChartColors } from './LineChart';
+
+const HOUR = 3600;
+
+/** A product's prices over time; drag across it to zoom in, double-click to zoom out. */
+export function PriceChart({ points, height = 320 }: { points: PricePoint[]; height?: number }) {
+  const data = useMemo(() => priceChartData(points) as uPlot.AlignedData, [points]);
+
+  const options = useCallback(
+    (colors: ChartColors): Omit<uPlot.Options, 'width' | 'height'> => ({
+      legend: { show: false },
+      cursor: { y: false, drag: { x: true, y: false }, points: { size: 8, fill: colors.line, stroke: colors.background } },
+      scales: {
+        // A single point gets an hour either side, so it is not squeezed into an empty range.
+        x: { time: true, range: (_u, min, max) => (min === max ? [min - HOUR, max + HOUR] : [min, max]) },
+        y: { range: (_u, min, max) => priceRange(min, max) },
+      },
+      series: [
+        {},
+        {
+          stroke: colors.line,
+          width: 2,
+          fill: colors.fill,
+          points: { show: points.length <= 60, size: 5, fill: colors.line, stroke: colors.line },
+        },
+      ],
+      axes: [
+        {
+          label: 'Date',
+          labelFont: colors.labelFont,
+          labelSize: 20,
+          stroke: colors.text,
+          font: colors.font,
+          space: 80,
+          grid: { show: false },
+          ticks: { stroke: colors.grid },
+          values: (u, splits) => {
+            const span = (u.scales.x!.max ?? 0) - (u.scales.x!.min ?? 0);
+            return splits.map((s) => timeAxisLabel(s, span));
+          },
+        },
+        {
+          label: 'Price (£)',
+          labelFont: colors.labelFont,
+          labelSize: 20,
+          stroke: colors.text,
+          font: colors.font,
+          size: 64,
+          grid: { stroke: colors.grid, width: 1 },
+          ticks: { show: false },
+          values: (_u, values) => values.map(priceTick),
+        },
+      ],
+      plugins: [
+        tooltipPlugin((_u, idx) => {
+          const point = points[idx];
+          return point ? { title: formatDateTime(point.timestamp), value: `Price: ${formatPrice(point.price)}` } : null;
+        }),
+      ],
+    }),
+    [points],
+  );
+
+  return <LineChart data={data} options={options} height={height} label="Price over time" />;
+}
