@@ -146,7 +146,7 @@ export function createEventStore(sql: Sql) {
       `SELECT ${COLUMNS} FROM events
        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
          AND (transaction_id, global_position) > ($1::xid8, $2::bigint)${filters}
-       ORDER BY transaction_id, global_position LIMIT $3`, params as any[]);
+       ORDER BY events.transaction_id, events.global_position LIMIT $3`, params as any[]);
     return rows.map(toRecorded);
   }
 
@@ -155,7 +155,7 @@ export function createEventStore(sql: Sql) {
     const [row] = await tx<{ transaction_id: string; position: string }[]>`
       SELECT transaction_id::text, global_position AS position FROM events
       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY transaction_id DESC, global_position DESC LIMIT 1`;
+      ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`;
     return row ? { transactionId: row.transaction_id, position: Number(row.position) } : START;
   }
 
