@@ -5,6 +5,7 @@ import { createProjectionRunner, type ProjectionRunner } from '../projections/ru
 import { projections } from '../projections/index.ts';
 import { createSessionStore, SESSIONS_DDL, type SessionStore } from './auth/sessions.ts';
 import { OAUTH_STATE_DDL } from './auth/oauth-state.ts';
+import { CHECK_JOBS_DDL } from './checks/queue.ts';
 
 /** Everything a request handler may need, built once per process (or per test). */
 export type AppContext = {
@@ -20,6 +21,7 @@ export async function migrate(sql: Sql, runner: ProjectionRunner) {
   await sql.unsafe(EVENT_STORE_DDL);
   await sql.unsafe(SESSIONS_DDL);
   await sql.unsafe(OAUTH_STATE_DDL);
+  await sql.unsafe(CHECK_JOBS_DDL);
   await runner.setup();
 }
 

@@ -1,0 +1,122 @@
+import { hostname } from 'node:os';
+import type { AppContext } from '../context.ts';
+import type { Fetcher } from './fetcher.ts';
+import { claimJobs, MAX_ATTEMPTS, type ClaimedJob } from './queue.ts';
+import { checkPage, groupByUrl, recordOutcomes, type CheckOutcome } from './check.ts';
+
+export type WorkerOptions = {
+  /** Products checked at the same time (default: CHECK_CONCURRENCY). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** How long to wait before looking again when the queue is empty. */
+  idleMs?: number;
+  /** Results are written together, up to this many per transaction. */
+  writeBatch?: number;
+  workerId?: string;
+  fetcher?: Fetcher;
+  /** Called after each write with the outcomes it recorded (benchmarks, tests). */
+  onRecorded?: (outcomes: CheckOutcome[]) => void;
+};
+
+/**
+ * Runs until the signal aborts: claims due jobs while it has room, checks each page once for all
+ * the products tracking it, and writes results in batches. Slow shops do not hold up the rest:
+ * a new claim is made as soon as half the slots are free.
+ */
+export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Promise<void> {
+  const concurrency = opts.concurrency ?? ctx.config.checkConcurrency;
+  const idleMs = opts.idleMs ?? 1000;
+  const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  const writer = createWriter(ctx, opts.writeBatch ?? 100, opts.onRecorded);
+  const tasks = new Set<Promise<void>>();
+  let busy = 0;
+
+  while (!opts.signal?.aborted) {
+    if (concurrency - busy >= Math.ceil(concurrency / 2)) {
+      let jobs: ClaimedJob[] = [];
+      try {
+        jobs = await claimJobs(ctx.sql, { workerId, limit: concurrency - busy });
+      } catch (err) {
+        console.error('price-check worker: claiming jobs failed:', err);
+      }
+      for (const [url, group] of groupByUrl(jobs)) {
+        busy += group.length;
+        const task = checkGroup(ctx, url, group, opts.fetcher)
+          .then(writer.add, (err) => console.error('price-check worker:', err))
+          .finally(() => { busy -= group.length; tasks.delete(task); });
+        tasks.add(task);
+      }
+    }
+    if (tasks.size === 0) {
+      await writer.flush();
+      await sleep(idleMs, opts.signal);
+    } else {
+      await Promise.race(tasks);
+    }
+  }
+  await Promise.all(tasks);
+  await writer.flush();
+}
+
+async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetcher?: Fetcher): Promise<CheckOutcome[]> {
+  // A job that keeps killing its worker is given up rather than tried forever.
+  const abandoned = jobs.filter((j) => j.attempts > MAX_ATTEMPTS);
+  const live = jobs.filter((j) => j.attempts <= MAX_ATTEMPTS);
+  const outcomes: CheckOutcome[] = abandoned.map((target) => ({
+    target,
+    event: {
+      type: 'PriceCheckFailed',
+      data: {
+        productId: target.productId, userId: target.userId, code: 'interrupted', httpStatus: null, url: target.url,
+        reason: `The check stopped ${MAX_ATTEMPTS} times before it could finish. It will be tried again at the next scheduled time.`,
+        attemptedAt: new Date().toISOString(),
+      },
+    },
+  }));
+  if (live.length) outcomes.push(...await checkPage(ctx.config, url, live, fetcher));
+  return outcomes;
+}
+
+/** Collects outcomes and writes them in batches, one transaction at a time. */
+function createWriter(ctx: AppContext, batch: number, onRecorded?: (outcomes: CheckOutcome[]) => void) {
+  let pending: CheckOutcome[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  function flush(): Promise<void> {
+    if (timer) { clearTimeout(timer); timer = null; }
+    writing = writing.then(async () => {
+      while (pending.length) {
+        const chunk = pending.slice(0, batch);
+        pending = pending.slice(batch);
+        try {
+          const { recorded } = await recordOutcomes(ctx, chunk);
+          onRecorded?.(recorded);
+        } catch (err) {
+          // The jobs keep their lease and are checked again once it runs out.
+          console.error('price-check worker: recording results failed:', err);
+        }
+      }
+    });
+    return writing;
+  }
+
+  return {
+    flush,
+    add(outcomes: CheckOutcome[]) {
+      pending.push(...outcomes);
+      if (pending.length >= batch) void flush();
+      // A short wait lets results of checks finishing together share a transaction.
+      else timer ??= setTimeout(flush, 20);
+    },
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', done); resolve(); };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,30 @@
+import { loadConfig } from '../api/config.ts';
+import { createContext } from '../api/context.ts';
+import { runWorker } from '../api/checks/worker.ts';
+
+/**
+ * An extra price-check worker process: `bun run worker [--concurrency N]`. Any number of them, on
+ * any number of machines, share the queue in the PostgreSQL database of DATABASE_URL. The server
+ * keeps enqueueing due checks (and runs a worker of its own unless CHECK_WORKER=off).
+ */
+const config = loadConfig();
+if (!config.databaseUrl) {
+  console.error('bun run worker needs DATABASE_URL: the embedded database belongs to the server process, which runs its own worker.');
+  process.exit(1);
+}
+const flag = process.argv.indexOf('--concurrency');
+const concurrency = flag > 0 ? Number(process.argv[flag + 1]) : config.checkConcurrency;
+if (!(concurrency >= 1)) {
+  console.error('--concurrency needs a number of at least 1');
+  process.exit(1);
+}
+
+const ctx = await createContext(config);
+const stop = new AbortController();
+process.on('SIGINT', () => stop.abort());
+process.on('SIGTERM', () => stop.abort());
+
+console.log(`Price-check worker ${process.pid} started (${concurrency} at a time)`);
+await runWorker(ctx, { concurrency, signal: stop.signal });
+await ctx.close();
+console.log(`Price-check worker ${process.pid} stopped`);
