@@ -9,6 +9,8 @@ import { settingsRoutes } from './settings/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { historyRoutes } from './history/routes.ts';
 import { siteRoutes } from './site.ts';
+import { checkRoutes } from './checks/routes.ts';
+import { demoShopRoutes } from './demo-shop/routes.ts';
 
 /** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
 export function createApp(ctx: AppContext) {
@@ -19,6 +21,8 @@ export function createApp(ctx: AppContext) {
     .use(settingsRoutes(ctx))
     .use(dashboardRoutes(ctx))
     .use(historyRoutes(ctx))
+    .use(checkRoutes(ctx))
+    .use(demoShopRoutes(ctx))
     .all('/api/*', ({ set }) => { set.status = 404; return { message: 'Not found' }; })
     .use(siteRoutes(ctx));
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { handleCommand } from '../../events/decider.ts';
 import { checkpointOf } from '../../events/store.ts';
 import { userDecider, userStream, type Profile } from '../../events/user.ts';
+import { seedDemoAccount } from '../demo-shop/seed.ts';
 
 /**
  * A user's id is derived from their identity at the provider, so the first sign-in creates the
@@ -17,6 +18,8 @@ export async function signIn(ctx: AppContext, identity: { provider: 'google' | '
   const userId = await userIdFor(identity.provider, identity.subject);
   const result = await handleCommand(ctx.store, userStream(userId), userDecider, { type: 'SignIn', userId, ...identity });
   if (result.appended) await ctx.projections.waitFor(checkpointOf({ transactionId: result.appended.transactionId, position: result.appended.lastPosition }));
+  const signedUp = result.events.some((e) => e.type === 'UserSignedUp');
+  if (signedUp && identity.provider === 'demo') await seedDemoAccount(ctx, userId, identity.profile.email);
   const { token, session } = await ctx.sessions.create(userId);
-  return { userId, token, expiresAt: session.expiresAt, signedUp: result.events.some((e) => e.type === 'UserSignedUp') };
+  return { userId, token, expiresAt: session.expiresAt, signedUp };
 }

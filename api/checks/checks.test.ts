@@ -1,0 +1,371 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { createApp } from '../server.ts';
+import { loadConfig } from '../config.ts';
+import { createContext } from '../context.ts';
+import { openDatabase, transaction } from '../db.ts';
+import { SETUP_TIMEOUT, testContext, usingPostgresServer } from '../testing/database.ts';
+import { handleCommand } from '../../events/decider.ts';
+import { checkpointOf } from '../../events/store.ts';
+import { productDecider, productStream } from '../../events/product.ts';
+import type { AlertRule } from '../../events/catalogue.ts';
+import { createFetcher } from './fetcher.ts';
+import { claimJobs, enqueueCheck, enqueueDueChecks, finishJobs } from './queue.ts';
+import { runWorker } from './worker.ts';
+
+setDefaultTimeout(60_000);
+
+const ORIGIN = 'http://localhost:3000';
+const DAY = 86_400_000;
+
+// ---------------------------------------------------------------------------------------------
+// A shop on loopback whose prices can be changed, counting the requests it serves.
+
+const prices = new Map<string, string>();
+const requests = new Map<string, number>();
+
+/** `/p/<name>` pages carry JSON-LD; `/bare/<name>` pages have only the visible price, so a bad selector has no fallback. */
+function productPage(name: string, price: string, structured: boolean): string {
+  const jsonLd = `<script type="application/ld+json">{"@type":"Product","name":"${name}","offers":{"@type":"Offer","price":"${price.replace(/[^\d.]/g, '')}","priceCurrency":"GBP"}}</script>`;
+  return `<!doctype html><html><head><title>${name}</title>
+    <meta property="og:image" content="/images/${name}.jpg">
+    ${structured ? jsonLd : ''}
+    </head><body><h1>${name}</h1>
+    <div class="buy"><span class="price">${price}</span> <s class="was">£999.00</s></div>
+    <p class="note">No price here</p>
+    <ul class="related"><li><span class="tile-price">£5.00</span></li><li><span class="tile-price">£7.50</span></li></ul>
+    </body></html>`;
+}
+
+let shop: ReturnType<typeof Bun.serve>;
+let shopUrl: string;
+
+function startShop() {
+  shop = Bun.serve({
+    port: 0, hostname: '127.0.0.1',
+    fetch(req) {
+      const { pathname } = new URL(req.url);
+      requests.set(pathname, (requests.get(pathname) ?? 0) + 1);
+      const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
+        new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
+      if (pathname === '/gone') return html('<h1>Not found</h1>', 404);
+      if (pathname === '/challenge') return html('<title>Just a moment...</title><div id="cf-browser-verification"></div>', 403, { 'cf-mitigated': 'challenge' });
+      const [, kind, name = ''] = pathname.split('/');
+      return html(productPage(name, prices.get(name) ?? '£10.00', kind !== 'bare'));
+    },
+  });
+  shopUrl = `http://127.0.0.1:${shop.port}`;
+}
+
+const requestsFor = (path: string) => requests.get(path) ?? 0;
+
+// Tests reach loopback without the shared fetcher's politeness delays.
+const fastFetcher = () => createFetcher({ hostSpacingMs: 0, maxConcurrentPerHost: 64, retryBaseDelayMs: 5 });
+
+// ---------------------------------------------------------------------------------------------
+
+type Ctx = Awaited<ReturnType<typeof testContext>>;
+let ctx: Ctx;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  startShop();
+  ctx = await testContext({ PUBLIC_URL: ORIGIN, CHECK_ALLOW_PRIVATE: 'true' });
+  app = createApp(ctx);
+}, SETUP_TIMEOUT);
+afterAll(async () => { shop.stop(true); await ctx.close(); }, SETUP_TIMEOUT);
+
+const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
+
+async function signedIn(email = `user-${crypto.randomUUID().slice(0, 8)}@example.com`) {
+  const res = await request(`/api/auth/demo?email=${email}`);
+  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
+  const { id } = await (await request('/api/auth/user', { headers: { cookie } })).json();
+  return { cookie, userId: id as string };
+}
+
+async function addProduct(c: Pick<Ctx, 'store' | 'projections'>, userId: string, url: string, selector = '.buy .price', alertRule: AlertRule = { kind: 'none' }) {
+  const productId = crypto.randomUUID();
+  const { appended } = await handleCommand(c.store, productStream(productId), productDecider, {
+    type: 'Add', productId, userId, details: { name: 'Product', url, selector, alertRule },
+  });
+  await c.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }));
+  return productId;
+}
+
+async function removeProduct(productId: string, userId: string) {
+  const { appended } = await handleCommand(ctx.store, productStream(productId), productDecider, { type: 'Remove', productId, userId });
+  await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }));
+}
+
+/** Runs workers until the queue is empty, then brings the read models up to date. */
+async function drain(contexts: Ctx[] = [ctx], opts: { concurrency?: number } = {}) {
+  const stop = new AbortController();
+  const workers = contexts.map((c, i) =>
+    runWorker(c, { signal: stop.signal, idleMs: 10, concurrency: opts.concurrency ?? 8, fetcher: fastFetcher(), workerId: `test-${i}` }));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const [{ n }] = await ctx.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM check_jobs`;
+    if (n === 0) break;
+    await Bun.sleep(20);
+  }
+  stop.abort();
+  await Promise.all(workers);
+  await ctx.projections.catchUp();
+}
+
+const checkEvents = async (productId: string) =>
+  (await ctx.store.readStream(productStream(productId))).events.filter((e) => e.type === 'PriceObserved' || e.type === 'PriceCheckFailed');
+
+const productRow = async (productId: string) =>
+  (await ctx.sql`SELECT current_price, last_check_at, last_check_status, last_check_error, consecutive_failures, is_active, image_url FROM products WHERE id = ${productId}`)[0]!;
+
+const queued = async (productId: string) => (await ctx.sql`SELECT 1 FROM check_jobs WHERE product_id = ${productId}`).length > 0;
+
+// ---------------------------------------------------------------------------------------------
+
+describe('scheduling', () => {
+  test('a new product is enqueued once; not again while its job waits', async () => {
+    const { userId } = await signedIn();
+    const id = await addProduct(ctx, userId, `${shopUrl}/p/sched-new`);
+    expect(await enqueueDueChecks(ctx)).toBeGreaterThanOrEqual(1);
+    expect(await queued(id)).toBe(true);
+    expect(await enqueueDueChecks(ctx)).toBe(0);
+    await drain();
+    expect(await queued(id)).toBe(false);
+  });
+
+  test('after a check the product is due again one plan interval later (free: a day)', async () => {
+    const { userId } = await signedIn();
+    const id = await addProduct(ctx, userId, `${shopUrl}/p/sched-daily`);
+    await enqueueDueChecks(ctx);
+    await drain();
+    await enqueueDueChecks(ctx, new Date(Date.now() + DAY - 60_000));
+    expect(await queued(id)).toBe(false);
+    await enqueueDueChecks(ctx, new Date(Date.now() + DAY + 60_000));
+    expect(await queued(id)).toBe(true);
+    await drain();
+  });
+
+  test('a saved weekly frequency makes it slower', async () => {
+    const { userId, cookie } = await signedIn();
+    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'weekly', currency: 'GBP', timezone: 'Europe/London' };
+    const put = await request('/api/settings', { method: 'PUT', headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+    expect(put.status).toBe(200);
+    const id = await addProduct(ctx, userId, `${shopUrl}/p/sched-weekly`);
+    await enqueueDueChecks(ctx);
+    await drain();
+    await enqueueDueChecks(ctx, new Date(Date.now() + 2 * DAY));
+    expect(await queued(id)).toBe(false);
+    await enqueueDueChecks(ctx, new Date(Date.now() + 7 * DAY + 60_000));
+    expect(await queued(id)).toBe(true);
+    await drain();
+  });
+
+  test('overlapping ticks do not enqueue twice', async () => {
+    const { userId } = await signedIn();
+    for (let i = 0; i < 5; i++) await addProduct(ctx, userId, `${shopUrl}/p/sched-tick-${i}`);
+    const counts = await Promise.all([enqueueDueChecks(ctx), enqueueDueChecks(ctx), enqueueDueChecks(ctx)]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
+    await drain();
+  });
+});
+
+describe('checks through the queue', () => {
+  test('records the price with its evidence, and a new price when the shop changes it', async () => {
+    const { userId } = await signedIn();
+    prices.set('headphones', '£249.00');
+    const id = await addProduct(ctx, userId, `${shopUrl}/p/headphones`);
+    await enqueueDueChecks(ctx);
+    await drain();
+
+    const [first] = await checkEvents(id);
+    expect(first!.type).toBe('PriceObserved');
+    expect(first!.data).toMatchObject({
+      productId: id, userId, price: 249, currency: 'GBP', source: 'selector', selector: '.buy .price',
+      url: `${shopUrl}/p/headphones`, httpStatus: 200, imageUrl: `${shopUrl}/images/headphones.jpg`,
+    });
+    expect((first!.data as any).matchedText).toContain('249.00');
+    expect((first!.data as any).pageHash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await productRow(id)).current_price).toBe(249);
+
+    prices.set('headphones', '£229.00');
+    await enqueueDueChecks(ctx, new Date(Date.now() + 2 * DAY));
+    await drain();
+    expect((await checkEvents(id)).map((e) => (e.data as any).price)).toEqual([249, 229]);
+    expect((await productRow(id)).current_price).toBe(229);
+    const [change] = await ctx.sql`SELECT previous_price, current_price FROM price_changes WHERE product_id = ${id}`;
+    expect(change).toMatchObject({ previous_price: 249, current_price: 229 });
+  });
+
+  test('one fetch serves every product tracking the same url', async () => {
+    const users = await Promise.all([signedIn(), signedIn(), signedIn()]);
+    prices.set('shared', '£42.00');
+    const url = `${shopUrl}/bare/shared`;
+    const ids = [
+      await addProduct(ctx, users[0]!.userId, url),
+      await addProduct(ctx, users[1]!.userId, url, '.buy'),
+      await addProduct(ctx, users[2]!.userId, url, '.note'),
+    ];
+    await enqueueDueChecks(ctx);
+    await drain();
+    expect(requestsFor('/bare/shared')).toBe(1);
+    const results = await Promise.all(ids.map(async (id) => (await checkEvents(id)).map((e) => e.type === 'PriceObserved' ? e.data.price : e.data.code)));
+    expect(results).toEqual([[42], [42], ['no-price-in-text']]);
+  });
+
+  test('failures keep the last good price, say why, and never read as 0', async () => {
+    const { userId } = await signedIn();
+    prices.set('flaky', '£19.99');
+    const id = await addProduct(ctx, userId, `${shopUrl}/bare/flaky`, '.buy .price');
+    await enqueueDueChecks(ctx);
+    await drain();
+    expect((await productRow(id)).current_price).toBe(19.99);
+
+    // The shop redesigns the page: the selector no longer matches, then it holds no price.
+    const later = (days: number) => new Date(Date.now() + days * DAY);
+    const { appended } = await handleCommand(ctx.store, productStream(id), productDecider, {
+      type: 'Edit', productId: id, userId, details: { name: 'Product', url: `${shopUrl}/bare/flaky`, selector: '#gone', alertRule: { kind: 'none' } },
+    });
+    await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }));
+    await enqueueDueChecks(ctx); // edited since the last check: due at once
+    await drain();
+    const failed = (await checkEvents(id)).at(-1)!;
+    expect(failed.type).toBe('PriceCheckFailed');
+    expect(failed.data).toMatchObject({ code: 'selector-no-match', httpStatus: 200 });
+    expect((failed.data as any).reason).toContain('matched nothing');
+    expect(failed.data).not.toHaveProperty('price');
+    const row = await productRow(id);
+    expect(row).toMatchObject({ current_price: 19.99, last_check_status: 'failed', consecutive_failures: 1, is_active: true });
+
+    // Failing again: backoff doubles the wait (2 days on a daily plan), and the card turns inactive after three.
+    await enqueueDueChecks(ctx, later(1.01));
+    await drain();
+    await enqueueDueChecks(ctx, later(1.9));
+    expect(await queued(id)).toBe(false);
+    await enqueueDueChecks(ctx, later(2.1));
+    await drain();
+    expect(await productRow(id)).toMatchObject({ current_price: 19.99, consecutive_failures: 3, is_active: false });
+    const points = await ctx.sql`SELECT price FROM price_points WHERE product_id = ${id}`;
+    expect(points.map((p) => p.price)).toEqual([19.99]);
+  });
+
+  test('http errors and bot protection are told apart', async () => {
+    const { userId } = await signedIn();
+    const gone = await addProduct(ctx, userId, `${shopUrl}/gone`);
+    const challenge = await addProduct(ctx, userId, `${shopUrl}/challenge`);
+    await enqueueDueChecks(ctx);
+    await drain();
+    const [a] = await checkEvents(gone);
+    const [b] = await checkEvents(challenge);
+    expect(a!.data).toMatchObject({ code: 'http-status', httpStatus: 404 });
+    expect((a!.data as any).reason).toContain('does not exist');
+    expect(b!.data).toMatchObject({ code: 'bot-protection', httpStatus: 403 });
+    expect((b!.data as any).reason).toContain('Cloudflare');
+  });
+
+  test('a product removed while queued is not checked into its stream', async () => {
+    const { userId } = await signedIn();
+    const id = await addProduct(ctx, userId, `${shopUrl}/p/removed`);
+    await enqueueDueChecks(ctx);
+    await removeProduct(id, userId);
+    await drain();
+    expect(await checkEvents(id)).toEqual([]);
+    expect(await queued(id)).toBe(false);
+  });
+
+  test('a dead worker\'s job is taken over when its lease runs out; its late result is dropped', async () => {
+    const { userId } = await signedIn();
+    const id = await addProduct(ctx, userId, `${shopUrl}/p/lease`);
+    await enqueueCheck(ctx.sql, id, `${shopUrl}/p/lease`);
+    const [dead] = await claimJobs(ctx.sql, { workerId: 'dead', limit: 1000 }).then((jobs) => jobs.filter((j) => j.productId === id));
+    expect(dead).toBeDefined();
+    // Within the lease nobody else takes it.
+    expect((await claimJobs(ctx.sql, { workerId: 'other', limit: 1000 })).some((j) => j.productId === id)).toBe(false);
+    // Once the lease has run out it is claimed again, with the attempt counted.
+    const [again] = (await claimJobs(ctx.sql, { workerId: 'other', limit: 1000, leaseSeconds: 0 })).filter((j) => j.productId === id);
+    expect(again).toMatchObject({ productId: id, attempts: 2 });
+    expect(again!.lease).not.toBe(dead!.lease);
+    const lateFinish = await transaction(ctx.sql, (tx) => finishJobs(tx, [dead!]));
+    expect(lateFinish.has(id)).toBe(false);
+    const ownFinish = await transaction(ctx.sql, (tx) => finishJobs(tx, [again!]));
+    expect(ownFinish.has(id)).toBe(true);
+  });
+
+  test('two workers never check the same job twice', async () => {
+    const { userId } = await signedIn();
+    const count = 120;
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) ids.push(await addProduct(ctx, userId, `${shopUrl}/p/pair-${i}`));
+    // On the PostgreSQL server each worker has its own connections, as separate processes would.
+    const second = usingPostgresServer() ? await secondContext() : ctx;
+    try {
+      expect(await enqueueDueChecks(ctx)).toBeGreaterThanOrEqual(count);
+      await drain([ctx, second], { concurrency: 6 });
+    } finally {
+      if (second !== ctx) await second.close();
+    }
+    for (let i = 0; i < count; i++) expect(requestsFor(`/p/pair-${i}`)).toBe(1);
+    const perProduct = await Promise.all(ids.map(async (id) => (await checkEvents(id)).length));
+    expect(perProduct.every((n) => n === 1)).toBe(true);
+  });
+});
+
+/** Another context on the same test database with its own connection pool. */
+async function secondContext() {
+  const [{ db }] = await ctx.sql<{ db: string }[]>`SELECT current_database() AS db`;
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${db}`;
+  const database = await openDatabase({ url: url.toString(), max: 4 });
+  return createContext(loadConfig({ NODE_ENV: 'test', PUBLIC_URL: ORIGIN, CHECK_ALLOW_PRIVATE: 'true', DATABASE_URL: url.toString() }), { database }) as Promise<Ctx>;
+}
+
+describe('POST /api/products/:id/check-price', () => {
+  const checkPrice = (id: string, cookie?: string) =>
+    request(`/api/products/${id}/check-price`, { method: 'POST', headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) } });
+
+  test('checks now and answers the price; the list sees it at once', async () => {
+    const { userId, cookie } = await signedIn();
+    prices.set('check-now', '£54.99');
+    const id = await addProduct(ctx, userId, `${shopUrl}/p/check-now`);
+    await enqueueDueChecks(ctx);
+    const res = await checkPrice(id, cookie);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, price: 54.99, currency: 'GBP', message: 'Price found: £54.99' });
+    expect((await productRow(id)).current_price).toBe(54.99);
+    // The waiting scheduled job is no longer needed.
+    expect(await queued(id)).toBe(false);
+
+    prices.set('check-now', '£49.99');
+    expect((await (await checkPrice(id, cookie)).json()).message).toBe('Price dropped from £54.99 to £49.99');
+    expect((await (await checkPrice(id, cookie)).json()).message).toBe('Price unchanged: £49.99');
+  });
+
+  test('a failed check answers 200 with the reason and keeps the price', async () => {
+    const { userId, cookie } = await signedIn();
+    prices.set('check-fail', '£12.00');
+    const id = await addProduct(ctx, userId, `${shopUrl}/bare/check-fail`);
+    await checkPrice(id, cookie);
+    const failing = await addProduct(ctx, userId, `${shopUrl}/bare/check-fail`, '.related .tile-price');
+    const res = await checkPrice(failing, cookie);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ success: false, error: 'ambiguous' });
+    expect(body.message).toContain('different prices');
+    expect(body).not.toHaveProperty('price');
+    expect((await productRow(id)).current_price).toBe(12);
+  });
+
+  test('signed out 401; unknown or another user\'s product 404', async () => {
+    const owner = await signedIn();
+    const other = await signedIn();
+    const id = await addProduct(ctx, owner.userId, `${shopUrl}/p/private`);
+    expect((await checkPrice(id)).status).toBe(401);
+    for (const [pid, cookie] of [[id, other.cookie], [crypto.randomUUID(), owner.cookie], ['x'.repeat(300), owner.cookie]] as const) {
+      const res = await checkPrice(pid, cookie);
+      expect([404, 400]).toContain(res.status);
+      expect((await res.json()).message).toBeString();
+    }
+    expect((await checkPrice(crypto.randomUUID(), owner.cookie)).status).toBe(404);
+    expect(await checkEvents(id)).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../context.ts';
+import { DEMO_SHOP_PATH } from './address.ts';
+import { findDemoProduct } from './shop.ts';
+import { indexPage, productImage, productPage } from './pages.ts';
+
+const html = (body: string, status = 200) =>
+  new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+
+/**
+ * The built-in demo shop, served in demo mode only. `?price=12.34` forces the selling price and
+ * `?at=<ISO date>` shows the page as it was at that moment (tests and seeding).
+ */
+export function demoShopRoutes(ctx: AppContext) {
+  const shop = new Elysia({ prefix: DEMO_SHOP_PATH });
+  if (!ctx.config.demo) return shop;
+  const origin = ctx.config.publicUrl;
+  return shop
+    .get('/', () => html(indexPage(origin, new Date())))
+    .get('/products/:slug', ({ params, query }) => {
+      const product = findDemoProduct(params.slug);
+      if (!product) return html('<!doctype html><title>Not found</title><h1>This product is not in the demo shop.</h1>', 404);
+      const at = query.at ? new Date(query.at) : new Date();
+      const price = query.price === undefined ? undefined : Number(query.price);
+      if (Number.isNaN(at.getTime()) || (price !== undefined && !(price > 0 && price < 1e7))) {
+        return html('<!doctype html><title>Bad request</title><h1>price must be a positive number and at a date.</h1>', 400);
+      }
+      return html(productPage(origin, product, { at, price }));
+    }, { query: t.Object({ at: t.Optional(t.String({ maxLength: 40 })), price: t.Optional(t.String({ maxLength: 20 })) }) })
+    .get('/images/:file', ({ params }) => {
+      const product = findDemoProduct(params.file.replace(/\.svg$/, ''));
+      if (!product || !params.file.endsWith('.svg')) return new Response('Not found', { status: 404 });
+      return new Response(productImage(product), {
+        headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" },
+      });
+    });
+}
