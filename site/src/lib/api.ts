@@ -6,7 +6,9 @@
  * message is `${status}: ${body text || status text}`, and that ends the session on a 401.
  */
 import { treaty, type Treaty } from '@elysiajs/eden';
+import type { z } from 'zod';
 import type { App } from '../../../api/server';
+import type * as ProductSchemas from '../../../api/products/schemas';
 import type { ToastMessage } from '../stores/toast';
 import { expireSession, SESSION_EXPIRED_TOAST } from './session';
 
@@ -45,6 +47,11 @@ export function isNotFoundError(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
+/** A product as the list shows it, and the bodies of the add and edit calls (spec sections 3 and 7). */
+export type Product = Treaty.Data<typeof client.api.products.get>[number];
+export type NewProduct = z.input<typeof ProductSchemas.AddProductBody>;
+export type ProductChanges = z.input<typeof ProductSchemas.EditProductBody>;
+
 type Answer = {
   data: unknown;
   error: { status: unknown; value: unknown } | null;
@@ -79,6 +86,16 @@ async function call<A extends Answer>(request: Promise<A>, options: CallOptions 
 export const api = {
   auth: {
     user: () => call(client.api.auth.user.get(), { unauthorized: false }),
+  },
+  products: {
+    list: () => call(client.api.products.get(), { unauthorized: SESSION_EXPIRED_TOAST }),
+    // The treaty types these bodies as the server's schemas output them (thresholds as rules,
+    // the price as a number); they send what the schemas take in.
+    add: (product: NewProduct) => call(client.api.products.post(product as never)),
+    edit: (id: string, changes: ProductChanges) => call(client.api.products({ id }).put(changes as never)),
+    remove: (id: string) => call(client.api.products({ id }).delete()),
+    updatePrice: (id: string, price: string) => call(client.api.products({ id })['update-price'].post({ price } as never)),
+    checkPrice: (id: string) => call(client.api.products({ id })['check-price'].post()),
   },
   settings: {
     /** null when the user has never saved settings (404): the defaults apply. */
