@@ -1,0 +1,189 @@
+import { useState } from 'react';
+import { ExternalLink, Package, Pencil, PoundSterling, RefreshCw, Trash2, TrendingDown, TrendingUp } from 'lucide-react';
+import { api, isUnauthorizedError, type Product } from '../../lib/api';
+import { formatPriceIn, hostWithoutWww, relativeTime } from '../../lib/format';
+import { formatChange, statusLabel, thresholdLabel } from '../../lib/products';
+import { cn } from '../../lib/utils';
+import { refreshProducts } from '../../stores/products';
+import { toast } from '../../stores/toast';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { Tooltip, TooltipContent, TooltipTrigger, WithTooltip } from '../ui/Tooltip';
+
+export type ProductAction = 'edit' | 'delete' | 'price';
+
+type ProductCardProps = {
+  product: Product;
+  onAction: (action: ProductAction, product: Product) => void;
+};
+
+export function ProductCard({ product, onAction }: ProductCardProps) {
+  const [checking, setChecking] = useState(false);
+
+  async function checkNow() {
+    setChecking(true);
+    try {
+      const result = await api.products.checkPrice(product.id);
+      if (result.success) {
+        toast({ title: 'Price checked', description: result.message || `Current price: ${formatPriceIn(result.price, result.currency)}` });
+      } else {
+        toast({
+          title: 'Price check failed',
+          description: result.message || result.error || 'Unable to check price automatically',
+          variant: 'destructive',
+        });
+      }
+      // Even a failed check changes the card (last checked, status).
+      refreshProducts();
+    } catch (error) {
+      if (!isUnauthorizedError(error)) {
+        toast({ title: 'Error', description: 'Unable to check price. Please try again or update manually.', variant: 'destructive' });
+      }
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  const threshold = thresholdLabel(product.alertRule);
+  return (
+    <Card className="flex w-full flex-col gap-5 p-5">
+      <div className="flex items-start gap-3">
+        <ProductImage url={product.imageUrl} />
+        <div className="min-w-0 flex-1">
+          <h2 className="line-clamp-2 break-words font-semibold leading-tight" title={product.name}>
+            {product.name}
+          </h2>
+          <p className="mt-1 truncate text-sm text-muted-foreground">{hostWithoutWww(product.url)}</p>
+        </div>
+        <div className="-mr-2 -mt-1 flex shrink-0">
+          <WithTooltip label="Open product page">
+            <Button variant="ghost" size="icon" className="size-8" asChild>
+              <a href={product.url} target="_blank" rel="noopener noreferrer" aria-label={`Open ${product.name} page in a new tab`}>
+                <ExternalLink aria-hidden="true" />
+              </a>
+            </Button>
+          </WithTooltip>
+          <WithTooltip label="Edit">
+            <Button variant="ghost" size="icon" className="size-8" aria-label={`Edit ${product.name}`} onClick={() => onAction('edit', product)}>
+              <Pencil aria-hidden="true" />
+            </Button>
+          </WithTooltip>
+          <WithTooltip label="Delete">
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-8 text-destructive hover:text-destructive"
+              aria-label={`Delete ${product.name}`}
+              onClick={() => onAction('delete', product)}
+            >
+              <Trash2 aria-hidden="true" />
+            </Button>
+          </WithTooltip>
+        </div>
+      </div>
+
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-3">
+        <div>
+          <dt className="text-xs text-muted-foreground">Current Price</dt>
+          <dd className="text-2xl font-bold tabular-nums">{formatPriceIn(product.currentPrice, product.currency)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-muted-foreground">24h Change</dt>
+          <dd className="mt-1.5">
+            <Change percent={product.changePercent} />
+          </dd>
+        </div>
+        {threshold && (
+          <div className="col-span-2 flex items-center justify-between gap-2 rounded-md bg-muted/60 px-3 py-2 text-sm">
+            <dt className="text-muted-foreground">Alert Threshold</dt>
+            <dd className="font-medium">{threshold}</dd>
+          </div>
+        )}
+      </dl>
+
+      <div className="mt-auto flex items-center gap-2 text-xs text-muted-foreground">
+        <StatusDot product={product} />
+        {/* Said by the dot's label already; seen here without hovering. */}
+        {!product.isActive && (
+          <span aria-hidden="true" className="font-medium text-warning">
+            Inactive ·
+          </span>
+        )}
+        <span>Last checked: {product.lastChecked ? relativeTime(product.lastChecked) : 'Never'}</span>
+      </div>
+
+      <div className="grid grid-cols-2 gap-2">
+        <Button variant="outline" onClick={() => onAction('price', product)}>
+          <PoundSterling aria-hidden="true" />
+          Update Price
+        </Button>
+        <Button onClick={checkNow} disabled={checking}>
+          <RefreshCw aria-hidden="true" className={cn(checking && 'animate-spin')} />
+          {checking ? 'Checking...' : 'Check Now'}
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+/** The shop's product image, or a package icon when there is none or it fails to load. */
+function ProductImage({ url }: { url: string | null }) {
+  const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  const box = 'size-12 shrink-0 rounded-md border';
+  if (url && failedUrl !== url) {
+    // Decorative: the name is right next to it.
+    return (
+      <img
+        src={url}
+        alt=""
+        loading="lazy"
+        referrerPolicy="no-referrer"
+        onError={() => setFailedUrl(url)}
+        className={cn(box, 'bg-muted object-cover')}
+      />
+    );
+  }
+  return (
+    <span aria-hidden="true" className={cn(box, 'flex items-center justify-center bg-muted text-muted-foreground')}>
+      <Package className="size-6" />
+    </span>
+  );
+}
+
+/** Spec section 4: a rise reads in the destructive colour, a drop in green, no change neutral. */
+function Change({ percent }: { percent: number | null }) {
+  const text = formatChange(percent);
+  const direction = text === '0%' ? 0 : Math.sign(percent ?? 0);
+  const Icon = direction > 0 ? TrendingUp : TrendingDown;
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center gap-1 text-sm font-semibold tabular-nums',
+        direction > 0 ? 'text-destructive' : direction < 0 ? 'text-success' : 'text-muted-foreground',
+      )}
+    >
+      {direction !== 0 && <Icon aria-hidden="true" className="size-4" />}
+      {text}
+    </span>
+  );
+}
+
+/** Green while checks work, orange once several failed in a row; the reason shows on hover and focus. */
+function StatusDot({ product }: { product: Product }) {
+  const label = statusLabel(product);
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <span
+          role="img"
+          aria-label={label}
+          tabIndex={0}
+          className="inline-flex size-4 cursor-default items-center justify-center rounded-full outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          <span className={cn('size-2 rounded-full', product.isActive ? 'bg-success' : 'bg-warning')} />
+        </span>
+      </TooltipTrigger>
+      <TooltipContent className="max-w-64">{label}</TooltipContent>
+    </Tooltip>
+  );
+}

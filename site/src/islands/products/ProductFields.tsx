@@ -1,0 +1,58 @@
+import type { FieldErrors, ProductFields as Fields } from '../../lib/products';
+import { Input } from '../ui/Input';
+import { Field } from './FormDialog';
+
+type ProductFieldsProps = {
+  values: Fields;
+  errors: FieldErrors;
+  onChange: (field: keyof Fields, value: string) => void;
+  disabled: boolean;
+};
+
+/** Name, url and selector: the part the add and edit dialogs share. */
+export function ProductFields({ values, errors, onChange, disabled }: ProductFieldsProps) {
+  return (
+    <>
+      <Field label="Product Name" error={errors.name}>
+        {(control) => (
+          <Input
+            {...control}
+            value={values.name}
+            onChange={(e) => onChange('name', e.target.value)}
+            placeholder="e.g. Sony WH-1000XM5 Headphones"
+            autoComplete="off"
+            disabled={disabled}
+          />
+        )}
+      </Field>
+      <Field label="Product URL" error={errors.url}>
+        {(control) => (
+          <Input
+            {...control}
+            type="url"
+            inputMode="url"
+            value={values.url}
+            onChange={(e) => onChange('url', e.target.value)}
+            placeholder="https://competitor.com/product"
+            autoComplete="off"
+            disabled={disabled}
+          />
+        )}
+      </Field>
+      <Field label="CSS Selector" error={errors.selector} hint="The element on the page that shows the price.">
+        {(control) => (
+          <Input
+            {...control}
+            value={values.selector}
+            onChange={(e) => onChange('selector', e.target.value)}
+            placeholder=".price, #price, [data-price]"
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            disabled={disabled}
+          />
+        )}
+      </Field>
+    </>
+  );
+}

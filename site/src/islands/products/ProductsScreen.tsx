@@ -1,0 +1,145 @@
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { Plus, Search } from 'lucide-react';
+import { api, type Product } from '../../lib/api';
+import { filterProducts } from '../../lib/products';
+import { $productsVersion, refreshProducts } from '../../stores/products';
+import { AppShell } from '../AppShell';
+import { Button } from '../ui/Button';
+import { Input } from '../ui/Input';
+import { AddProductDialog } from './AddProductDialog';
+import { DeleteProductDialog } from './DeleteProductDialog';
+import { EditProductDialog } from './EditProductDialog';
+import { GRID, LoadFailed, NoMatch, NoProducts, ProductSkeletons } from './ListStates';
+import { ProductCard, type ProductAction } from './ProductCard';
+import { UpdatePriceDialog } from './UpdatePriceDialog';
+
+export default function ProductsScreen() {
+  return (
+    <AppShell title="Products" subtitle="Manage the competitor products you track">
+      <Products />
+    </AppShell>
+  );
+}
+
+type OpenDialog = { kind: 'add' } | { kind: ProductAction; product: Product } | null;
+
+function Products() {
+  const version = useStore($productsVersion);
+  const [products, setProducts] = useState<Product[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [query, setQuery] = useState('');
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+
+  // Fetched on load and after every change; a refresh keeps the cards on screen meanwhile.
+  useEffect(() => {
+    let current = true;
+    api.products.list().then(
+      (list) => {
+        if (!current) return;
+        setProducts(list);
+        setFailed(false);
+      },
+      // A 401 has its own toast and sign-in redirect (the call's 'Session Expired').
+      () => current && setFailed(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [version]);
+
+  function open(next: Exclude<OpenDialog, null>) {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setDialog(next);
+  }
+  const close = () => setDialog(null);
+
+  // Back to the button that opened the dialog, or to the search box when it is gone (a deleted card).
+  function restoreFocus(event: Event) {
+    event.preventDefault();
+    const target = opener.current?.isConnected ? opener.current : searchRef.current;
+    target?.focus();
+  }
+
+  /** Shows the server's answer at once, then refreshes the list and the dashboard figures. */
+  function changed(update?: (list: Product[]) => Product[]) {
+    if (update) setProducts((list) => list && update(list));
+    close();
+    refreshProducts();
+  }
+
+  const addProduct = () => open({ kind: 'add' });
+  const visible = products ? filterProducts(products, query) : [];
+  const dialogProps = { onClose: close, onCloseAutoFocus: restoreFocus };
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="relative w-full sm:max-w-sm">
+          <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            ref={searchRef}
+            type="search"
+            aria-label="Search products"
+            placeholder="Search products..."
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            className="pl-9"
+          />
+        </div>
+        <Button onClick={addProduct}>
+          <Plus aria-hidden="true" />
+          Add Product
+        </Button>
+      </div>
+
+      <p className="sr-only" role="status">
+        {products && query.trim() ? `${visible.length} of ${products.length} products shown` : ''}
+      </p>
+
+      {products === null ? (
+        failed ? <LoadFailed onRetry={refreshProducts} /> : <ProductSkeletons />
+      ) : products.length === 0 ? (
+        <NoProducts onAdd={addProduct} />
+      ) : visible.length === 0 ? (
+        <NoMatch
+          query={query}
+          onClear={() => {
+            setQuery('');
+            searchRef.current?.focus();
+          }}
+          onAdd={addProduct}
+        />
+      ) : (
+        <ul className={GRID} aria-label="Products">
+          {visible.map((product) => (
+            <li key={product.id} className="flex min-w-0">
+              <ProductCard product={product} onAction={(kind, p) => open({ kind, product: p })} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {dialog?.kind === 'add' && (
+        <AddProductDialog {...dialogProps} onAdded={(added) => changed(added ? (list) => [added, ...list] : undefined)} />
+      )}
+      {dialog?.kind === 'edit' && (
+        <EditProductDialog
+          {...dialogProps}
+          product={dialog.product}
+          onSaved={(saved) => changed(saved ? (list) => list.map((p) => (p.id === saved.id ? saved : p)) : undefined)}
+        />
+      )}
+      {dialog?.kind === 'price' && <UpdatePriceDialog {...dialogProps} product={dialog.product} onSaved={() => changed()} />}
+      {dialog?.kind === 'delete' && (
+        <DeleteProductDialog
+          {...dialogProps}
+          product={dialog.product}
+          onDeleted={() => changed((list) => list.filter((p) => p.id !== dialog.product.id))}
+        />
+      )}
+    </div>
+  );
+}
