@@ -29,14 +29,23 @@ function listFiles(dir: string): Set<string> {
  */
 export function siteRoutes(ctx: AppContext) {
   const dir = ctx.config.siteDir;
-  const files = listFiles(dir);
+  let files = listFiles(dir);
+  let listedAt = Date.now();
+  // A rebuild while the server runs brings new hashed assets: look again, at most once a second.
+  const has = (path: string) => {
+    if (files.has(path)) return true;
+    if (Date.now() - listedAt < 1000) return false;
+    files = listFiles(dir);
+    listedAt = Date.now();
+    return files.has(path);
+  };
   const file = (path: string, status = 200, headers: Record<string, string> = {}) =>
     new Response(Bun.file(join(dir, path)), { status, headers: { 'cache-control': 'no-cache', ...headers } });
   const signedIn = async (cookie: Record<string, { value?: unknown }>) =>
     !!(await ctx.sessions.validate(cookie[SESSION_COOKIE]?.value as string | undefined));
 
   return new Elysia({ name: 'site' }).get('/*', async ({ path, cookie, redirect }) => {
-    if (path.startsWith('/_astro/') && files.has(path)) {
+    if (path.startsWith('/_astro/') && has(path)) {
       return file(path, 200, { 'cache-control': 'public, max-age=31536000, immutable' });
     }
     const page = path === '/' ? 'index' : path.replace(/^\/+|\/+$/g, '').replace(/\.html$/, '');
@@ -44,7 +53,7 @@ export function siteRoutes(ctx: AppContext) {
     if (APP_PAGES.has(page)) return file((await signedIn(cookie)) ? `/${page}.html` : '/unauthorized.html');
     if (page === 'login' && (await signedIn(cookie))) return redirect('/', 302);
     if (files.has(`/${page}.html`) && page !== '404') return file(`/${page}.html`);
-    if (files.has(path)) return file(path, 200, { 'cache-control': 'public, max-age=3600' });
+    if (has(path)) return file(path, 200, { 'cache-control': 'public, max-age=3600' });
     return files.has('/404.html') ? file('/404.html', 404) : new Response('404 Page Not Found', { status: 404 });
   });
 }
