@@ -37,6 +37,14 @@ describe('product decider', () => {
     expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, alertRule: { kind: 'drop', percent: 10 } } })).toEqual([]);
   });
 
+  test('an edit without an alert rule keeps the current one', () => {
+    const { alertRule: _, ...renamed } = { ...details, name: 'Steel kettle' };
+    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: renamed }))
+      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, name: 'Steel kettle' } }]);
+    const { alertRule: __, ...same } = details;
+    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: same })).toEqual([]);
+  });
+
   test('a changed drop percent is an edit', () => {
     expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, alertRule: { kind: 'drop', percent: 5 } } }))
       .toHaveLength(1);

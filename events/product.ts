@@ -1,5 +1,7 @@
-import type { AlertRule, EventData, EventOf } from './catalogue.ts';
-import { DomainError, type Decider } from './decider.ts';
+import { upcastAndValidate, type AlertRule, type EventData, type EventOf } from './catalogue.ts';
+import { DomainError, fold, type Decider } from './decider.ts';
+import { ConcurrencyError, type AppendResult, type EventStore } from './store.ts';
+import type { Sql } from '../api/db.ts';
 
 /**
  * The product aggregate: one tracked competitor page, its details and what happened to its price.
@@ -10,10 +12,12 @@ export type ProductEvent =
   | EventOf<'PriceManuallySet'> | EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'>;
 
 export type ProductDetails = { name: string; url: string; selector: string; alertRule: AlertRule };
+/** An edit leaves the alert rule as it is when it does not name one. */
+export type ProductEdit = Omit<ProductDetails, 'alertRule'> & { alertRule?: AlertRule };
 
-export type ProductState =
-  | { status: 'none' }
-  | { status: 'live' | 'removed'; productId: string; userId: string; details: ProductDetails };
+type Known = { productId: string; userId: string; details: ProductDetails };
+type Live = Known & { status: 'live' };
+export type ProductState = { status: 'none' } | Live | (Known & { status: 'removed' });
 
 /** A check's outcome as the price-check worker reports it; the decider adds the ids. */
 export type Observation = Omit<EventData<'PriceObserved'>, 'productId' | 'userId'>;
@@ -25,7 +29,7 @@ export type CheckFailure = Omit<EventData<'PriceCheckFailed'>, 'productId' | 'us
  */
 export type ProductCommand =
   | { type: 'Add'; productId: string; userId: string; details: ProductDetails; imageUrl?: string | null }
-  | { type: 'Edit'; productId: string; userId: string; details: ProductDetails }
+  | { type: 'Edit'; productId: string; userId: string; details: ProductEdit }
   | { type: 'Remove'; productId: string; userId: string }
   | { type: 'SetPriceManually'; productId: string; userId: string; price: number }
   | { type: 'RecordObservation'; productId: string; observation: Observation }
@@ -40,8 +44,6 @@ const sameRule = (a: AlertRule, b: AlertRule) =>
 
 const sameDetails = (a: ProductDetails, b: ProductDetails) =>
   a.name === b.name && a.url === b.url && a.selector === b.selector && sameRule(a.alertRule, b.alertRule);
-
-type Live = Extract<ProductState, { status: 'live' }>;
 
 /** The live product this command may change, or 404 for a missing, removed or foreign one. */
 function liveProduct(state: ProductState, userId?: string): Live {
@@ -82,8 +84,9 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
       }
       case 'Edit': {
         const product = liveProduct(state, command.userId);
-        if (sameDetails(product.details, command.details)) return [];
-        return [{ type: 'ProductEdited', data: { productId: product.productId, userId: product.userId, ...command.details } }];
+        const details = { ...command.details, alertRule: command.details.alertRule ?? product.details.alertRule };
+        if (sameDetails(product.details, details)) return [];
+        return [{ type: 'ProductEdited', data: { productId: product.productId, userId: product.userId, ...details } }];
       }
       case 'Remove': {
         const product = liveProduct(state, command.userId);
@@ -105,3 +108,36 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
     }
   },
 };
+
+/** The events a product's decisions depend on; prices and check results change none. */
+const LIFECYCLE = ['ProductAdded', 'ProductEdited', 'ProductRemoved'];
+
+/**
+ * Loads, decides and appends a product command, like `handleCommand`, but folds only the
+ * lifecycle events: a product's stream grows by one event per check, and reading thousands of
+ * observations to decide an edit would make every command slower as the product ages.
+ * The stream version comes from the same statement, so the append still fails on any
+ * concurrent write (then it reloads and decides again, unless it runs in the caller's `tx`).
+ */
+export async function handleProductCommand(
+  store: EventStore, command: ProductCommand, opts: { tx?: Sql; attempts?: number } = {},
+): Promise<{ events: ProductEvent[]; appended: AppendResult | null }> {
+  const db = opts.tx ?? store.sql;
+  const streamId = productStream(command.productId);
+  for (let attempt = 1; ; attempt++) {
+    const rows = await db<{ version: string; type: string | null; schema_version: number | null; data: unknown }[]>`
+      SELECT s.version, e.type, e.schema_version, e.data
+      FROM streams s LEFT JOIN events e ON e.stream_id = s.stream_id AND e.type = ANY(${LIFECYCLE}::text[])
+      WHERE s.stream_id = ${streamId}
+      ORDER BY e.stream_version`;
+    const version = rows.length ? Number(rows[0]!.version) : 0;
+    const history = rows.flatMap((r) => r.type ? [{ type: r.type, data: upcastAndValidate(r.type, r.schema_version!, r.data) } as ProductEvent] : []);
+    const decided = productDecider.decide(command, fold(productDecider, history));
+    if (decided.length === 0) return { events: [], appended: null };
+    try {
+      return { events: decided, appended: await store.append(streamId, version === 0 ? 'no_stream' : version, decided, opts.tx) };
+    } catch (err) {
+      if (!(err instanceof ConcurrencyError) || attempt >= (opts.attempts ?? 3) || opts.tx) throw err;
+    }
+  }
+}

@@ -1,0 +1,541 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { createApp } from '../server.ts';
+import { testContext, usingPostgresServer } from '../testing/database.ts';
+import { handleProductCommand, type ProductCommand } from '../../events/product.ts';
+import { productsProjection } from '../../projections/products.ts';
+import type { ProductItem } from './read-model.ts';
+
+// Starting a database takes longer than the 5 s default.
+setDefaultTimeout(30_000);
+
+const ORIGIN = 'http://localhost:3000';
+
+let ctx: Awaited<ReturnType<typeof testContext>>;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  ctx = await testContext({ PUBLIC_URL: ORIGIN });
+  app = createApp(ctx);
+});
+afterAll(() => ctx.close());
+
+const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
+
+async function signedIn() {
+  const email = `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const res = await request(`/api/auth/demo?email=${email}`);
+  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
+  const { id } = await (await request('/api/auth/user', { headers: { cookie } })).json();
+  return { cookie, userId: id as string };
+}
+type User = Awaited<ReturnType<typeof signedIn>>;
+
+const send = (user: User | null, method: string, path: string, body?: unknown, raw?: { text: string; type: string }) =>
+  request(path, {
+    method,
+    headers: { ...(user ? { cookie: user.cookie } : {}), origin: ORIGIN, ...(body !== undefined || raw ? { 'content-type': raw?.type ?? 'application/json' } : {}) },
+    body: raw ? raw.text : body === undefined ? undefined : JSON.stringify(body),
+  });
+
+const list = async (user: User): Promise<ProductItem[]> => {
+  const res = await send(user, 'GET', '/api/products');
+  expect(res.status).toBe(200);
+  return res.json();
+};
+const kettle = { name: 'Steel kettle', url: 'https://shop.example/kettle', selector: '.price', threshold: '-10' };
+/** The same product as the edit dialog sends it: the threshold is a number. */
+const kettleEdit = { ...kettle, threshold: 10 };
+async function add(user: User, body: Record<string, unknown> = kettle): Promise<ProductItem> {
+  const res = await send(user, 'POST', '/api/products', body);
+  expect(res.status).toBe(201);
+  return res.json();
+}
+const eventCount = async () => Number((await ctx.sql`SELECT count(*) AS n FROM events`)[0]!.n);
+
+/** What the price-check worker does with a result: a command on the product, then the read models catch up. */
+async function record(command: ProductCommand) {
+  const { appended } = await handleProductCommand(ctx.store, command);
+  await ctx.projections.waitFor({ transactionId: appended!.transactionId, position: appended!.lastPosition });
+}
+const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+const observed = (productId: string, price: number, observedAt = new Date().toISOString()): ProductCommand => ({
+  type: 'RecordObservation', productId,
+  observation: { price, currency: 'GBP', source: 'json-ld', selector: null, matchedText: `£${price}`, url: kettle.url, httpStatus: 200, pageHash: 'h', observedAt },
+});
+const failed = (productId: string, reason = 'The price element was not found on the page.'): ProductCommand => ({
+  type: 'RecordFailure', productId,
+  failure: { code: 'selector_no_match', reason, httpStatus: 200, url: kettle.url, attemptedAt: new Date().toISOString() },
+});
+
+describe('products API: signed out', () => {
+  test('every route answers 401', async () => {
+    const id = crypto.randomUUID();
+    for (const [method, path, body] of [
+      ['GET', '/api/products'], ['POST', '/api/products', kettle], ['PUT', `/api/products/${id}`, kettleEdit],
+      ['DELETE', `/api/products/${id}`], ['POST', `/api/products/${id}/update-price`, { price: '10' }],
+    ] as const) {
+      const res = await send(null, method, path, body);
+      expect(res.status).toBe(401);
+      expect((await res.json()).message).toBe('Unauthorized');
+    }
+  });
+});
+
+describe('products API: add, list, edit, delete', () => {
+  test('a new user has no products', async () => {
+    expect(await list(await signedIn())).toEqual([]);
+  });
+
+  test('POST answers 201 with the product as the list shows it', async () => {
+    const user = await signedIn();
+    const product = await add(user, { ...kettle, name: '  Steel kettle  ' });
+    expect(product).toEqual({
+      id: expect.any(String), name: 'Steel kettle', url: kettle.url, selector: '.price',
+      threshold: 10, alertRule: { kind: 'drop', percent: 10 },
+      currentPrice: null, currency: null, imageUrl: null, lastChecked: null, changePercent: null,
+      isActive: true, lastCheckStatus: null, lastCheckError: null, createdAt: expect.any(String),
+    });
+    expect(await list(user)).toEqual([product]);
+  });
+
+  test('the list is newest first', async () => {
+    const user = await signedIn();
+    const first = await add(user, { ...kettle, name: 'First' });
+    const second = await add(user, { ...kettle, name: 'Second' });
+    expect((await list(user)).map((p) => p.id)).toEqual([second.id, first.id]);
+  });
+
+  test('every threshold of the add dialog is stored as its alert rule', async () => {
+    const user = await signedIn();
+    await ctx.sql`UPDATE users SET plan = 'pro' WHERE id = ${user.userId}`;
+    const cases: [unknown, ProductItem['alertRule'], number | null][] = [
+      ['none', { kind: 'none' }, null], ['any', { kind: 'any' }, null],
+      ['-5', { kind: 'drop', percent: 5 }, 5], ['-10', { kind: 'drop', percent: 10 }, 10],
+      ['-15', { kind: 'drop', percent: 15 }, 15], ['-20', { kind: 'drop', percent: 20 }, 20],
+      [-15, { kind: 'drop', percent: 15 }, 15], [null, { kind: 'none' }, null], [undefined, { kind: 'none' }, null], ['', { kind: 'none' }, null],
+    ];
+    for (const [threshold, alertRule, percent] of cases) {
+      const product = await add(user, { ...kettle, threshold });
+      expect({ alertRule: product.alertRule, threshold: product.threshold }).toEqual({ alertRule, threshold: percent });
+    }
+  });
+
+  test('PUT edits name, url, selector and threshold', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    const res = await send(user, 'PUT', `/api/products/${id}`, { name: 'Kettle 2', url: 'http://other.example/k?x=1', selector: 'span[itemprop="price"]', threshold: 7.5 });
+    expect(res.status).toBe(200);
+    const edited = await res.json();
+    expect(edited).toMatchObject({ id, name: 'Kettle 2', url: 'http://other.example/k?x=1', selector: 'span[itemprop="price"]', threshold: 7.5, alertRule: { kind: 'drop', percent: 7.5 } });
+    expect((await list(user))[0]).toEqual(edited);
+  });
+
+  test('PUT threshold: null turns alerts off, 0 alerts on any drop, "any" and a missing threshold keep alerting on any change', async () => {
+    const user = await signedIn();
+    const { id } = await add(user, { ...kettle, threshold: 'any' });
+    const put = async (threshold?: unknown) => (await send(user, 'PUT', `/api/products/${id}`, { ...kettle, threshold })).json();
+    expect((await put(undefined)).alertRule).toEqual({ kind: 'any' });
+    expect((await put('any')).alertRule).toEqual({ kind: 'any' });
+    expect(await put(0)).toMatchObject({ threshold: 0, alertRule: { kind: 'drop', percent: 0 } });
+    expect(await put(null)).toMatchObject({ threshold: null, alertRule: { kind: 'none' } });
+  });
+
+  test('an edit that changes nothing records nothing', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    const before = await eventCount();
+    const res = await send(user, 'PUT', `/api/products/${id}`, kettleEdit);
+    expect(res.status).toBe(200);
+    expect(await eventCount()).toBe(before);
+  });
+
+  test('DELETE removes the product; it is then not found', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    const keep = await add(user, { ...kettle, name: 'Keep' });
+    const res = await send(user, 'DELETE', `/api/products/${id}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, id });
+    expect((await list(user)).map((p) => p.id)).toEqual([keep.id]);
+    for (const [method, path, body] of [['DELETE', `/api/products/${id}`], ['PUT', `/api/products/${id}`, kettleEdit], ['POST', `/api/products/${id}/update-price`, { price: '5' }]] as const) {
+      const again = await send(user, method, path, body);
+      expect(again.status).toBe(404);
+      expect((await again.json()).message).toBe('Product not found');
+    }
+  });
+});
+
+describe("products API: another user's products", () => {
+  test('are not listed, and PUT, DELETE and update-price answer 404 without changing anything', async () => {
+    const owner = await signedIn();
+    const other = await signedIn();
+    const product = await add(owner);
+    expect(await list(other)).toEqual([]);
+    const before = await eventCount();
+    for (const [method, path, body] of [
+      ['PUT', `/api/products/${product.id}`, { ...kettleEdit, name: 'Taken' }],
+      ['DELETE', `/api/products/${product.id}`],
+      ['POST', `/api/products/${product.id}/update-price`, { price: '1.00' }],
+    ] as const) {
+      const res = await send(other, method, path, body);
+      expect(res.status).toBe(404);
+      expect((await res.json()).message).toBe('Product not found');
+    }
+    expect(await eventCount()).toBe(before);
+    expect(await list(owner)).toEqual([product]);
+  });
+
+  test('malformed and unknown ids answer 404', async () => {
+    const user = await signedIn();
+    const before = await eventCount();
+    const ids = ['abc', '1', crypto.randomUUID(), crypto.randomUUID().toUpperCase(), 'x'.repeat(5000), "1' OR '1'='1", '%00', encodeURIComponent('../settings')];
+    for (const id of ids) {
+      for (const [method, path, body] of [['PUT', `/api/products/${id}`, kettleEdit], ['DELETE', `/api/products/${id}`], ['POST', `/api/products/${id}/update-price`, { price: '3' }]] as const) {
+        const res = await send(user, method, path, body);
+        expect(res.status).toBe(404);
+        expect((await res.json()).message).toBeString();
+      }
+    }
+    expect(await eventCount()).toBe(before);
+  });
+});
+
+describe('products API: validation', () => {
+  const huge = 'x'.repeat(1_000_000);
+  const addCases: [string, unknown, string, string?][] = [
+    ['empty name', { ...kettle, name: '' }, 'name', 'Product name is required'],
+    ['blank name', { ...kettle, name: '   ' }, 'name', 'Product name is required'],
+    ['missing name', { url: kettle.url, selector: '.p' }, 'name', 'Product name is required'],
+    ['numeric name', { ...kettle, name: 42 }, 'name', 'Product name is required'],
+    ['name of a million characters', { ...kettle, name: huge }, 'name'],
+    ['missing url', { name: 'A', selector: '.p' }, 'url', 'Please enter a valid URL'],
+    ['url that is not one', { ...kettle, url: 'not a url' }, 'url', 'Please enter a valid URL'],
+    ['ftp url', { ...kettle, url: 'ftp://shop.example/k' }, 'url', 'Please enter a valid URL'],
+    ['javascript url', { ...kettle, url: 'javascript:alert(1)' }, 'url', 'Please enter a valid URL'],
+    ['mailto url', { ...kettle, url: 'mailto:a@b.co' }, 'url', 'Please enter a valid URL'],
+    ['huge url', { ...kettle, url: `https://shop.example/${huge}` }, 'url', 'Please enter a valid URL'],
+    ['url as an object', { ...kettle, url: { href: kettle.url } }, 'url', 'Please enter a valid URL'],
+    ['empty selector', { ...kettle, selector: '' }, 'selector', 'CSS selector is required'],
+    ['missing selector', { name: 'A', url: kettle.url }, 'selector', 'CSS selector is required'],
+    ['selector with a syntax error', { ...kettle, selector: 'div[' }, 'selector', 'CSS selector is not valid'],
+    ['selector with a pseudo-element', { ...kettle, selector: 'span::before' }, 'selector', 'CSS selector is not valid'],
+    ['selector of a million characters', { ...kettle, selector: huge }, 'selector'],
+    ['selector as an array', { ...kettle, selector: ['.p'] }, 'selector', 'CSS selector is required'],
+    ['threshold 7', { ...kettle, threshold: '7' }, 'threshold'],
+    ['threshold -7', { ...kettle, threshold: -7 }, 'threshold'],
+    ['threshold true', { ...kettle, threshold: true }, 'threshold'],
+    ['threshold as an object', { ...kettle, threshold: { kind: 'any' } }, 'threshold'],
+    ['threshold "all"', { ...kettle, threshold: 'all' }, 'threshold'],
+  ];
+
+  for (const [name, body, field, message] of addCases) test(`POST with ${name}: 400 naming the field, nothing recorded`, async () => {
+    const user = await signedIn();
+    const before = await eventCount();
+    const res = await send(user, 'POST', '/api/products', body);
+    expect(res.status).toBe(400);
+    const error = await res.json();
+    expect(error.field).toBe(field);
+    if (message) expect(error.message).toBe(`${field}: ${message}`);
+    expect(await eventCount()).toBe(before);
+    expect(await list(user)).toEqual([]);
+  });
+
+  test('POST bodies that are not a product object: 400, never 500, nothing recorded', async () => {
+    const user = await signedIn();
+    const before = await eventCount();
+    const bodies: { text: string; type: string }[] = [
+      { text: '{"name": "A", ', type: 'application/json' }, { text: '', type: 'application/json' },
+      { text: 'null', type: 'application/json' }, { text: '[]', type: 'application/json' }, { text: '"kettle"', type: 'application/json' },
+      { text: '42', type: 'application/json' }, { text: 'name=A&url=https://x.io', type: 'application/x-www-form-urlencoded' },
+      { text: 'hello', type: 'text/plain' }, { text: '\u0000\u0001', type: 'application/json' },
+      { text: JSON.stringify({ ...kettle, name: { $gt: '' } }), type: 'application/json' },
+    ];
+    for (const raw of bodies) {
+      const res = await send(user, 'POST', '/api/products', undefined, raw);
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBeString();
+    }
+    expect(await eventCount()).toBe(before);
+  });
+
+  const editCases: [string, unknown, string, string?][] = [
+    ['threshold -1', { ...kettle, threshold: -1 }, 'threshold', 'Threshold must be a positive number'],
+    ['threshold as text', { ...kettle, threshold: 'ten' }, 'threshold', 'Threshold must be a positive number'],
+    ['threshold "-10"', { ...kettle, threshold: '-10' }, 'threshold', 'Threshold must be a positive number'],
+    ['threshold 101', { ...kettle, threshold: 101 }, 'threshold'],
+    ['threshold false', { ...kettle, threshold: false }, 'threshold', 'Threshold must be a positive number'],
+    ['empty name', { ...kettle, threshold: 5, name: '' }, 'name', 'Product name is required'],
+    ['bad url', { ...kettle, threshold: 5, url: 'shop.example' }, 'url', 'Please enter a valid URL'],
+    ['bad selector', { ...kettle, threshold: 5, selector: '>>>' }, 'selector', 'CSS selector is not valid'],
+    ['missing selector', { name: 'A', url: kettle.url, threshold: 5 }, 'selector', 'CSS selector is required'],
+  ];
+
+  for (const [name, body, field, message] of editCases) test(`PUT with ${name}: 400 naming the field, product unchanged`, async () => {
+    const user = await signedIn();
+    const product = await add(user);
+    const before = await eventCount();
+    const res = await send(user, 'PUT', `/api/products/${product.id}`, body);
+    expect(res.status).toBe(400);
+    const error = await res.json();
+    expect(error.field).toBe(field);
+    if (message) expect(error.message).toBe(`${field}: ${message}`);
+    expect(await eventCount()).toBe(before);
+    expect(await list(user)).toEqual([product]);
+  });
+
+  const priceCases: [string, unknown, string][] = [
+    ['no price', {}, 'Price is required'],
+    ['null', { price: null }, 'Price is required'],
+    ['an empty price', { price: '' }, 'Price is required'],
+    ['a blank price', { price: '   ' }, 'Price is required'],
+    ['0', { price: '0' }, 'Please enter a valid price greater than 0'],
+    ['0.001 (rounds to nothing)', { price: '0.001' }, 'Please enter a valid price greater than 0'],
+    ['a negative price', { price: '-5' }, 'Please enter a valid price greater than 0'],
+    ['a word', { price: 'abc' }, 'Please enter a valid price greater than 0'],
+    ['an exponent', { price: '1e3' }, 'Please enter a valid price greater than 0'],
+    ['hexadecimal', { price: '0x10' }, 'Please enter a valid price greater than 0'],
+    ['Infinity', { price: 'Infinity' }, 'Please enter a valid price greater than 0'],
+    ['a huge number', { price: '9'.repeat(400) }, 'Please enter a valid price greater than 0'],
+    ['a number of a million digits', { price: '1'.repeat(1_000_000) }, 'Please enter a valid price greater than 0'],
+    ['a boolean', { price: true }, 'Please enter a valid price greater than 0'],
+    ['an array', { price: ['5'] }, 'Please enter a valid price greater than 0'],
+    ['a negative number', { price: -3 }, 'Please enter a valid price greater than 0'],
+  ];
+
+  for (const [name, body, message] of priceCases) test(`update-price with ${name}: 400, price unchanged`, async () => {
+    const user = await signedIn();
+    const product = await add(user);
+    const before = await eventCount();
+    const res = await send(user, 'POST', `/api/products/${product.id}/update-price`, body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: `price: ${message}`, field: 'price' });
+    expect(await eventCount()).toBe(before);
+    expect((await list(user))[0]!.currentPrice).toBeNull();
+  });
+
+  test('random bodies on every route never answer 500 and never record anything they should not', async () => {
+    const user = await signedIn();
+    const product = await add(user);
+    const values = [null, true, 0, -1, 1.5, '', ' ', 'a', '-10', 'any', 'https://x.io', '.p', 'x'.repeat(3000), [], {}, [1], { a: 1 }];
+    const fields = ['name', 'url', 'selector', 'threshold', 'price'];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const before = await eventCount();
+    for (let i = 0; i < 120; i++) {
+      const body: Record<string, unknown> = {};
+      for (const f of fields) if (next() % 3) body[f] = values[next() % values.length];
+      const [method, path] = ([['POST', '/api/products'], ['PUT', `/api/products/${product.id}`], ['POST', `/api/products/${product.id}/update-price`]] as const)[i % 3]!;
+      const res = await send(user, method, path, body);
+      expect([200, 201, 400, 403]).toContain(res.status);
+      if (res.status === 400) expect((await res.json()).field).toBeString();
+    }
+    // Whatever was accepted left the account consistent: the read model agrees with the log.
+    const added = Number((await ctx.sql`SELECT count(*) AS n FROM events WHERE type = 'ProductAdded' AND data->>'userId' = ${user.userId}`)[0]!.n);
+    expect((await list(user)).length).toBe(added);
+    expect(await eventCount()).toBeGreaterThanOrEqual(before);
+  });
+});
+
+describe('products API: plan limits', () => {
+  test('the free plan allows 3 products: the fourth add answers 403 with the message the screen shows', async () => {
+    const user = await signedIn();
+    for (let i = 0; i < 3; i++) await add(user, { ...kettle, name: `P${i}` });
+    const before = await eventCount();
+    const res = await send(user, 'POST', '/api/products', kettle);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ message: 'Your Free plan allows 3 products. Upgrade your plan to add more.' });
+    expect(await eventCount()).toBe(before);
+    expect(await list(user)).toHaveLength(3);
+  });
+
+  test('deleting a product makes room for another', async () => {
+    const user = await signedIn();
+    const products = [];
+    for (let i = 0; i < 3; i++) products.push(await add(user, { ...kettle, name: `P${i}` }));
+    await send(user, 'DELETE', `/api/products/${products[0]!.id}`);
+    await add(user);
+    expect((await send(user, 'POST', '/api/products', kettle)).status).toBe(403);
+  });
+
+  test('the subscription plan counts over the account plan; unlimited pro', async () => {
+    const user = await signedIn();
+    await ctx.sql`UPDATE users SET plan = 'free', subscription_plan = 'pro' WHERE id = ${user.userId}`;
+    for (let i = 0; i < 30; i++) await add(user, { ...kettle, name: `P${i}` });
+    expect(await list(user)).toHaveLength(30);
+  });
+
+  test('a downgraded user keeps every product but cannot add more until below the new limit', async () => {
+    const user = await signedIn();
+    await ctx.sql`UPDATE users SET subscription_plan = 'starter' WHERE id = ${user.userId}`;
+    const products = [];
+    for (let i = 0; i < 5; i++) products.push(await add(user, { ...kettle, name: `P${i}` }));
+    await ctx.sql`UPDATE users SET subscription_plan = NULL WHERE id = ${user.userId}`;
+    expect(await list(user)).toHaveLength(5);
+    const edit = await send(user, 'PUT', `/api/products/${products[0]!.id}`, { ...kettleEdit, name: 'Still mine' });
+    expect(edit.status).toBe(200);
+    expect((await send(user, 'POST', '/api/products', kettle)).status).toBe(403);
+    await send(user, 'DELETE', `/api/products/${products[0]!.id}`);
+    await send(user, 'DELETE', `/api/products/${products[1]!.id}`);
+    expect((await send(user, 'POST', '/api/products', kettle)).status).toBe(403); // 3 left: still at the limit
+    await send(user, 'DELETE', `/api/products/${products[2]!.id}`);
+    await add(user);
+    const starter = await signedIn();
+    await ctx.sql`UPDATE users SET plan = 'starter' WHERE id = ${starter.userId}`;
+    for (let i = 0; i < 25; i++) await add(starter, { ...kettle, name: `S${i}` });
+    expect(await send(starter, 'POST', '/api/products', kettle).then((r) => r.json()))
+      .toEqual({ message: 'Your Starter plan allows 25 products. Upgrade your plan to add more.' });
+  });
+});
+
+describe.skipIf(!usingPostgresServer())('products API: plan limit under concurrent adds (real PostgreSQL)', () => {
+  const addedBy = async (userId: string) =>
+    Number((await ctx.sql`SELECT count(*) AS n FROM events WHERE type = 'ProductAdded' AND data->>'userId' = ${userId}`)[0]!.n);
+
+  test('10 concurrent adds by a new free user: exactly 3 succeed', async () => {
+    const user = await signedIn();
+    const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => send(user, 'POST', '/api/products', { ...kettle, name: `C${i}` }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(7);
+    expect(await addedBy(user.userId)).toBe(3);
+    expect(await list(user)).toHaveLength(3);
+  });
+
+  test('10 concurrent adds one below the limit: exactly 1 succeeds, several rounds', async () => {
+    for (let round = 0; round < 5; round++) {
+      const user = await signedIn();
+      await add(user); await add(user);
+      const statuses = await Promise.all(Array.from({ length: 10 }, () => send(user, 'POST', '/api/products', kettle).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(await addedBy(user.userId)).toBe(3);
+    }
+  });
+
+  test('concurrent adds and deletes never leave more products than the plan allows', async () => {
+    const user = await signedIn();
+    const first = [await add(user), await add(user), await add(user)];
+    await Promise.all([
+      ...first.map((p) => send(user, 'DELETE', `/api/products/${p.id}`)),
+      ...Array.from({ length: 10 }, () => send(user, 'POST', '/api/products', kettle)),
+    ]);
+    expect((await list(user)).length).toBeLessThanOrEqual(3);
+    const live = Number((await ctx.sql`
+      SELECT count(*) FILTER (WHERE type = 'ProductAdded') - count(*) FILTER (WHERE type = 'ProductRemoved') AS n
+      FROM events WHERE data->>'userId' = ${user.userId}`)[0]!.n);
+    expect(live).toBe((await list(user)).length);
+  });
+
+  test('the limit count uses the index on the log', async () => {
+    const plan = await ctx.sql`EXPLAIN SELECT count(*) FROM events WHERE data->>'userId' = 'x' AND type IN ('ProductAdded', 'ProductRemoved')`;
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('events_product_lifecycle_by_user');
+  });
+});
+
+describe('products API: prices', () => {
+  test('update-price sets the current price, a price point and, when it differs, a price change', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    const res = await send(user, 'POST', `/api/products/${id}/update-price`, { price: '12.50' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ price: 12.5 });
+    let [product] = await list(user);
+    expect(product).toMatchObject({ currentPrice: 12.5, currency: 'GBP', lastChecked: expect.any(String), changePercent: null, lastCheckStatus: null });
+
+    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: ' 10 ' })).json()).toEqual({ price: 10 });
+    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: 10 })).json()).toEqual({ price: 10 });
+    [product] = await list(user);
+    expect(product!.currentPrice).toBe(10);
+    expect(product!.changePercent).toBe(-20); // against the first price of the last 24 hours
+
+    const points = await ctx.sql`SELECT price, currency, source, user_id FROM price_points WHERE product_id = ${id} ORDER BY event_position`;
+    expect(points.map((p) => ({ ...p }))).toEqual([12.5, 10, 10].map((price) => ({ price, currency: 'GBP', source: 'manual', user_id: user.userId })));
+    const changes = await ctx.sql`SELECT previous_price, current_price, change_percent, user_id FROM price_changes WHERE product_id = ${id}`;
+    expect(changes.map((c) => ({ ...c }))).toEqual([{ previous_price: 12.5, current_price: 10, change_percent: -20, user_id: user.userId }]);
+  });
+
+  test('a price with more than two decimals is rounded to pennies', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: '19.999' })).json()).toEqual({ price: 20 });
+    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: '.5' })).json()).toEqual({ price: 0.5 });
+  });
+
+  test('24h change compares with the last price at or before 24 hours ago', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    await record(observed(id, 100, hoursAgo(30)));
+    await record(observed(id, 90, hoursAgo(25)));
+    await record(observed(id, 110, hoursAgo(10)));
+    await record(observed(id, 99));
+    const [product] = await list(user);
+    expect(product).toMatchObject({ currentPrice: 99, changePercent: 10, lastCheckStatus: 'ok', isActive: true });
+    const changes = await ctx.sql`SELECT change_percent FROM price_changes WHERE product_id = ${id} ORDER BY event_position`;
+    expect(changes.map((c) => c.change_percent)).toEqual([-10, 22.2222, -10]);
+  });
+
+  test('a price older than 24 hours and nothing since: no change', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    await record(observed(id, 40, hoursAgo(48)));
+    expect((await list(user))[0]).toMatchObject({ currentPrice: 40, changePercent: 0 });
+  });
+
+  test('failed checks keep the last good price; three in a row make the product inactive until the next success', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    await record({ ...observed(id, 25), observation: { ...(observed(id, 25) as any).observation, imageUrl: 'https://shop.example/k.jpg', currency: null } } as ProductCommand);
+    await record(failed(id));
+    await record(failed(id));
+    let [product] = await list(user);
+    expect(product).toMatchObject({ currentPrice: 25, imageUrl: 'https://shop.example/k.jpg', isActive: true, lastCheckStatus: 'failed', lastCheckError: 'The price element was not found on the page.' });
+    await record(failed(id, 'The shop took too long to answer.'));
+    [product] = await list(user);
+    expect(product).toMatchObject({ currentPrice: 25, isActive: false, lastCheckStatus: 'failed', lastCheckError: 'The shop took too long to answer.' });
+    await record(observed(id, 26));
+    [product] = await list(user);
+    expect(product).toMatchObject({ currentPrice: 26, currency: 'GBP', isActive: true, lastCheckStatus: 'ok', lastCheckError: null });
+    const [{ n }] = await ctx.sql`SELECT count(*)::int AS n FROM price_points WHERE product_id = ${id}` as any;
+    expect(n).toBe(2);
+  });
+
+  test('check results for a removed product are refused and leave nothing behind', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    await record(observed(id, 10));
+    await record(observed(id, 12));
+    await send(user, 'DELETE', `/api/products/${id}`);
+    expect(handleProductCommand(ctx.store, observed(id, 11))).rejects.toThrow('Product not found');
+    for (const table of ['products', 'price_points', 'price_changes']) {
+      const [{ n }] = await ctx.sql.unsafe(`SELECT count(*)::int AS n FROM ${table} WHERE ${table === 'products' ? 'id' : 'product_id'} = $1`, [id]) as any;
+      expect(n).toBe(0);
+    }
+  });
+});
+
+describe('products projection', () => {
+  const snapshot = async () => {
+    const out: Record<string, unknown[]> = {};
+    for (const t of productsProjection.tables) out[t] = await ctx.sql.unsafe(`SELECT * FROM ${t} ORDER BY ${t === 'products' ? 'id' : 'event_position'}`);
+    return out;
+  };
+
+  // The API projected this log one command at a time; the rebuild reads it in batches of up to 2,000.
+  test('rebuilding from zero yields identical tables for a log with products, prices, failures, edits and removals', async () => {
+    const user = await signedIn();
+    await ctx.sql`UPDATE users SET plan = 'pro' WHERE id = ${user.userId}`;
+    for (let i = 0; i < 12; i++) {
+      const { id } = await add(user, { ...kettle, name: `R${i}`, threshold: i % 2 ? 'any' : '-5' });
+      for (let j = 0; j < 6; j++) await record(j % 3 === 2 ? failed(id) : observed(id, 10 + ((i + j) % 4), hoursAgo(40 - j * 7)));
+      await send(user, 'POST', `/api/products/${id}/update-price`, { price: String(9 + i) });
+      if (i % 4 === 0) await send(user, 'PUT', `/api/products/${id}`, { ...kettleEdit, name: `R${i} edited`, threshold: 3 });
+      if (i % 5 === 0) await send(user, 'DELETE', `/api/products/${id}`);
+    }
+    const before = await snapshot();
+    expect(before.products!.length).toBeGreaterThan(10);
+    expect(before.price_changes!.length).toBeGreaterThan(10);
+    expect(await ctx.projections.rebuild(['products'])).toBeGreaterThan(100);
+    expect(await snapshot()).toEqual(before);
+    const list1 = await list(user);
+    await ctx.projections.rebuild(['products']);
+    expect(await list(user)).toEqual(list1);
+  });
+});

@@ -1,0 +1,75 @@
+import type { Sql } from '../db.ts';
+import type { AlertRule } from '../../events/catalogue.ts';
+
+/** A product as GET /api/products lists it. */
+export type ProductItem = {
+  id: string;
+  name: string;
+  url: string;
+  selector: string;
+  /** Percent drop that raises an alert; null when the rule is 'none' or 'any' (see alertRule). */
+  threshold: number | null;
+  alertRule: AlertRule;
+  currentPrice: number | null;
+  currency: string | null;
+  imageUrl: string | null;
+  lastChecked: string | null;
+  /** Change over the last 24 hours in percent, positive for a rise; null without an earlier price. */
+  changePercent: number | null;
+  /** False after several failed checks in a row, true again after the next successful one. */
+  isActive: boolean;
+  lastCheckStatus: 'ok' | 'failed' | null;
+  lastCheckError: string | null;
+  createdAt: string;
+};
+
+type Row = {
+  id: string; name: string; url: string; selector: string; alert_rule: AlertRule; threshold: number | null;
+  current_price: number | null; currency: string | null; image_url: string | null; last_checked: Date | null;
+  is_active: boolean; last_check_status: 'ok' | 'failed' | null; last_check_error: string | null; created_at: Date;
+  baseline: number | null;
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toItem(row: Row): ProductItem {
+  const { current_price: current, baseline } = row;
+  return {
+    id: row.id, name: row.name, url: row.url, selector: row.selector,
+    threshold: row.threshold, alertRule: row.alert_rule,
+    currentPrice: current, currency: row.currency, imageUrl: row.image_url, lastChecked: iso(row.last_checked),
+    changePercent: current !== null && baseline !== null ? Math.round(((current - baseline) / baseline) * 10_000) / 100 : null,
+    isActive: row.is_active, lastCheckStatus: row.last_check_status, lastCheckError: row.last_check_error,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * The user's products, newest first, or the one product `productId` of that user.
+ * The 24h baseline is the last price at or before 24 hours ago, else the first earlier price
+ * within the last 24 hours; each is one probe of the (product_id, observed_at) index.
+ */
+export async function readProducts(db: Sql, userId: string, productId?: string): Promise<ProductItem[]> {
+  const rows = await db<Row[]>`
+    SELECT p.id, p.name, p.url, p.selector, p.alert_rule, p.threshold, p.current_price, p.currency, p.image_url,
+           p.last_checked, p.is_active, p.last_check_status, p.last_check_error, p.created_at, b.price AS baseline
+    FROM products p
+    LEFT JOIN LATERAL (
+      SELECT price FROM (
+        (SELECT pp.price, 0 AS preference FROM price_points pp
+         WHERE pp.product_id = p.id AND pp.observed_at <= now() - interval '24 hours'
+         ORDER BY pp.observed_at DESC LIMIT 1)
+        UNION ALL
+        (SELECT pp.price, 1 FROM price_points pp
+         WHERE pp.product_id = p.id AND pp.observed_at > now() - interval '24 hours' AND pp.observed_at < p.price_updated_at
+         ORDER BY pp.observed_at LIMIT 1)
+      ) candidates ORDER BY preference LIMIT 1
+    ) b ON p.current_price IS NOT NULL
+    WHERE p.user_id = ${userId} ${productId === undefined ? db`` : db`AND p.id = ${productId}`}
+    ORDER BY p.created_at DESC, p.id`;
+  return rows.map(toItem);
+}
+
+export async function readProduct(db: Sql, userId: string, productId: string): Promise<ProductItem | null> {
+  return (await readProducts(db, userId, productId))[0] ?? null;
+}

@@ -1,0 +1,63 @@
+import { Elysia } from 'elysia';
+import type { AppContext } from '../context.ts';
+import { authentication } from '../auth/plugin.ts';
+import { HttpError } from '../http/errors.ts';
+import { handleProductCommand, PRODUCT_NOT_FOUND, type ProductCommand } from '../../events/product.ts';
+import type { AppendResult } from '../../events/store.ts';
+import type { Sql } from '../db.ts';
+import { AddProductBody, EditProductBody, UpdatePriceBody } from './schemas.ts';
+import { withinProductLimit } from './limit.ts';
+import { readProduct, readProducts } from './read-model.ts';
+
+const PRODUCT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A product id from the path; anything that cannot be one of ours is simply not found. */
+function productIdOf(id: string): string {
+  if (!PRODUCT_ID.test(id)) throw new HttpError(404, PRODUCT_NOT_FOUND);
+  return id;
+}
+
+/** GET, POST /api/products; PUT, DELETE /api/products/:id; POST /api/products/:id/update-price (spec section 7). */
+export function productsRoutes(ctx: AppContext) {
+  /** Runs a command and waits until the read models show it, so the next GET sees the change. */
+  async function run(command: ProductCommand, tx?: Sql) {
+    const result = await handleProductCommand(ctx.store, command, { tx });
+    return result.appended;
+  }
+  async function caughtUp(appended: AppendResult | null) {
+    if (appended) await ctx.projections.waitFor({ transactionId: appended.transactionId, position: appended.lastPosition });
+  }
+
+  return new Elysia({ prefix: '/api/products' })
+    .use(authentication(ctx))
+    .get('/', ({ userId }) => readProducts(ctx.sql, userId), { signedIn: true })
+
+    .post('/', async ({ userId, body, set }) => {
+      const productId = crypto.randomUUID();
+      const { threshold: alertRule, ...details } = body;
+      const appended = await withinProductLimit(ctx.sql, userId, (tx) =>
+        run({ type: 'Add', productId, userId, details: { ...details, alertRule } }, tx));
+      await caughtUp(appended);
+      set.status = 201;
+      return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
+    }, { signedIn: true, body: AddProductBody })
+
+    .put('/:id', async ({ userId, body, params }) => {
+      const productId = productIdOf(params.id);
+      const { threshold: alertRule, ...details } = body;
+      await caughtUp(await run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }));
+      return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
+    }, { signedIn: true, body: EditProductBody })
+
+    .delete('/:id', async ({ userId, params }) => {
+      const productId = productIdOf(params.id);
+      await caughtUp(await run({ type: 'Remove', productId, userId }));
+      return { success: true, id: productId };
+    }, { signedIn: true })
+
+    .post('/:id/update-price', async ({ userId, body, params }) => {
+      const productId = productIdOf(params.id);
+      await caughtUp(await run({ type: 'SetPriceManually', productId, userId, price: body.price }));
+      return { price: body.price };
+    }, { signedIn: true, body: UpdatePriceBody });
+}

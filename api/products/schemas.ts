@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { parseHTML } from 'linkedom';
+import type { AlertRule } from '../../events/catalogue.ts';
+
+/**
+ * Request bodies of the products API, with the messages of spec section 5. Every rule that the
+ * add and edit dialogs check is checked here again, and a few the browser cannot check
+ * (the selector must be one the price checker can run, lengths are capped).
+ */
+
+export const MAX_NAME = 200;
+export const MAX_URL = 2048;
+export const MAX_SELECTOR = 500;
+const MAX_PRICE = 1_000_000_000;
+
+// The price checker runs selectors with linkedom; a selector it cannot parse would fail every check.
+const { document: probe } = parseHTML('<!doctype html><html><body><div><span></span></div></body></html>');
+
+export function isRunnableSelector(selector: string): boolean {
+  if (selector.length > MAX_SELECTOR) return false;
+  try { probe.querySelector(selector); return true; } catch { return false; }
+}
+
+export function isWebUrl(text: string): boolean {
+  if (text.length > MAX_URL) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const name = z.string({ error: 'Product name is required' }).trim()
+  .min(1, 'Product name is required')
+  .max(MAX_NAME, `Product name must be at most ${MAX_NAME} characters`);
+
+const url = z.string({ error: 'Please enter a valid URL' }).trim()
+  .refine(isWebUrl, 'Please enter a valid URL');
+
+const selector = z.string({ error: 'CSS selector is required' }).trim()
+  .min(1, 'CSS selector is required')
+  .max(MAX_SELECTOR, `CSS selector must be at most ${MAX_SELECTOR} characters`)
+  .refine(isRunnableSelector, 'CSS selector is not valid');
+
+const NONE: AlertRule = { kind: 'none' };
+const ANY: AlertRule = { kind: 'any' };
+
+/** The add dialog's choices: none, any, or a drop of 5, 10, 15 or 20 percent. */
+export const ADD_THRESHOLDS = ['none', 'any', '-5', '-10', '-15', '-20'] as const;
+const ADD_THRESHOLD_MESSAGE = 'Threshold must be one of none, any, -5, -10, -15 or -20';
+
+function addDialogRule(value: string | number | null | undefined): AlertRule | null {
+  if (value === null || value === undefined || value === '' || value === 'none') return NONE;
+  if (value === 'any') return ANY;
+  const percent = -Number(value);
+  return (typeof value === 'number' || (ADD_THRESHOLDS as readonly string[]).includes(value)) && [5, 10, 15, 20].includes(percent)
+    ? { kind: 'drop', percent }
+    : null;
+}
+
+const addThreshold = z.union([z.string(), z.number()], { error: ADD_THRESHOLD_MESSAGE }).nullish()
+  .transform((value, ctx) => {
+    const rule = addDialogRule(value);
+    if (rule) return rule;
+    ctx.addIssue({ code: 'custom', message: ADD_THRESHOLD_MESSAGE });
+    return z.NEVER;
+  });
+
+const EDIT_THRESHOLD_MESSAGE = 'Threshold must be a positive number';
+
+/**
+ * The edit dialog sends a number >= 0 (alert on a drop of that percent or more) or null (no
+ * alerts). 'any' and 'none' are accepted too, and leaving the field out keeps the current rule,
+ * so editing a product that alerts on any change does not silently turn its alerts off.
+ */
+const editThreshold = z.union([z.number(), z.enum(['any', 'none'])], { error: EDIT_THRESHOLD_MESSAGE }).nullable().optional()
+  .transform((value, ctx): AlertRule | undefined => {
+    if (value === undefined) return undefined;
+    if (value === null || value === 'none') return NONE;
+    if (value === 'any') return ANY;
+    if (!(value >= 0)) ctx.addIssue({ code: 'custom', message: EDIT_THRESHOLD_MESSAGE });
+    else if (value > 100) ctx.addIssue({ code: 'custom', message: 'Threshold must be at most 100' });
+    else return { kind: 'drop', percent: value };
+    return z.NEVER;
+  });
+
+export const AddProductBody = z.object({ name, url, selector, threshold: addThreshold });
+export type AddProductBody = z.output<typeof AddProductBody>;
+
+export const EditProductBody = z.object({ name, url, selector, threshold: editThreshold });
+export type EditProductBody = z.output<typeof EditProductBody>;
+
+const PRICE_TEXT = /^(\d+(\.\d*)?|\.\d+)$/;
+const PRICE_MESSAGE = 'Please enter a valid price greater than 0';
+
+/** A price in pounds as the dialog sends it ("12.99"; a number is taken too), rounded to pennies. */
+const price = z.union([z.string(), z.number()], { error: (issue) => (issue.input === undefined || issue.input === null ? 'Price is required' : PRICE_MESSAGE) })
+  .transform((value, ctx) => {
+    const text = typeof value === 'string' ? value.trim() : null;
+    if (text === '') { ctx.addIssue({ code: 'custom', message: 'Price is required' }); return z.NEVER; }
+    const amount = text === null ? value as number : text.length <= 32 && PRICE_TEXT.test(text) ? Number(text) : Number.NaN;
+    const pennies = Math.round(amount * 100) / 100;
+    if (Number.isFinite(pennies) && pennies > 0 && pennies <= MAX_PRICE) return pennies;
+    ctx.addIssue({ code: 'custom', message: PRICE_MESSAGE });
+    return z.NEVER;
+  });
+
+export const UpdatePriceBody = z.object({ price });
+export type UpdatePriceBody = z.output<typeof UpdatePriceBody>;

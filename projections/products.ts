@@ -1,0 +1,208 @@
+import type { AlertRule } from '../events/catalogue.ts';
+import type { RecordedEvent } from '../events/store.ts';
+import type { ProductEvent } from '../events/product.ts';
+import type { Projection } from './projection.ts';
+
+/**
+ * Products as the screens show them, every price they had, and every change of price.
+ *
+ * - `products`: one row per live product (a removed product's rows go from all three tables).
+ * - `price_points`: every known price, from checks and from manual updates (`source` 'manual').
+ * - `price_changes`: one row per price that differs from the product's previous one;
+ *   `change_percent` is positive for a rise.
+ *
+ * Prices are double precision: they arrive as JavaScript numbers and round-trip exactly.
+ * A failed check never touches the price, and no price of 0 is ever written.
+ */
+export type ProductRow = {
+  id: string;
+  user_id: string;
+  name: string;
+  url: string;
+  selector: string;
+  alert_rule: AlertRule;
+  /** The drop percent of a 'drop' rule; null for 'none' and 'any'. */
+  threshold: number | null;
+  current_price: number | null;
+  currency: string | null;
+  image_url: string | null;
+  /** When the current price was observed or set. */
+  price_updated_at: Date | string | null;
+  /** The last time the price was checked, by the worker or by hand (the card's "Last checked"). */
+  last_checked: Date | string | null;
+  /** The last automatic check, successful or not. */
+  last_check_at: Date | string | null;
+  last_check_status: 'ok' | 'failed' | null;
+  last_check_error: string | null;
+  consecutive_failures: number;
+  is_active: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+};
+
+type PricePoint = { event_position: number; product_id: string; user_id: string; price: number; currency: string | null; source: string; observed_at: Date | string };
+type PriceChange = { event_position: number; product_id: string; user_id: string; previous_price: number; current_price: number; change_percent: number; changed_at: Date | string };
+
+/** A product is shown as inactive after this many failed checks in a row, until the next success. */
+export const FAILURES_BEFORE_INACTIVE = 3;
+
+export const thresholdOf = (rule: AlertRule) => (rule.kind === 'drop' ? rule.percent : null);
+
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+export const productsProjection: Projection = {
+  name: 'products',
+  tables: ['products', 'price_points', 'price_changes'],
+  ddl: `
+    CREATE TABLE IF NOT EXISTS products (
+      id                   text PRIMARY KEY,
+      user_id              text NOT NULL,
+      name                 text NOT NULL,
+      url                  text NOT NULL,
+      selector             text NOT NULL,
+      alert_rule           jsonb NOT NULL,
+      threshold            double precision,
+      current_price        double precision CHECK (current_price > 0),
+      currency             text,
+      image_url            text,
+      price_updated_at     timestamptz,
+      last_checked         timestamptz,
+      last_check_at        timestamptz,
+      last_check_status    text,
+      last_check_error     text,
+      consecutive_failures integer NOT NULL DEFAULT 0,
+      is_active            boolean NOT NULL DEFAULT true,
+      created_at           timestamptz NOT NULL,
+      updated_at           timestamptz NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS products_by_user ON products (user_id, created_at DESC);
+
+    CREATE TABLE IF NOT EXISTS price_points (
+      event_position bigint PRIMARY KEY,
+      product_id     text NOT NULL,
+      user_id        text NOT NULL,
+      price          double precision NOT NULL CHECK (price > 0),
+      currency       text,
+      source         text NOT NULL,
+      observed_at    timestamptz NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS price_points_by_product ON price_points (product_id, observed_at);
+
+    CREATE TABLE IF NOT EXISTS price_changes (
+      event_position bigint PRIMARY KEY,
+      product_id     text NOT NULL,
+      user_id        text NOT NULL,
+      previous_price double precision NOT NULL,
+      current_price  double precision NOT NULL,
+      change_percent double precision NOT NULL,
+      changed_at     timestamptz NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS price_changes_by_user ON price_changes (user_id, changed_at DESC);
+    CREATE INDEX IF NOT EXISTS price_changes_by_product ON price_changes (product_id, changed_at);
+
+    -- Not a read model: the plan limit counts a user's products from the log itself
+    -- (api/products/limit.ts), and this index keeps that count to a few index entries.
+    CREATE INDEX IF NOT EXISTS events_product_lifecycle_by_user ON events ((data->>'userId'), type)
+      WHERE type IN ('ProductAdded', 'ProductRemoved');`,
+  handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed'],
+
+  async apply(tx, recorded) {
+    const events = recorded as RecordedEvent<ProductEvent>[];
+    // Read the involved products once, fold the batch in memory, then write with a few statements.
+    const ids = [...new Set(events.map((e) => e.data.productId))];
+    const loaded = await tx<ProductRow[]>`SELECT * FROM products WHERE id = ANY(${ids}::text[])`;
+    const products = new Map(loaded.map((row) => [row.id, row]));
+    const changed = new Set<string>();
+    const removed = new Set<string>();
+    const points: PricePoint[] = [];
+    const changes: PriceChange[] = [];
+
+    const recordPrice = (row: ProductRow, e: RecordedEvent, price: number, currency: string | null, source: string, at: Date | string) => {
+      points.push({ event_position: e.position, product_id: row.id, user_id: row.user_id, price, currency, source, observed_at: at });
+      const previous = row.current_price;
+      if (previous !== null && previous !== price) {
+        changes.push({
+          event_position: e.position, product_id: row.id, user_id: row.user_id,
+          previous_price: previous, current_price: price, change_percent: round4(((price - previous) / previous) * 100), changed_at: at,
+        });
+      }
+      row.current_price = price;
+      row.currency = currency ?? row.currency;
+      row.price_updated_at = at;
+      row.last_checked = at;
+    };
+
+    for (const e of events) {
+      if (e.type === 'ProductAdded') {
+        const d = e.data;
+        products.set(d.productId, {
+          id: d.productId, user_id: d.userId, name: d.name, url: d.url, selector: d.selector,
+          alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule),
+          current_price: null, currency: null, image_url: d.imageUrl, price_updated_at: null,
+          last_checked: null, last_check_at: null, last_check_status: null, last_check_error: null,
+          consecutive_failures: 0, is_active: true, created_at: e.recordedAt, updated_at: e.recordedAt,
+        });
+        changed.add(d.productId);
+        continue;
+      }
+      const row = products.get(e.data.productId);
+      if (!row) continue; // removed earlier, or never added
+      changed.add(row.id);
+      switch (e.type) {
+        case 'ProductEdited': {
+          const d = e.data;
+          Object.assign(row, { name: d.name, url: d.url, selector: d.selector, alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule), updated_at: e.recordedAt });
+          break;
+        }
+        case 'ProductRemoved':
+          products.delete(row.id);
+          removed.add(row.id);
+          break;
+        case 'PriceManuallySet':
+          if (e.data.price > 0) recordPrice(row, e, e.data.price, e.data.currency, 'manual', e.recordedAt);
+          break;
+        case 'PriceObserved': {
+          const d = e.data;
+          if (!(d.price > 0)) break;
+          recordPrice(row, e, d.price, d.currency, d.source, d.observedAt);
+          Object.assign(row, { last_check_at: d.observedAt, last_check_status: 'ok', last_check_error: null, consecutive_failures: 0, is_active: true });
+          if (d.imageUrl) row.image_url = d.imageUrl;
+          break;
+        }
+        case 'PriceCheckFailed': {
+          const d = e.data;
+          const failures = row.consecutive_failures + 1;
+          Object.assign(row, {
+            last_checked: d.attemptedAt, last_check_at: d.attemptedAt, last_check_status: 'failed', last_check_error: d.reason,
+            consecutive_failures: failures, is_active: failures < FAILURES_BEFORE_INACTIVE,
+          });
+          break;
+        }
+      }
+    }
+
+    // Each table is written with one JSON parameter: no limit on the number of rows, one parse on the server.
+    if (removed.size) {
+      const gone = [...removed];
+      await tx`DELETE FROM products WHERE id = ANY(${gone}::text[])`;
+      await tx`DELETE FROM price_points WHERE product_id = ANY(${gone}::text[])`;
+      await tx`DELETE FROM price_changes WHERE product_id = ANY(${gone}::text[])`;
+    }
+    const rows = [...changed].filter((id) => !removed.has(id)).map((id) => products.get(id)!);
+    if (rows.length) {
+      await tx`
+        INSERT INTO products SELECT * FROM jsonb_populate_recordset(NULL::products, ${tx.json(rows as never)})
+        ON CONFLICT (id) DO UPDATE SET
+          name = EXCLUDED.name, url = EXCLUDED.url, selector = EXCLUDED.selector, alert_rule = EXCLUDED.alert_rule,
+          threshold = EXCLUDED.threshold, current_price = EXCLUDED.current_price, currency = EXCLUDED.currency,
+          image_url = EXCLUDED.image_url, price_updated_at = EXCLUDED.price_updated_at, last_checked = EXCLUDED.last_checked,
+          last_check_at = EXCLUDED.last_check_at, last_check_status = EXCLUDED.last_check_status,
+          last_check_error = EXCLUDED.last_check_error, consecutive_failures = EXCLUDED.consecutive_failures,
+          is_active = EXCLUDED.is_active, updated_at = EXCLUDED.updated_at`;
+    }
+    const keptPoints = points.filter((p) => !removed.has(p.product_id));
+    if (keptPoints.length) await tx`INSERT INTO price_points SELECT * FROM jsonb_populate_recordset(NULL::price_points, ${tx.json(keptPoints as never)})`;
+    const keptChanges = changes.filter((c) => !removed.has(c.product_id));
+    if (keptChanges.length) await tx`INSERT INTO price_changes SELECT * FROM jsonb_populate_recordset(NULL::price_changes, ${tx.json(keptChanges as never)})`;
+  },
+};
