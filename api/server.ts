@@ -6,6 +6,7 @@ import { errorHandling } from './http/errors.ts';
 import { originCheck } from './http/origin.ts';
 import { authRoutes } from './auth/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { productsRoutes } from './products/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { historyRoutes } from './history/routes.ts';
 import { siteRoutes } from './site.ts';
@@ -19,6 +20,7 @@ export function createApp(ctx: AppContext) {
     .use(originCheck(ctx))
     .use(authRoutes(ctx))
     .use(settingsRoutes(ctx))
+    .use(productsRoutes(ctx))
     .use(dashboardRoutes(ctx))
     .use(historyRoutes(ctx))
     .use(checkRoutes(ctx))
