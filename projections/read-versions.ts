@@ -1,0 +1,31 @@
+import type { Projection } from './projection.ts';
+import { lastBy } from './batch.ts';
+
+/**
+ * For each user, the last event about their products. Once every read model has passed it, the
+ * dashboard and price history cannot change until a newer one arrives (or the clock moves their
+ * windows), so those endpoints can reuse an answer computed at that version
+ * (api/http/user-cache.ts). Alert events belong here too once they exist.
+ */
+export const readVersionsProjection: Projection = {
+  name: 'read-versions',
+  tables: ['user_read_versions'],
+  ddl: `
+    CREATE TABLE IF NOT EXISTS user_read_versions (
+      user_id        text PRIMARY KEY,
+      transaction_id xid8 NOT NULL,
+      position       bigint NOT NULL
+    );`,
+  handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed'],
+  async apply(tx, events) {
+    const latest = lastBy(
+      events.map((e) => ({ userId: e.data.userId, transactionId: e.transactionId, position: e.position })),
+      (v) => v.userId,
+    );
+    if (!latest.length) return;
+    await tx`
+      INSERT INTO user_read_versions (user_id, transaction_id, position)
+      SELECT * FROM unnest(${latest.map((v) => v.userId)}::text[], ${latest.map((v) => v.transactionId)}::text[]::xid8[], ${latest.map((v) => v.position)}::bigint[])
+      ON CONFLICT (user_id) DO UPDATE SET transaction_id = EXCLUDED.transaction_id, position = EXCLUDED.position`;
+  },
+};
