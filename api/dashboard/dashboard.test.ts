@@ -163,3 +163,20 @@ describe('/api/dashboard/stats', () => {
     expect(body.priceTrends.every((d: any) => d.changes === 0)).toBe(true);
   });
 });
+
+describe('/api/dashboard/stats, repeated', () => {
+  test('a change shows on the next request once projected', async () => {
+    const { cookie, userId } = await signedIn();
+    const id = await addProduct(ctx, userId);
+    await observePrices(ctx, id, userId, [[10, new Date(Date.now() - 2 * HOUR)]]);
+    await ctx.projections.catchUp();
+    const before = await stats(cookie);
+    expect(await stats(cookie)).toEqual(before);
+    expect(before.recentChanges).toEqual([]);
+    await observePrices(ctx, id, userId, [[9, new Date(Date.now() - HOUR)]]);
+    await ctx.projections.catchUp();
+    const after = await stats(cookie);
+    expect(after.priceDropsCount).toBe(1);
+    expect(after.recentChanges).toHaveLength(1);
+  });
+});

@@ -2,8 +2,9 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db.ts';
 import { authentication } from '../auth/plugin.ts';
+import { createUserCache } from '../http/user-cache.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
-import { addDays, dailySeries, trend, TREND_DAYS, type DayOfChanges, type Trend } from './figures.ts';
+import { dailySeries, trend, TREND_DAYS, type DayOfChanges, type Trend } from './figures.ts';
 
 /** How many recent changes the stats carry: the dashboard shows 5, its full history table all of them. */
 export const RECENT_CHANGES = 50;
@@ -39,88 +40,105 @@ export type DashboardStats = {
   priceTrends: DayOfChanges[];
 };
 
-/**
- * Alert figures, from the alerts read model when it exists (it comes with the alerts work);
- * until then there are no alerts. The only place the dashboard reads alerts.
- */
-async function readAlertFigures(sql: Sql, userId: string, midnight: Date): Promise<{ active: number; newToday: number } | null> {
-  const [table] = await sql<{ exists: boolean }[]>`SELECT to_regclass('alerts') IS NOT NULL AS exists`;
-  if (!table?.exists) return null;
-  const [row] = await sql<{ active: number; new_today: number }[]>`
-    SELECT count(*) FILTER (WHERE NOT is_read)::int AS active, count(*) FILTER (WHERE created_at >= ${midnight})::int AS new_today
-    FROM alerts WHERE user_id = ${userId}`;
-  return { active: row!.active, newToday: row!.new_today };
+/** Whether the alerts read model exists yet (it comes with the alerts work); asked once per database. */
+const alertsTable = new WeakMap<Sql, Promise<boolean>>();
+function hasAlertsTable(sql: Sql): Promise<boolean> {
+  let known = alertsTable.get(sql);
+  if (!known) {
+    known = sql<{ exists: boolean }[]>`SELECT to_regclass('alerts') IS NOT NULL AS exists`.then(([r]) => !!r?.exists);
+    alertsTable.set(sql, known);
+  }
+  return known;
 }
 
+/**
+ * The alert figures, as a subquery of the stats statement: unread alerts and those raised since
+ * the user's midnight; null until alerts exist. The only place the dashboard reads alerts.
+ * (A fragment, not a promise: awaiting it would run it on its own.)
+ */
+function alertFigures(sql: Sql, userId: string, withAlerts: boolean) {
+  if (!withAlerts) return sql`NULL::json`;
+  return sql`(SELECT json_build_object('active', count(*) FILTER (WHERE NOT a.is_read), 'newToday', count(*) FILTER (WHERE a.created_at >= clock.midnight))
+              FROM alerts a WHERE a.user_id = ${userId})`;
+}
+
+type StatsRow = {
+  today: string;
+  products: number; products_month_ago: number; last_check_at: Date | null; last_check_status: string | null; failed: number;
+  drops_this_week: number; drops_last_week: number;
+  recent: { productId: string; productName: string; url: string; previousPrice: number; currentPrice: number; changePercent: number; timestamp: string }[];
+  days: { date: string; changes: number; sum: number }[];
+  alerts: { active: number; newToday: number } | null;
+};
+
+/**
+ * Every figure of the dashboard in one statement (one round trip). Days are the user's calendar
+ * days, in the time zone of their settings.
+ */
 export async function readDashboardStats(sql: Sql, userId: string, now = new Date()): Promise<DashboardStats> {
   const weekAgo = new Date(now.getTime() - 7 * DAY);
   const twoWeeksAgo = new Date(now.getTime() - 14 * DAY);
   const monthAgo = new Date(now.getTime() - 30 * DAY);
-
-  // Days are the user's calendar days: today and midnight in their time zone.
-  const [clock] = await sql<{ timezone: string; today: string; midnight: Date }[]>`
-    WITH tz AS (SELECT coalesce((SELECT timezone FROM user_settings WHERE user_id = ${userId}), ${DEFAULT_SETTINGS.timezone}) AS timezone)
-    SELECT timezone, to_char(${now}::timestamptz AT TIME ZONE timezone, 'YYYY-MM-DD') AS today,
-           date_trunc('day', ${now}::timestamptz, timezone) AS midnight
-    FROM tz`;
-  const { timezone, today } = clock!;
-  const firstDay = addDays(today, 1 - TREND_DAYS);
-
-  const [products, drops, recent, days, alerts] = await Promise.all([
-    sql<{ count: number; month_ago: number; last_check_at: Date | null; last_status: string | null; failed: number }[]>`
-      SELECT count(*)::int AS count,
-             count(*) FILTER (WHERE created_at <= ${monthAgo})::int AS month_ago,
-             max(last_check_at) AS last_check_at,
-             (array_agg(last_check_status ORDER BY last_check_at DESC NULLS LAST))[1] AS last_status,
-             count(*) FILTER (WHERE last_check_status = 'failed')::int AS failed
-      FROM products WHERE user_id = ${userId}`,
-    sql<{ this_week: number; last_week: number }[]>`
-      SELECT count(*) FILTER (WHERE changed_at > ${weekAgo})::int AS this_week,
-             count(*) FILTER (WHERE changed_at <= ${weekAgo})::int AS last_week
-      FROM price_changes
-      WHERE user_id = ${userId} AND change_percent < 0 AND changed_at > ${twoWeeksAgo} AND changed_at <= ${now}`,
-    sql<{ product_id: string; name: string; url: string; previous_price: number; current_price: number; change_percent: number; changed_at: Date }[]>`
-      SELECT c.product_id, p.name, p.url, c.previous_price::float8 AS previous_price, c.current_price::float8 AS current_price,
-             c.change_percent::float8 AS change_percent, c.changed_at
-      FROM price_changes c JOIN products p ON p.id = c.product_id
-      WHERE c.user_id = ${userId}
-      ORDER BY c.changed_at DESC, c.event_position DESC
-      LIMIT ${RECENT_CHANGES}`,
-    sql<{ date: string; changes: number; sum: number }[]>`
-      SELECT to_char(changed_at AT TIME ZONE ${timezone}, 'YYYY-MM-DD') AS date, count(*)::int AS changes, sum(change_percent)::float8 AS sum
-      FROM price_changes
-      WHERE user_id = ${userId} AND changed_at >= (${firstDay}::date AT TIME ZONE ${timezone})
-      GROUP BY 1`,
-    readAlertFigures(sql, userId, clock!.midnight),
-  ]);
-
-  const p = products[0]!;
-  const d = drops[0]!;
+  const withAlerts = await hasAlertsTable(sql);
+  const [row] = await sql<StatsRow[]>`
+    WITH clock AS MATERIALIZED (
+      SELECT tz AS timezone, (${now}::timestamptz AT TIME ZONE tz)::date AS today, date_trunc('day', ${now}::timestamptz, tz) AS midnight
+      FROM coalesce((SELECT timezone FROM user_settings WHERE user_id = ${userId}), ${DEFAULT_SETTINGS.timezone}) AS tz
+    )
+    SELECT to_char(clock.today, 'YYYY-MM-DD') AS today, p.*, d.*,
+      (SELECT coalesce(json_agg(r), '[]') FROM (
+         SELECT c.product_id AS "productId", pr.name AS "productName", pr.url, c.previous_price AS "previousPrice",
+                c.current_price AS "currentPrice", c.change_percent AS "changePercent", c.changed_at AS timestamp
+         FROM price_changes c JOIN products pr ON pr.id = c.product_id
+         WHERE c.user_id = ${userId}
+         ORDER BY c.changed_at DESC, c.event_position DESC
+         LIMIT ${RECENT_CHANGES}) r) AS recent,
+      -- One index range per local day: no time zone arithmetic per change.
+      (SELECT coalesce(json_agg(t), '[]') FROM (
+         SELECT to_char(day, 'YYYY-MM-DD') AS date, x.changes, x.sum
+         FROM generate_series((clock.today - ${TREND_DAYS - 1}::int)::timestamp, clock.today::timestamp, interval '1 day') AS day,
+           LATERAL (
+             SELECT count(*) AS changes, sum(change_percent) AS sum FROM price_changes
+             WHERE user_id = ${userId} AND changed_at >= (day AT TIME ZONE clock.timezone)
+               AND changed_at < ((day + interval '1 day') AT TIME ZONE clock.timezone)) x
+         WHERE x.changes > 0) t) AS days,
+      ${alertFigures(sql, userId, withAlerts)} AS alerts
+    FROM clock,
+      LATERAL (
+        SELECT count(*)::int AS products,
+               count(*) FILTER (WHERE created_at <= ${monthAgo})::int AS products_month_ago,
+               max(last_check_at) AS last_check_at,
+               (array_agg(last_check_status ORDER BY last_check_at DESC NULLS LAST))[1] AS last_check_status,
+               count(*) FILTER (WHERE last_check_status = 'failed')::int AS failed
+        FROM products WHERE user_id = ${userId}) p,
+      LATERAL (
+        SELECT count(*) FILTER (WHERE changed_at > ${weekAgo})::int AS drops_this_week,
+               count(*) FILTER (WHERE changed_at <= ${weekAgo})::int AS drops_last_week
+        FROM price_changes
+        WHERE user_id = ${userId} AND change_percent < 0 AND changed_at > ${twoWeeksAgo} AND changed_at <= ${now}) d`;
+  const r = row!;
   return {
-    productsCount: p.count,
-    priceDropsCount: d.this_week,
-    alertsCount: alerts?.active ?? 0,
-    recentChanges: recent.map((c) => ({
-      productId: c.product_id, productName: c.name, url: c.url,
-      previousPrice: c.previous_price, currentPrice: c.current_price, changePercent: c.change_percent,
-      timestamp: c.changed_at.toISOString(),
-    })),
+    productsCount: r.products,
+    priceDropsCount: r.drops_this_week,
+    alertsCount: r.alerts?.active ?? 0,
+    recentChanges: r.recent.map((c) => ({ ...c, timestamp: new Date(c.timestamp).toISOString() })),
     lastScan: {
-      at: p.last_check_at?.toISOString() ?? null,
-      status: p.last_check_at ? (p.last_status === 'failed' ? 'failed' : 'ok') : null,
-      failedCount: p.failed,
+      at: r.last_check_at?.toISOString() ?? null,
+      status: r.last_check_at ? (r.last_check_status === 'failed' ? 'failed' : 'ok') : null,
+      failedCount: r.failed,
     },
     trends: {
-      productsCount: trend(p.count, p.month_ago),
-      priceDropsCount: trend(d.this_week, d.last_week),
-      alertsCount: alerts ? { newToday: alerts.newToday } : null,
+      productsCount: trend(r.products, r.products_month_ago),
+      priceDropsCount: trend(r.drops_this_week, r.drops_last_week),
+      alertsCount: r.alerts ? { newToday: r.alerts.newToday } : null,
     },
-    priceTrends: dailySeries(days.map((x) => ({ date: x.date, changes: x.changes, sumChangePercent: x.sum })), today),
+    priceTrends: dailySeries(r.days.map((x) => ({ date: x.date, changes: x.changes, sumChangePercent: x.sum })), r.today),
   };
 }
 
 export function dashboardRoutes(ctx: AppContext) {
+  const cached = createUserCache(ctx.sql);
   return new Elysia({ prefix: '/api/dashboard' })
     .use(authentication(ctx))
-    .get('/stats', ({ userId }) => readDashboardStats(ctx.sql, userId), { signedIn: true });
+    .get('/stats', ({ request, userId }) => cached(request, userId, 'stats', () => readDashboardStats(ctx.sql, userId)), { signedIn: true });
 }

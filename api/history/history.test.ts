@@ -165,3 +165,23 @@ describe('price history', () => {
     expect(row.pointsCount).toBe(prices.filter(([, at]) => at.getTime() >= Date.now() - 30 * DAY).length);
   });
 });
+
+describe('price history, repeated', () => {
+  test('a new price shows on the next request once projected', async () => {
+    const { cookie, userId } = await signedIn();
+    const id = await addProduct(ctx, userId);
+    await observePrices(ctx, id, userId, [[10, ago(2)]]);
+    await ctx.projections.catchUp();
+    const before = (await getJson('/api/price-history/products', cookie)).body[0];
+    expect(before).toMatchObject({ currentPrice: 10, pointsCount: 1 });
+    await observePrices(ctx, id, userId, [[12, ago(1)]]);
+    await ctx.projections.catchUp();
+    const after = (await getJson('/api/price-history/products', cookie)).body[0];
+    expect(after).toMatchObject({ currentPrice: 12, pointsCount: 2, changePercent: 20 });
+    // A price set by hand is a point too.
+    await ctx.store.append(`product-${id}`, 'any', [{ type: 'PriceManuallySet', data: { productId: id, userId, price: 15, currency: 'GBP' } }]);
+    await ctx.projections.catchUp();
+    const manual = (await getJson('/api/price-history/products', cookie)).body[0];
+    expect(manual).toMatchObject({ currentPrice: 15, pointsCount: 3, changePercent: 50 });
+  });
+});
