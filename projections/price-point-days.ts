@@ -21,12 +21,13 @@ export const pricePointDaysProjection: Projection = {
     const counts = new Map<string, { productId: string; day: string; points: number }>();
     const removed = new Set<string>();
     for (const e of events) {
-      const { productId } = e.data;
       if (e.type === 'ProductRemoved') {
-        removed.add(productId);
-        for (const [key, c] of counts) if (c.productId === productId) counts.delete(key);
+        removed.add(e.data.productId);
+        for (const [key, c] of counts) if (c.productId === e.data.productId) counts.delete(key);
         continue;
       }
+      if (e.type !== 'PriceObserved' && e.type !== 'PriceManuallySet') continue;
+      const { productId } = e.data;
       // Same moment as price_points.observed_at: the check's time, or when a price was set by hand.
       const day = (e.type === 'PriceObserved' ? new Date(e.data.observedAt) : e.recordedAt).toISOString().slice(0, 10);
       const key = `${productId} ${day}`;

@@ -5,6 +5,7 @@ import type { Sql } from '../db.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { createUserCache } from '../http/user-cache.ts';
+import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { changePercent, DetailTimeFilter, downsample, ListTimeFilter, rangeStart, type TimeFilter } from './series.ts';
 
 /** Points of a sparkline (spec section 9). */
@@ -106,7 +107,7 @@ export function historyRoutes(ctx: AppContext) {
       { signedIn: true, query: z.object({ timeFilter: ListTimeFilter.default('month') }) })
     .get('/detailed/:productId', async ({ userId, params, query }) => {
       const points = await readDetailedHistory(ctx.sql, userId, params.productId, query.timeFilter);
-      if (!points) throw new HttpError(404, 'Product not found');
+      if (!points) throw new HttpError(404, PRODUCT_NOT_FOUND);
       return points;
     }, { signedIn: true, query: z.object({ timeFilter: DetailTimeFilter.default('month') }) });
 }

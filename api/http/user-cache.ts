@@ -17,7 +17,8 @@ const encoder = new TextEncoder();
 /** Answers at least this large are also kept gzipped: a history of 100 products shrinks from 190 KB to 15 KB. */
 const GZIP_FROM = 4096;
 
-type Entry = { version: string; expires: number; json: Uint8Array; gzip: Uint8Array | null };
+type Bytes = Uint8Array<ArrayBuffer>;
+type Entry = { version: string; expires: number; json: Bytes; gzip: Bytes | null };
 
 const size = (e: Entry) => e.json.byteLength + (e.gzip?.byteLength ?? 0);
 
@@ -62,7 +63,7 @@ export function createUserCache(sql: Sql, opts: { ttlMs?: number; maxBytes?: num
       const json = encoder.encode(JSON.stringify(await compute()));
       entry = { version: version ?? '', expires: Date.now() + ttlMs, json, gzip: null };
       if (version === null) return respond(entry, false) as T;
-      if (json.byteLength >= GZIP_FROM) entry.gzip = Bun.gzipSync(json);
+      if (json.byteLength >= GZIP_FROM) entry.gzip = Bun.gzipSync(json) as Bytes;
       if (size(entry) <= maxBytes) keep(id, entry);
     }
     return respond(entry, /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) as T;
