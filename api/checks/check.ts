@@ -45,11 +45,11 @@ export async function checkPage(
     return targets.map((target) => failed(target, page.code, page.reason, page.status ?? null, attemptedAt));
   }
   const observedAt = new Date().toISOString();
-  const { document } = parseHTML(page.body);
+  const document = parsePage(page.body);
   const pageHash = createHash('sha256').update(page.body).digest('hex');
-  const imageUrl = openGraphImage(document as unknown as Document, page.url);
+  const imageUrl = openGraphImage(document, page.url);
   return targets.map((target) => {
-    const found = extractPriceFromDocument(document as unknown as Document, { selector: target.selector, url: target.url });
+    const found = extractPriceFromDocument(document, { selector: target.selector, url: target.url });
     if (!found.ok) return failed(target, found.code, found.reason, page.status, observedAt);
     return {
       target,
@@ -66,6 +66,23 @@ export async function checkPage(
     };
   });
 }
+
+/**
+ * Parses a page for extraction. Building the DOM is most of a check's work, so the contents of
+ * scripts (except JSON data), styles, inline SVG and comments are dropped first: no price is
+ * read from them, and the elements themselves stay, so selectors such as `:nth-child` still match.
+ * One left-to-right pass, like the browser's tokenizer: a comment that mentions <script> and a
+ * script that contains "<!--" are each taken as what they are.
+ */
+export function parsePage(html: string): Document {
+  const lean = html.replace(INERT_CONTENT, (match, open: string | undefined, tag: string, close: string) => {
+    if (open === undefined) return ''; // a comment
+    return tag.toLowerCase() === 'script' && /\bjson\b/i.test(open) ? match : open + close;
+  });
+  return parseHTML(lean).document as unknown as Document;
+}
+
+const INERT_CONTENT = /<!--[\s\S]*?-->|(<(script|style|svg)\b[^>]*>)[\s\S]*?(<\/\2\s*>)/gi;
 
 function failed(target: CheckTarget, code: string, reason: string, httpStatus: number | null, attemptedAt: string): CheckOutcome {
   return {

@@ -23,7 +23,9 @@ CREATE TABLE IF NOT EXISTS check_jobs (
   claimed_at  timestamptz,
   attempts    integer NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS check_jobs_by_run_at ON check_jobs (run_at, url);
+-- Claim order: products sharing a url sit together (one fetch serves them), while different
+-- pages of one shop are spread out, so a batch does not queue up behind one host's politeness limit.
+CREATE INDEX IF NOT EXISTS check_jobs_claim_order ON check_jobs (run_at, hashtext(url));
 `;
 
 /** A worker that holds a job this long without finishing is presumed dead. */
@@ -42,8 +44,8 @@ export type ClaimedJob = {
 };
 
 /**
- * Claims up to `limit` due jobs. Jobs are taken in (run_at, url) order so products sharing a url
- * come together and one fetch serves them. Jobs of products removed meanwhile are dropped.
+ * Claims up to `limit` due jobs, oldest first and grouped by url (see the claim order index).
+ * Jobs of products removed meanwhile are dropped.
  */
 export async function claimJobs(sql: Sql, opts: { workerId: string; limit: number; leaseSeconds?: number }): Promise<ClaimedJob[]> {
   const lease = crypto.randomUUID();
@@ -51,7 +53,7 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
     WITH picked AS (
       SELECT product_id FROM check_jobs
       WHERE run_at <= now() AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ${opts.leaseSeconds ?? LEASE_SECONDS}))
-      ORDER BY run_at, url
+      ORDER BY run_at, hashtext(url)
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED
     )
