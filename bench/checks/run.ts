@@ -1,0 +1,198 @@
+/**
+ * End-to-end price checks per second: enqueue -> fetch from a loopback shop serving ~100 KB pages
+ * -> extract -> append -> project, with 1 and then 2 worker processes.
+ *
+ *   bun bench/checks/run.ts [--products 4000] [--concurrency 16]
+ *
+ * Needs a PostgreSQL server (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres):
+ * worker processes share the queue through it. A scratch database is created and dropped.
+ * Every product has its own page, spread over 250 loopback addresses (127.0.0.1-250), so the
+ * fetcher's politeness limits (2 requests at a time and 250 ms apart per host) hold as in
+ * production. Workers are separate `bun` processes with the default fetcher; this process serves
+ * the shop and runs the projections.
+ */
+import { readFileSync } from 'node:fs';
+import postgres from 'postgres';
+import { loadConfig } from '../../api/config.ts';
+import { createContext } from '../../api/context.ts';
+import { openDatabase, transaction } from '../../api/db.ts';
+import { enqueueDueChecks } from '../../api/checks/queue.ts';
+import { runWorker } from '../../api/checks/worker.ts';
+import { productStream } from '../../events/product.ts';
+import type { NewEvent } from '../../events/store.ts';
+import { productPage } from '../extract/product-page.ts';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+
+async function workerProcess(url: string, concurrency: number) {
+  const ctx = await createContext(loadConfig({ DATABASE_URL: url, CHECK_ALLOW_PRIVATE: 'true' }), { database: await openDatabase({ url, max: 4 }) });
+  const stop = new AbortController();
+  process.on('SIGTERM', () => stop.abort());
+  console.log('ready');
+  await runWorker(ctx, { concurrency, signal: stop.signal, idleMs: 20 });
+  await ctx.close();
+  process.exit(0);
+}
+
+async function main() {
+  const products = arg('products', 4000);
+  const concurrency = arg('concurrency', 16);
+  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `pricewatch_bench_checks_${Date.now().toString(36)}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const dbUrl = url.toString();
+
+  const shop = startShop();
+  const ctx = await createContext(loadConfig({ DATABASE_URL: dbUrl, CHECK_ALLOW_PRIVATE: 'true' }), { database: await openDatabase({ url: dbUrl, max: 8 }) });
+  try {
+    console.log(`Seeding ${products} products (one ~${Math.round(shop.pageBytes / 1024)} KB page each, 250 loopback hosts)...`);
+    await seed(ctx, products, shop.port);
+    ctx.projections.start();
+
+    console.log(`\nchecks per second, end to end (concurrency ${concurrency} per worker, ${products} checks per run)`);
+    console.log('workers | wall s | checks/s | CPU ms per check: workers, shop+projections, postgres | events recorded');
+    const figures: number[] = [];
+    for (const [round, workers] of [[1, 1], [2, 2]] as const) {
+      shop.round = round;
+      shop.requests = 0;
+      const procs = await Promise.all(Array.from({ length: workers }, () => spawnWorker(dbUrl, concurrency)));
+      const cpuBefore = await cpuOf(ctx, procs.map((p) => p.pid));
+      const started = performance.now();
+      // Due again: the first round finds never-checked products, the second a day later.
+      await enqueueDueChecks(ctx, new Date(Date.now() + (round - 1) * 2 * 86_400_000));
+      while ((await ctx.sql`SELECT 1 FROM check_jobs LIMIT 1`).length) await Bun.sleep(10);
+      // Done when every product's read model shows this round's price.
+      const current = await readModelsCurrent(ctx, round, products);
+      const seconds = (performance.now() - started) / 1000;
+      const cpuAfter = await cpuOf(ctx, procs.map((p) => p.pid));
+      const perCheck = (key: keyof typeof cpuAfter) => ((cpuAfter[key] - cpuBefore[key]) / products).toFixed(2);
+      for (const p of procs) p.kill('SIGTERM');
+      await Promise.all(procs.map((p) => p.exited));
+      const [{ n }] = await ctx.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM events WHERE type = 'PriceObserved'`;
+      console.log(`${String(workers).padStart(7)} | ${seconds.toFixed(2).padStart(6)} | ${(products / seconds).toFixed(0).padStart(8)} | ${perCheck('workers')}, ${perCheck('self')}, ${perCheck('postgres')} | ${n} (${current}/${products} read models show the new price; the shop served ${shop.requests} pages)`);
+      figures.push(products / seconds);
+    }
+    console.log(`\ntarget >= 300 checks/s: ${figures.some((f) => f >= 300) ? 'met' : 'not met'} (best ${Math.max(...figures).toFixed(0)}/s)`);
+  } finally {
+    await ctx.close();
+    shop.server.stop(true);
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/**
+ * Waits until every product's read model shows the round's price (at most a minute: an open
+ * transaction anywhere on the server holds catch-up readers back) and answers how many do.
+ */
+async function readModelsCurrent(ctx: Awaited<ReturnType<typeof createContext>>, round: number, products: number) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [{ current }] = await ctx.sql<{ current: number }[]>`
+      SELECT count(*)::int AS current FROM products
+      WHERE abs(current_price - (10 + split_part(id, '-', 3)::int % 25 + ${round / 100}::float8 + 0.09)) < 0.0001`;
+    if (current === products || Date.now() > deadline) return current;
+    await ctx.projections.poke();
+    await Bun.sleep(5);
+  }
+}
+
+/**
+ * CPU milliseconds used so far by the worker processes, this process, and the PostgreSQL backends
+ * serving this database: figures that hold even when other work shares the machine.
+ */
+async function cpuOf(ctx: Awaited<ReturnType<typeof createContext>>, workerPids: number[]) {
+  const backends = (await ctx.sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`).map((r) => r.pid);
+  const own = process.cpuUsage();
+  return {
+    workers: workerPids.reduce((sum, pid) => sum + processCpuMs(pid), 0),
+    self: (own.user + own.system) / 1000,
+    postgres: backends.reduce((sum, pid) => sum + processCpuMs(pid), 0),
+  };
+}
+
+/** utime + stime of a process from /proc, in milliseconds (0 when it cannot be read). */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+const CLOCK_TICKS = 100;
+
+async function spawnWorker(dbUrl: string, concurrency: number) {
+  const proc = Bun.spawn([process.execPath, ...(process.env.BENCH_PROFILE ? ['--cpu-prof-md', '--cpu-prof-dir=/tmp/prof'] : []), import.meta.path, '--worker', dbUrl, String(concurrency)], { stdout: 'pipe', stderr: 'inherit' });
+  const reader = proc.stdout.getReader();
+  let out = '';
+  while (!out.includes('ready')) {
+    const chunk = await reader.read();
+    if (chunk.done) throw new Error('worker process exited before it was ready');
+    out += new TextDecoder().decode(chunk.value);
+  }
+  reader.releaseLock();
+  return proc;
+}
+
+/** Users and their products, appended as events and projected. */
+async function seed(ctx: Awaited<ReturnType<typeof createContext>>, count: number, port: number) {
+  const perUser = 10;
+  const events: [string, NewEvent][] = [];
+  for (let u = 0; u < Math.ceil(count / perUser); u++) {
+    const userId = `bench-user-${u}`;
+    events.push([`user-${userId}`, { type: 'UserSignedUp', data: { userId, provider: 'demo', subject: `${userId}@example.com`, email: `${userId}@example.com`, firstName: null, lastName: null, profileImageUrl: null } }]);
+  }
+  for (let i = 0; i < count; i++) {
+    const productId = `bench-product-${i}`;
+    events.push([productStream(productId), {
+      type: 'ProductAdded',
+      data: {
+        productId, userId: `bench-user-${Math.floor(i / perUser)}`, name: `Product ${i}`,
+        url: `http://127.0.0.${1 + (i % 250)}:${port}/p/${i}`, selector: '#price-template--product .price',
+        alertRule: { kind: 'none' }, imageUrl: null,
+      },
+    }]);
+  }
+  for (let i = 0; i < events.length; i += 500) {
+    await transaction(ctx.sql, (tx) => Promise.all(events.slice(i, i + 500).map(([stream, e]) => ctx.store.append(stream, 'no_stream', [e], tx))));
+  }
+  while ((await ctx.sql`SELECT count(*)::int AS n FROM products`)[0]!.n < count) {
+    await ctx.projections.catchUp();
+    await Bun.sleep(50);
+  }
+}
+
+/** Below the page's regular price of £39.99, so it always reads as the sale price. */
+const priceOf = (i: number, round: number) => 10 + (i % 25) + round / 100 + 0.09;
+
+/**
+ * A shop of ~100 KB product pages: the realistic Shopify-style page of the extraction benchmark
+ * (sale and regular prices, related products with prices, JSON-LD, inline scripts and styles),
+ * each product with its own price, which changes every round.
+ */
+function startShop() {
+  const template = productPage();
+  const state = { round: 1, requests: 0 };
+  const page = (i: number) => template.replaceAll('29.99', priceOf(i, state.round).toFixed(2));
+  const server = Bun.serve({
+    port: 0, hostname: '0.0.0.0',
+    fetch(req) {
+      state.requests++;
+      const i = Number(new URL(req.url).pathname.split('/')[2]);
+      return new Response(page(i), { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    },
+  });
+  return Object.assign(state, { server, port: server.port!, pageBytes: template.length });
+}
+
+if (process.argv[2] === '--worker') await workerProcess(process.argv[3]!, Number(process.argv[4]));
+else await main();
