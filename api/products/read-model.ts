@@ -14,7 +14,7 @@ export type ProductItem = {
   currency: string | null;
   imageUrl: string | null;
   lastChecked: string | null;
-  /** Change over the last 24 hours in percent, positive for a rise; null without an earlier price. */
+  /** Change over the last 24 hours in percent, positive for a rise; null while the product has no price. */
   changePercent: number | null;
   /** False after several failed checks in a row, true again after the next successful one. */
   isActive: boolean;
@@ -46,25 +46,24 @@ function toItem(row: Row): ProductItem {
 
 /**
  * The user's products, newest first, or the one product `productId` of that user.
- * The 24h baseline is the last price at or before 24 hours ago, else the first earlier price
- * within the last 24 hours; each is one probe of the (product_id, observed_at) index.
+ *
+ * The 24h change compares the current price with the price in effect 24 hours ago, or with the
+ * first price for a product first priced since: both are the previous price of the product's
+ * first price change in the last 24 hours, and without such a change the price did not move.
+ * That is one range scan over the user's recent changes instead of probes per product.
  */
 export async function readProducts(db: Sql, userId: string, productId?: string): Promise<ProductItem[]> {
   const rows = await db<Row[]>`
     SELECT p.id, p.name, p.url, p.selector, p.alert_rule, p.threshold, p.current_price, p.currency, p.image_url,
-           p.last_checked, p.is_active, p.last_check_status, p.last_check_error, p.created_at, b.price AS baseline
+           p.last_checked, p.is_active, p.last_check_status, p.last_check_error, p.created_at,
+           coalesce(first_change.previous_price, p.current_price) AS baseline
     FROM products p
-    LEFT JOIN LATERAL (
-      SELECT price FROM (
-        (SELECT pp.price, 0 AS preference FROM price_points pp
-         WHERE pp.product_id = p.id AND pp.observed_at <= now() - interval '24 hours'
-         ORDER BY pp.observed_at DESC LIMIT 1)
-        UNION ALL
-        (SELECT pp.price, 1 FROM price_points pp
-         WHERE pp.product_id = p.id AND pp.observed_at > now() - interval '24 hours' AND pp.observed_at < p.price_updated_at
-         ORDER BY pp.observed_at LIMIT 1)
-      ) candidates ORDER BY preference LIMIT 1
-    ) b ON p.current_price IS NOT NULL
+    LEFT JOIN (
+      SELECT DISTINCT ON (product_id) product_id, previous_price
+      FROM price_changes
+      WHERE user_id = ${userId} AND changed_at > now() - interval '24 hours'
+      ORDER BY product_id, changed_at
+    ) first_change ON first_change.product_id = p.id
     WHERE p.user_id = ${userId} ${productId === undefined ? db`` : db`AND p.id = ${productId}`}
     ORDER BY p.created_at DESC, p.id`;
   return rows.map(toItem);
