@@ -62,6 +62,23 @@ const ProductDetails = z.object({
   alertRule: AlertRule,
 });
 
+const paidPlan = z.enum(['starter', 'growth', 'pro']);
+const billingProvider = z.enum(['stripe', 'demo']);
+const subscriptionId = z.string().min(1);
+const unixSeconds = z.number().int().nonnegative();
+const pence = z.number().int().nonnegative();
+
+/** What a subscription starts (or restarts) with. */
+const SubscriptionTerms = z.object({
+  userId, subscriptionId, provider: billingProvider, plan: paidPlan, amount: pence,
+  trialEnd: unixSeconds.nullable(), currentPeriodEnd: unixSeconds, created: unixSeconds, at: unixSeconds,
+});
+
+const Payment = z.object({
+  userId, subscriptionId: subscriptionId.nullable(), invoiceId: z.string().min(1), amount: pence,
+  currency: z.string().regex(/^[a-z]{3}$/), at: unixSeconds,
+});
+
 export const events = {
   UserSignedUp: define('UserSignedUp', 1, Profile.extend({
     userId,
@@ -101,6 +118,29 @@ export const events = {
     url: z.string().url(),
     attemptedAt: z.string().datetime(),
   })),
+
+  /**
+   * Subscriptions (stream `subscription-<userId>`). Times are Unix seconds as the payment
+   * provider gives them; `at` is when the provider says the change happened, so news that
+   * arrives out of order can be told from newer news. Amounts are monthly, in pence.
+   */
+  BillingCustomerCreated: define('BillingCustomerCreated', 1, z.object({ userId, provider: billingProvider, customerId: z.string().min(1) })),
+  TrialStarted: define('TrialStarted', 1, SubscriptionTerms),
+  SubscriptionActivated: define('SubscriptionActivated', 1, SubscriptionTerms),
+  SubscriptionPlanChanged: define('SubscriptionPlanChanged', 1, z.object({ userId, subscriptionId, plan: paidPlan, amount: pence, at: unixSeconds })),
+  SubscriptionPeriodChanged: define('SubscriptionPeriodChanged', 1, z.object({
+    userId, subscriptionId, trialEnd: unixSeconds.nullable(), currentPeriodEnd: unixSeconds, at: unixSeconds,
+  })),
+  /** Cancelled at the end of the period: access stays until `accessUntil`. */
+  SubscriptionCanceled: define('SubscriptionCanceled', 1, z.object({ userId, subscriptionId, accessUntil: unixSeconds, at: unixSeconds })),
+  SubscriptionResumed: define('SubscriptionResumed', 1, z.object({ userId, subscriptionId, at: unixSeconds })),
+  /** A payment is needed; only past_due keeps access while the provider retries. */
+  SubscriptionAwaitingPayment: define('SubscriptionAwaitingPayment', 1, z.object({
+    userId, subscriptionId, plan: paidPlan, status: z.enum(['past_due', 'unpaid', 'incomplete', 'paused']), at: unixSeconds,
+  })),
+  SubscriptionEnded: define('SubscriptionEnded', 1, z.object({ userId, subscriptionId, at: unixSeconds })),
+  PaymentSucceeded: define('PaymentSucceeded', 1, Payment),
+  PaymentFailed: define('PaymentFailed', 1, Payment.extend({ attempt: z.number().int().nonnegative() })),
 } as const;
 
 export type EventType = keyof typeof events;

@@ -26,9 +26,11 @@ export type HandleResult<S> = { state: S; events: DomainEvent[]; appended: Appen
 /**
  * Loads the stream, decides, and appends with the version it read; on a race it reloads and
  * decides again (the decision may differ once the other writer's events are known).
+ * `metadata` (where a command came from, e.g. a webhook's event id) is stored with every event.
  */
 export async function handleCommand<S, C, E extends DomainEvent>(
-  store: EventStore, streamId: string, decider: Decider<S, C, E>, command: C, opts: { tx?: Sql; attempts?: number } = {},
+  store: EventStore, streamId: string, decider: Decider<S, C, E>, command: C,
+  opts: { tx?: Sql; attempts?: number; metadata?: Record<string, unknown> } = {},
 ): Promise<HandleResult<S>> {
   const attempts = opts.attempts ?? 3;
   for (let attempt = 1; ; attempt++) {
@@ -37,7 +39,8 @@ export async function handleCommand<S, C, E extends DomainEvent>(
     const decided = decider.decide(command, state);
     if (decided.length === 0) return { state, events: [], appended: null };
     try {
-      const appended = await store.append(streamId, version === 0 ? 'no_stream' : version, decided, opts.tx);
+      const toAppend = opts.metadata ? decided.map((e) => ({ ...e, metadata: opts.metadata })) : decided;
+      const appended = await store.append(streamId, version === 0 ? 'no_stream' : version, toAppend, opts.tx);
       return { state: decided.reduce(decider.evolve, state), events: decided, appended };
     } catch (err) {
       if (!(err instanceof ConcurrencyError) || attempt >= attempts || opts.tx) throw err;
