@@ -1,5 +1,8 @@
 import type { Projection } from './projection.ts';
 import { lastBy } from './batch.ts';
+import type { Sql } from '../api/db.ts';
+import type { RecordedEvent } from '../events/store.ts';
+import { PLAN_EVENTS, planAfter, type SubscriptionEvent } from '../events/subscription.ts';
 
 /** Users as the app shows them: profile and plan. */
 export const usersProjection: Projection = {
@@ -17,7 +20,7 @@ export const usersProjection: Projection = {
       subscription_plan text,
       signed_up_at      timestamptz NOT NULL
     );`,
-  handles: ['UserSignedUp', 'UserProfileUpdated'],
+  handles: ['UserSignedUp', 'UserProfileUpdated', ...PLAN_EVENTS],
   async apply(tx, events) {
     // A sign-up and later profile changes of one user can share a batch: insert, then overwrite.
     const signUps = events.flatMap((e) => e.type === 'UserSignedUp' ? [{
@@ -35,5 +38,21 @@ export const usersProjection: Projection = {
               AS t(id, email, first_name, last_name, profile_image_url)) AS u
         WHERE users.id = u.id`;
     }
+    await applyPlans(tx, events);
   },
 };
+
+/** subscription_plan: the plan a subscription gives access to (trialing, active, past due, or cancelled until the period ends), else null. */
+async function applyPlans(tx: Sql, events: RecordedEvent[]) {
+  const changes = events.filter((e) => (PLAN_EVENTS as readonly string[]).includes(e.type)) as unknown as SubscriptionEvent[];
+  if (!changes.length) return;
+  const ids = [...new Set(changes.map((e) => e.data.userId))];
+  const rows = await tx<{ id: string; subscription_plan: string | null }[]>`SELECT id, subscription_plan FROM users WHERE id = ANY(${ids}::text[])`;
+  const plans = new Map(rows.map((r) => [r.id, r.subscription_plan]));
+  for (const e of changes) if (plans.has(e.data.userId)) plans.set(e.data.userId, planAfter(plans.get(e.data.userId)!, e));
+  if (!plans.size) return;
+  await tx`
+    UPDATE users SET subscription_plan = t.plan
+    FROM unnest(${[...plans.keys()]}::text[], ${[...plans.values()] as string[]}::text[]) AS t(id, plan)
+    WHERE users.id = t.id`;
+}
