@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { billingConfig } from './billing/config.ts';
 
 /** Configuration from the environment; every variable is documented in README and .env.example. */
 export type Config = ReturnType<typeof loadConfig>;
@@ -18,6 +19,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && !google) {
     throw new Error('NODE_ENV=production needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: demo sign-in is never available in production.');
   }
+  const billing = billingConfig(env, production);
   const checkAllowPrivate = env.CHECK_ALLOW_PRIVATE === 'true';
   if (production && checkAllowPrivate) {
     throw new Error('CHECK_ALLOW_PRIVATE=true is for tests only: price checks never reach private addresses in production.');
@@ -31,6 +33,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     google,
     /** Demo sign-in: only without Google credentials and never in production. */
     demo: !google && !production,
+    /** Stripe when STRIPE_SECRET_KEY is set, else the local demo billing (never in production). */
+    billing,
     /** Session lifetime; it slides forward while the user is active. */
     sessionDays: Number(env.SESSION_DAYS ?? 30),
     siteDir: resolve(env.SITE_DIR ?? 'site/dist'),

@@ -5,6 +5,7 @@ import { createProjectionRunner, type ProjectionRunner } from '../projections/ru
 import { projections } from '../projections/index.ts';
 import { createSessionStore, SESSIONS_DDL, type SessionStore } from './auth/sessions.ts';
 import { OAUTH_STATE_DDL } from './auth/oauth-state.ts';
+import { BILLING_DDL } from './billing/webhook.ts';
 import { CHECK_JOBS_DDL } from './checks/queue.ts';
 
 /** Everything a request handler may need, built once per process (or per test). */
@@ -23,6 +24,7 @@ export async function migrate(sql: Sql, runner: ProjectionRunner) {
   await sql.unsafe(OAUTH_STATE_DDL);
   await sql.unsafe(CHECK_JOBS_DDL);
   await runner.setup();
+  await sql.unsafe(BILLING_DDL); // after the event store: it indexes the events table
 }
 
 export async function createContext(config: Config, opts: { database?: Database } = {}): Promise<AppContext & { database: Database; close(): Promise<void> }> {

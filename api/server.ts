@@ -10,6 +10,7 @@ import { productsRoutes } from './products/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { historyRoutes } from './history/routes.ts';
 import { siteRoutes } from './site.ts';
+import { billingRoutes } from './billing/routes.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { demoShopRoutes } from './demo-shop/routes.ts';
 
@@ -25,6 +26,7 @@ export function createApp(ctx: AppContext) {
     .use(historyRoutes(ctx))
     .use(checkRoutes(ctx))
     .use(demoShopRoutes(ctx))
+    .use(billingRoutes(ctx))
     .all('/api/*', ({ set }) => { set.status = 404; return { message: 'Not found' }; })
     .use(siteRoutes(ctx));
 }

@@ -197,7 +197,12 @@ describe('demo sign-in', () => {
     expect(loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's' }).demo).toBe(false);
     expect(loadConfig({}).demo).toBe(true);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/GOOGLE_CLIENT_ID/);
-    const prod = loadConfig({ NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', PUBLIC_URL: 'https://pricewatch.example' });
+    // Production also needs real billing (api/billing/demo.test.ts).
+    const stripe = {
+      STRIPE_SECRET_KEY: 'sk', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'whsec',
+      STRIPE_PRICE_STARTER: 'price_s', STRIPE_PRICE_GROWTH: 'price_g', STRIPE_PRICE_PRO: 'price_p',
+    };
+    const prod = loadConfig({ NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', PUBLIC_URL: 'https://pricewatch.example', ...stripe });
     expect(prod).toMatchObject({ demo: false, google: { redirectUri: 'https://pricewatch.example/api/auth/google/callback', issuer: 'https://accounts.google.com' } });
   });
 });

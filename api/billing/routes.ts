@@ -1,0 +1,48 @@
+import { Elysia } from 'elysia';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { authentication } from '../auth/plugin.ts';
+import { HttpError } from '../http/errors.ts';
+import { createBilling } from './billing.ts';
+import { receiveStripeEvent } from './webhook.ts';
+
+const PLAN_MESSAGE = 'Choose one of the plans: starter, growth or pro.';
+const PAYMENT_METHOD_MESSAGE = 'A payment method is required.';
+
+export const CreateSubscriptionBody = z.object({
+  plan: z.enum(['starter', 'growth', 'pro'], { error: PLAN_MESSAGE }),
+  paymentMethodId: z.string({ error: PAYMENT_METHOD_MESSAGE }).trim().min(1, PAYMENT_METHOD_MESSAGE).max(255),
+});
+
+/** The billing calls of spec section 7, and Stripe's webhook. */
+export function billingRoutes(ctx: AppContext) {
+  const billing = createBilling(ctx);
+
+  return new Elysia({ prefix: '/api/billing' })
+    .use(authentication(ctx))
+    .get('/subscription', ({ userId }) => billing.read(userId), { signedIn: true })
+
+    .post('/create-trial-setup', ({ userId }) => billing.createSetup(userId), { signedIn: true })
+
+    .post('/create-subscription', async ({ userId, body }) => {
+      await billing.subscribe(userId, body.plan, body.paymentMethodId);
+      return billing.read(userId);
+    }, { signedIn: true, body: CreateSubscriptionBody })
+
+    .post('/cancel-subscription', async ({ userId }) => {
+      await billing.cancel(userId);
+      return billing.read(userId);
+    }, { signedIn: true })
+
+    // The signature covers the exact bytes Stripe sent, so the body is read raw, never parsed.
+    .post('/webhook', async ({ request }) => {
+      if (!billing.stripe) throw new HttpError(404, 'Not found');
+      const signature = request.headers.get('stripe-signature');
+      if (!signature) throw new HttpError(400, 'Missing Stripe-Signature header.');
+      const raw = await request.text();
+      const event = await billing.stripe.verify(raw, signature).catch(() => {
+        throw new HttpError(400, 'Invalid Stripe signature.');
+      });
+      return { received: true, outcome: await receiveStripeEvent(ctx, billing.stripe, event) };
+    }, { parse: 'none' });
+}
