@@ -114,4 +114,15 @@ export const api = {
     detailed: (productId: string, timeFilter: DetailRange) =>
       call(client.api['price-history'].detailed({ productId }).get({ query: { timeFilter } })),
   },
+  billing: {
+    subscription: () => call(client.api.billing.subscription.get()),
+    createTrialSetup: () => call(client.api.billing['create-trial-setup'].post()),
+    createSubscription: (body: { plan: PaidPlanId; paymentMethodId: string }) => call(client.api.billing['create-subscription'].post(body)),
+    cancel: () => call(client.api.billing['cancel-subscription'].post({})),
+  },
 };
+
+/** Billing answers (spec sections 3 and 7): times in Unix seconds, amounts in pence per month. */
+export type BillingAnswer = Treaty.Data<typeof client.api.billing.subscription.get>;
+export type TrialSetup = Treaty.Data<(typeof client.api.billing)['create-trial-setup']['post']>;
+export type PaidPlanId = 'starter' | 'growth' | 'pro';

@@ -1,0 +1,216 @@
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { Brain, CalendarClock, Clock, Gift, Package, PoundSterling, TriangleAlert } from 'lucide-react';
+import { CHECK_FREQUENCY_LABEL } from '../../../../api/billing/plans';
+import { api, isUnauthorizedError, type BillingAnswer } from '../../lib/api';
+import {
+  currentPlanId, formatBillingDate, formatMonthly, isCanceled, PLANS, productLimitLabel, subscribePath, withRetries,
+} from '../../lib/billing';
+import { toast } from '../../stores/toast';
+import { AppShell } from '../AppShell';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../ui/Card';
+import { Skeleton } from '../ui/Skeleton';
+import { CancelSubscriptionDialog } from './CancelSubscriptionDialog';
+import { PlanGrid } from './PlanGrid';
+
+export default function BillingScreen() {
+  return (
+    <AppShell title="Billing" subtitle="Manage your plan and subscription">
+      <Billing />
+    </AppShell>
+  );
+}
+
+/** The subscription answer, with up to 3 retries (spec section 7). */
+function useSubscription() {
+  const [answer, setAnswer] = useState<BillingAnswer | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setFailed(false);
+    withRetries(api.billing.subscription).then(
+      (loaded) => live && setAnswer(loaded),
+      (error) => live && !isUnauthorizedError(error) && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+
+  return { answer, setAnswer, failed, retry: () => setAttempt((n) => n + 1) };
+}
+
+function Billing() {
+  const { answer, setAnswer, failed, retry } = useSubscription();
+  const [cancelling, setCancelling] = useState(false);
+
+  // Back from the Subscribe page (/billing?success=true): say so once, then drop the flag.
+  const loaded = answer !== null;
+  useEffect(() => {
+    if (!answer || new URLSearchParams(location.search).get('success') !== 'true') return;
+    history.replaceState(history.state, '', location.pathname);
+    const sub = answer.subscription;
+    toast(
+      sub?.status === 'trialing'
+        ? { title: 'Free Trial Started!', description: `Enjoy the ${PLANS[currentPlanId(answer)].name} plan, free until ${formatBillingDate(sub.trial_end)}.` }
+        : { title: 'Subscription Updated', description: `You are now on the ${PLANS[currentPlanId(answer)].name} plan.` },
+    );
+  }, [loaded]);
+
+  if (!answer) {
+    return failed ? (
+      <Card className="mx-auto max-w-xl">
+        <CardHeader className="items-center text-center">
+          <CardTitle>Billing unavailable</CardTitle>
+          <CardDescription>Your plan and subscription could not be loaded.</CardDescription>
+          <Button variant="outline" className="mt-3" onClick={retry}>
+            Try again
+          </Button>
+        </CardHeader>
+      </Card>
+    ) : (
+      <BillingSkeleton />
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-10">
+      <CurrentPlan answer={answer} onCancel={() => setCancelling(true)} />
+      <PlanGrid answer={answer} onDowngrade={() => setCancelling(true)} />
+      {cancelling && answer.subscription && (
+        <CancelSubscriptionDialog
+          subscription={answer.subscription}
+          onClose={() => setCancelling(false)}
+          onCancelled={(next) => {
+            setAnswer(next);
+            setCancelling(false);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** What the provider is waiting for, in words; absent while payments are in order. */
+const PAYMENT_NOTICE: Record<string, string> = {
+  past_due: 'Your last payment did not go through. It will be tried again, and your plan stays active meanwhile.',
+  unpaid: 'Your subscription is on hold because a payment did not go through.',
+  incomplete: 'Your subscription starts once the first payment goes through.',
+  paused: 'Your subscription is paused because no payment method was available when the trial ended.',
+};
+
+function CurrentPlan({ answer, onCancel }: { answer: BillingAnswer; onCancel: () => void }) {
+  const plan = PLANS[currentPlanId(answer)];
+  const sub = answer.subscription;
+  const limits = answer.user.planLimits;
+  const trialing = sub?.status === 'trialing';
+  const canceled = isCanceled(sub);
+
+  return (
+    <Card>
+      <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="space-y-1.5">
+          <CardTitle>Current Plan</CardTitle>
+          <CardDescription>What your plan includes and when you are billed.</CardDescription>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Badge className="px-2.5 py-1 text-sm">{plan.name}</Badge>
+          {trialing && (
+            <Badge variant="success" className="px-2.5 py-1 text-sm">
+              <Gift aria-hidden="true" /> Free Trial
+            </Badge>
+          )}
+          {canceled && (
+            <Badge variant="warning" className="px-2.5 py-1 text-sm">
+              Cancelled
+            </Badge>
+          )}
+        </div>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        {trialing && (
+          <p role="status" className="flex items-start gap-3 rounded-lg border border-success/30 bg-success/10 p-4 text-sm">
+            <Gift aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
+            <span>
+              Your trial ends on <strong className="font-semibold">{formatBillingDate(sub?.trial_end)}</strong>. No charges until then.
+            </span>
+          </p>
+        )}
+        {sub && PAYMENT_NOTICE[sub.status] && (
+          <p role="status" className="flex items-start gap-3 rounded-lg border border-warning/40 bg-warning/10 p-4 text-sm">
+            <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warning" />
+            <span>{PAYMENT_NOTICE[sub.status]}</span>
+          </p>
+        )}
+        <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5">
+          <Fact icon={Package} label="Products" value={productLimitLabel(limits.maxProducts)} />
+          <Fact icon={Clock} label="Check Frequency" value={CHECK_FREQUENCY_LABEL[limits.checkFrequency]} />
+          <Fact icon={Brain} label="AI Detection" value={limits.aiDetection ? 'Yes' : 'No'} />
+          <Fact
+            icon={CalendarClock}
+            label={canceled ? 'Access until' : 'Next Billing Date'}
+            value={sub ? formatBillingDate(sub.current_period_end) : '—'}
+          />
+          <Fact icon={PoundSterling} label="Amount" value={<>{formatMonthly(sub?.amount ?? 0)}<span className="text-sm font-normal text-muted-foreground">/month</span></>} />
+        </dl>
+      </CardContent>
+      <CardFooter className="flex-wrap gap-2">
+        {plan.id === 'free' && answer.trialAvailable ? (
+          <Button asChild>
+            <a href={subscribePath('starter')}>Start Free Trial</a>
+          </Button>
+        ) : (
+          plan.id !== 'pro' && (
+            <Button asChild>
+              <a href={subscribePath('pro')}>Upgrade Plan</a>
+            </Button>
+          )
+        )}
+        {answer.user.subscriptionPlan && sub && !canceled && (
+          <Button variant="outline" onClick={onCancel}>
+            Cancel Subscription
+          </Button>
+        )}
+      </CardFooter>
+    </Card>
+  );
+}
+
+function Fact({ icon: Icon, label, value }: { icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean }>; label: string; value: ReactNode }) {
+  return (
+    <div className="rounded-lg border bg-muted/30 p-3 sm:p-4">
+      <dt className="flex items-center gap-2 text-sm text-muted-foreground">
+        <Icon aria-hidden className="size-4" />
+        {label}
+      </dt>
+      <dd className="mt-1 font-semibold sm:text-lg">{value}</dd>
+    </div>
+  );
+}
+
+function BillingSkeleton() {
+  return (
+    <div className="mx-auto max-w-6xl space-y-10" aria-busy="true">
+      <span className="sr-only">Loading billing</span>
+      <Card>
+        <CardHeader>
+          <Skeleton className="h-5 w-32" />
+          <Skeleton className="h-4 w-64" />
+        </CardHeader>
+        <CardContent className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5">
+          {Array.from({ length: 5 }, (_, i) => (
+            <Skeleton key={i} className="h-20" />
+          ))}
+        </CardContent>
+      </Card>
+      <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+        {Array.from({ length: 4 }, (_, i) => (
+          <Skeleton key={i} className="h-80 rounded-xl" />
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+/** What the Billing and Subscribe screens show, from the plan table and the subscription answer (spec sections 2, 3, 9). */
+import { PLANS, PLAN_IDS, TRIAL_DAYS, type PlanId } from '../../../api/billing/plans';
+import { ApiError, isUnauthorizedError, type BillingAnswer, type PaidPlanId } from './api';
+import { formatPrice } from './format';
+
+export { PLANS, PLAN_IDS, TRIAL_DAYS };
+
+/** Spec section 9: after the trial starts, the Billing page opens after this delay. */
+export const SUCCESS_REDIRECT_MS = 1500;
+export const BILLING_SUCCESS_PATH = '/billing?success=true';
+
+export type Subscription = NonNullable<BillingAnswer['subscription']>;
+
+const PAID: readonly string[] = ['starter', 'growth', 'pro'];
+
+/** The plan of /subscribe?plan=…: starter by default and for anything that is not a paid plan. */
+export function subscribePlan(query: string | null | undefined): PaidPlanId {
+  return query && PAID.includes(query) ? (query as PaidPlanId) : 'starter';
+}
+
+export const subscribePath = (plan: PlanId) => `/subscribe?plan=${plan}`;
+
+/** The plan the user has the features of. */
+export const currentPlanId = (answer: BillingAnswer): PlanId => (answer.user.subscriptionPlan as PlanId | null) ?? 'free';
+
+/** Cancelled: ended, or ending at the end of the period (access stays until then). */
+export const isCanceled = (sub: Subscription | null): boolean => !!sub && (sub.status === 'canceled' || sub.cancel_at_period_end);
+
+export const productLimitLabel = (maxProducts: number | null | undefined) =>
+  maxProducts === -1 ? 'Unlimited' : String(maxProducts ?? PLANS.free.maxProducts);
+
+const billingDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+
+/** '6 Dec 2026' for Unix seconds; a dash when absent. */
+export function formatBillingDate(seconds: number | null | undefined): string {
+  return seconds === null || seconds === undefined ? '—' : billingDate.format(new Date(seconds * 1000));
+}
+
+/** '£18.00' for 1800 pence. */
+export const formatMonthly = (pence: number) => formatPrice(pence / 100);
+
+export type PlanAction =
+  | { label: 'Current Plan'; kind: 'none' }
+  | { label: 'Downgrade'; kind: 'cancel'; disabled: boolean }
+  | { label: 'Start Free Trial' | 'Get Started'; kind: 'subscribe'; href: string };
+
+/**
+ * The button of a plan in the grid: the user's plan is 'Current Plan'; Free is 'Downgrade' for a
+ * paying user (cancelling, which takes effect at the end of the period); a paid plan starts the
+ * trial while it is still available, otherwise 'Get Started'.
+ */
+export function planAction(plan: PlanId, answer: BillingAnswer): PlanAction {
+  const current = currentPlanId(answer);
+  if (plan === current) return { label: 'Current Plan', kind: 'none' };
+  if (plan === 'free') return { label: 'Downgrade', kind: 'cancel', disabled: isCanceled(answer.subscription) };
+  const trial = answer.trialAvailable && current === 'free';
+  return { label: trial ? 'Start Free Trial' : 'Get Started', kind: 'subscribe', href: subscribePath(plan) };
+}
+
+/** What subscribing to `plan` means for this user, as the server will decide it. */
+export function subscribeMode(plan: PaidPlanId, answer: BillingAnswer): 'trial' | 'paid' | 'change' | 'current' {
+  const sub = answer.subscription;
+  if (answer.user.subscriptionPlan && sub) {
+    return sub.plan === plan && !sub.cancel_at_period_end ? 'current' : 'change';
+  }
+  return answer.trialAvailable ? 'trial' : 'paid';
+}
+
+/** The server's sentence from an error answer ('409: {"message":"…"}'), else the error's own message. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    const body = error.message.slice(error.message.indexOf(': ') + 2);
+    try {
+      const parsed = JSON.parse(body);
+      if (typeof parsed?.message === 'string') return parsed.message;
+    } catch {}
+    return body;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Spec section 7: the subscription is fetched with up to 3 retries, none after a 401. */
+export async function withRetries<T>(load: () => Promise<T>, retries = 3, delayMs = 500): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await load();
+    } catch (error) {
+      if (attempt >= retries || isUnauthorizedError(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delayMs * 2 ** attempt));
+    }
+  }
+}
