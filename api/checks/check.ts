@@ -45,7 +45,7 @@ export async function checkPage(
     return targets.map((target) => failed(target, page.code, page.reason, page.status ?? null, attemptedAt));
   }
   const observedAt = new Date().toISOString();
-  const document = parsePage(page.body);
+  const document = parseHTML(page.body).document as unknown as Document;
   const pageHash = createHash('sha256').update(page.body).digest('hex');
   const imageUrl = openGraphImage(document, page.url);
   return targets.map((target) => {
@@ -66,23 +66,6 @@ export async function checkPage(
     };
   });
 }
-
-/**
- * Parses a page for extraction. Building the DOM is most of a check's work, so the contents of
- * scripts (except JSON data), styles, inline SVG and comments are dropped first: no price is
- * read from them, and the elements themselves stay, so selectors such as `:nth-child` still match.
- * One left-to-right pass, like the browser's tokenizer: a comment that mentions <script> and a
- * script that contains "<!--" are each taken as what they are.
- */
-export function parsePage(html: string): Document {
-  const lean = html.replace(INERT_CONTENT, (match, open: string | undefined, tag: string, close: string) => {
-    if (open === undefined) return ''; // a comment
-    return tag.toLowerCase() === 'script' && /\bjson\b/i.test(open) ? match : open + close;
-  });
-  return parseHTML(lean).document as unknown as Document;
-}
-
-const INERT_CONTENT = /<!--[\s\S]*?-->|(<(script|style|svg)\b[^>]*>)[\s\S]*?(<\/\2\s*>)/gi;
 
 function failed(target: CheckTarget, code: string, reason: string, httpStatus: number | null, attemptedAt: string): CheckOutcome {
   return {

@@ -11,8 +11,6 @@ import type { AlertRule } from '../../events/catalogue.ts';
 import { createFetcher } from './fetcher.ts';
 import { claimJobs, enqueueCheck, enqueueDueChecks, finishJobs } from './queue.ts';
 import { runWorker } from './worker.ts';
-import { parsePage } from './check.ts';
-import { extractPriceFromDocument } from './extract.ts';
 
 setDefaultTimeout(60_000);
 
@@ -124,32 +122,6 @@ const productRow = async (productId: string) =>
 const queued = async (productId: string) => (await ctx.sql`SELECT 1 FROM check_jobs WHERE product_id = ${productId}`).length > 0;
 
 // ---------------------------------------------------------------------------------------------
-
-describe('parsing a page for checks', () => {
-  const price = (html: string, selector: string | null) => {
-    const found = extractPriceFromDocument(parsePage(html), { selector });
-    return found.ok ? found.price : found.code;
-  };
-
-  test('drops script, style, svg and comment contents but keeps the elements, so positional selectors still match', () => {
-    const html = `<html><head><style>.a{}</style><script>var p = "£1.00";</script></head><body><div id="x">
-      <script>track()</script><svg><path d="M0 0"/><text>£2.00</text></svg><span>£19.99</span></div></body></html>`;
-    const document = parsePage(html);
-    expect(document.querySelector('script')!.textContent).toBe('');
-    expect(document.querySelector('svg')!.childNodes.length).toBe(0);
-    expect(price(html, '#x > :nth-child(3)')).toBe(19.99);
-  });
-
-  test('a comment mentioning a script, and a script containing "<!--", hide nothing else', () => {
-    expect(price('<body><!-- <script src="x"> --><p class="price">£5.00</p><script>a()</script></body>', '.price')).toBe(5);
-    expect(price('<body><script>if (a <!-- b) {}</script><p class="price">£6.00</p><!-- --></body>', '.price')).toBe(6);
-  });
-
-  test('JSON data scripts stay for the structured-data fallback', () => {
-    const html = '<head><script type="application/ld+json">{"@type":"Product","offers":{"price":"7.50","priceCurrency":"GBP"}}</script></head><body></body>';
-    expect(price(html, null)).toBe(7.5);
-  });
-});
 
 describe('scheduling', () => {
   test('a new product is enqueued once; not again while its job waits', async () => {

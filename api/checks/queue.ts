@@ -52,7 +52,7 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
   const rows = await sql<{ productId: string; userId: string | null; url: string | null; selector: string | null; attempts: number }[]>`
     WITH picked AS (
       SELECT product_id FROM check_jobs
-      WHERE run_at <= now() AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ${opts.leaseSeconds ?? LEASE_SECONDS}))
+      WHERE run_at <= now() AND (claimed_at IS NULL OR claimed_at <= now() - make_interval(secs => ${opts.leaseSeconds ?? LEASE_SECONDS}))
       ORDER BY run_at, hashtext(url)
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED
