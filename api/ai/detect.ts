@@ -1,0 +1,694 @@
+/**
+ * Suggests CSS selectors for the selling price of a product page. Pure: a parsed page in,
+ * suggestions out.
+ *
+ * Candidates are the elements whose text (or price attribute) reads as a price. Each is scored
+ * by what the page says about it: the structured-data price it shows (JSON-LD, microdata,
+ * OpenGraph), known price markup of shop platforms, its distance from the product title and the
+ * add-to-cart button, its names (itemprop, class, id, data attributes) and emphasis; was/RRP,
+ * per-unit, instalment, delivery, saving and related-product prices are pushed down. The page's
+ * main price is the best candidate's; every offered selector is stable, unique on the page, and
+ * verified by the extraction code price checks run, returning exactly that price.
+ */
+import { extractPriceFromDocument, priceTextOf, structuredDataPrices, type StructuredPrice } from '../checks/extract.ts';
+import { findPriceMentions, readPrice, type PriceMention } from '../checks/price-text.ts';
+
+export type SelectorSuggestion = { selector: string; description: string; confidence: number };
+
+/** A suggestion with what its selector returned when it was verified. */
+export type DetectedSelector = SelectorSuggestion & { price: number; currency: string | null; matchedText: string };
+
+export type DetectOptions = { url?: string; limit?: number };
+
+/** Below this a candidate is not taken for the page's main price: listings and price-less pages offer nothing. */
+export const MIN_SCORE = 22;
+const MAX_SUGGESTIONS = 3;
+/** Candidates per page whose selectors are built and verified, best first. */
+const MAX_VERIFIED = 12;
+const MAX_CANDIDATE_TEXT = 160;
+
+export function detectPriceSelectors(document: Document, opts: DetectOptions = {}): DetectedSelector[] {
+  const page = readPage(document, opts.url);
+  const candidates = scoreCandidates(page);
+  const main = mainPrice(page, candidates);
+  if (main === null) return [];
+  // Alternatives must make the bar too: a related product can cost the same.
+  const shortlist = candidates.filter((c) => samePrice(c.amount, main) && c.score >= MIN_SCORE).slice(0, MAX_VERIFIED);
+  const limit = opts.limit ?? MAX_SUGGESTIONS;
+  const named = verify(page, shortlist, main, opts.url, limit, false);
+  // Positions only where the page names nothing (hand-written HTML).
+  return named.length > 0 ? named : verify(page, shortlist, main, opts.url, limit, true);
+}
+
+function verify(page: Page, shortlist: Candidate[], main: number, url: string | undefined, limit: number, byPosition: boolean): DetectedSelector[] {
+  const found: DetectedSelector[] = [];
+  const seen = new Set<string>();
+  for (const candidate of shortlist) {
+    const selector = byPosition
+      ? positionalSelector(page.document, candidate.element)
+      : stableSelector(page.document, candidate.element, page.patterns.get(candidate.element));
+    if (!selector || seen.has(selector)) continue;
+    seen.add(selector);
+    const result = extractPriceFromDocument(page.document, { selector, url });
+    if (!result.ok || result.source !== 'selector' || !samePrice(result.price, main)) continue;
+    found.push({
+      selector,
+      description: describe(candidate, page) + (byPosition ? ' (found by its position on the page, so a redesign may move it)' : ''),
+      // A selector by position breaks more easily than one by name.
+      confidence: confidenceOf(byPosition ? candidate.score - 20 : candidate.score),
+      price: result.price,
+      currency: result.currency,
+      matchedText: result.matchedText,
+    });
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
+/** Every price-reading element with its score and the reasons for it, best first (tests, tuning). */
+export function rankPriceCandidates(document: Document, opts: { url?: string } = {}) {
+  return scoreCandidates(readPage(document, opts.url)).map(({ element, amount, currency, score, reasons }) => ({ element, amount, currency, score, reasons }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page: its elements in order, the product title, the add-to-cart button, structured data
+
+type Page = {
+  document: Document;
+  elements: Element[];
+  order: Map<Element, number>;
+  depth: Map<Element, number>;
+  title: Element | null;
+  buy: Element | null;
+  /** The smallest element holding both the title and the button: the product's own block. */
+  productArea: Element | null;
+  reference: StructuredPrice | null;
+  currency: string | null;
+  /** Elements matched by a platform's price markup, with the platform's selector and name. */
+  patterns: Map<Element, PlatformPattern>;
+};
+
+const SKIPPED_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 'select', 'option', 'svg', 'iframe', 'object', 'textarea', 'title']);
+const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|hide|u-hidden|display-none|invisible)(?=\s|$)/;
+
+function isHidden(element: Element): boolean {
+  if (element.hasAttribute('hidden')) return true;
+  if (element.localName === 'input' && element.getAttribute('type') === 'hidden') return true;
+  if (/(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(element.getAttribute('style') ?? '')) return true;
+  return HIDDEN_CLASS.test(element.getAttribute('class') ?? '');
+}
+
+/** A microdata price kept in an attribute of an invisible element: still what extraction reads. */
+function isMicrodataPrice(element: Element): boolean {
+  return /(?:^|\s)(?:price|lowPrice)(?:\s|$)/.test(element.getAttribute('itemprop') ?? '') && element.hasAttribute('content');
+}
+
+function readPage(document: Document, url: string | undefined): Page {
+  const elements: Element[] = [];
+  const order = new Map<Element, number>();
+  const depth = new Map<Element, number>();
+  const visit = (element: Element, level: number) => {
+    if (SKIPPED_TAGS.has(element.localName)) return;
+    const hidden = isHidden(element);
+    if (hidden && !isMicrodataPrice(element)) return;
+    order.set(element, order.size);
+    depth.set(element, level);
+    elements.push(element);
+    if (!hidden) for (const child of element.children) visit(child, level + 1);
+  };
+  const root = document.body ?? document.documentElement;
+  if (root) visit(root, depthOf(root));
+  // Microdata in <head> or hidden blocks is read by extraction too.
+  for (const meta of document.querySelectorAll('meta[itemprop]')) {
+    if (!order.has(meta) && isMicrodataPrice(meta)) {
+      order.set(meta, order.size);
+      depth.set(meta, depthOf(meta));
+      elements.push(meta);
+    }
+  }
+
+  const structured = structuredDataPrices(document, { url });
+  const title = findTitle(document, elements);
+  const buy = findBuyButton(elements, title, depth);
+  const page: Page = {
+    document, elements, order, depth, title, buy,
+    productArea: title && buy ? commonAncestor(title, buy) : null,
+    reference: structured[0] ?? null,
+    currency: structured.find((price) => price.currency)?.currency ?? null,
+    patterns: platformMatches(document),
+  };
+  if (page.productArea && /^(?:html|body)$/.test(page.productArea.localName)) page.productArea = null;
+  return page;
+}
+
+function depthOf(element: Element): number {
+  let level = 0;
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) level++;
+  return level;
+}
+
+function findTitle(document: Document, visible: Element[]): Element | null {
+  const headings = visible.filter((element) => element.localName === 'h1' && !inPageChrome(element));
+  if (headings.length > 0) return headings[0]!;
+  const named = visible.find((element) => /(?:^|\s)name(?:\s|$)/.test(element.getAttribute('itemprop') ?? ''));
+  if (named) return named;
+  return visible.find((element) => /\bproduct[-_]?(?:title|name)\b/i.test(element.getAttribute('class') ?? '')) ?? document.querySelector('h2');
+}
+
+const BUY_TEXT =
+  /\b(?:add\s+to\s+(?:cart|basket|bag|trolley)|add\s+to\s+my\s+(?:cart|basket|bag)|buy\s+(?:it\s+)?now|buy\s+now|in\s+den\s+warenkorb|ajouter\s+au\s+panier|añadir\s+al\s+carrito|aggiungi\s+al\s+carrello|in\s+winkelwagen|pre-?order\s+now|add\s+to\s+order|subscribe\s+now|start\s+(?:my\s+)?subscription)\b/i;
+const BUY_NAME = /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart/i;
+
+/** The add-to-cart button nearest the title; none on a listing where every item has one. */
+function findBuyButton(visible: Element[], title: Element | null, depth: Map<Element, number>): Element | null {
+  const buttons = visible.filter((element) => {
+    const tag = element.localName;
+    if (tag !== 'button' && tag !== 'input' && tag !== 'a') return false;
+    const label = `${element.textContent ?? ''} ${element.getAttribute('value') ?? ''} ${element.getAttribute('aria-label') ?? ''}`;
+    const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''} ${element.getAttribute('name') ?? ''}`;
+    return (BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(element) && !inPageChrome(element);
+  });
+  if (buttons.length === 0) return null;
+  if (buttons.length >= 3 && new Set(buttons.map(signature)).size < buttons.length) return null;
+  if (!title) return buttons[0]!;
+  return buttons.reduce((best, button) => (treeDistance(button, title, depth) < treeDistance(best, title, depth) ? button : best));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Platform price markup (Shopify, WooCommerce, Magento, BigCommerce, PrestaShop, Amazon-style)
+
+type PlatformPattern = { platform: string; selector: string };
+
+const PLATFORM_PATTERNS: PlatformPattern[] = [
+  { platform: 'Shopify', selector: '.price__sale .price-item--sale' },
+  { platform: 'Shopify', selector: '.price-item--sale' },
+  { platform: 'Shopify', selector: '[data-product-price]' },
+  { platform: 'Shopify', selector: '.product__price' },
+  { platform: 'Shopify', selector: '.product-single__price' },
+  { platform: 'WooCommerce', selector: '.summary .price ins .woocommerce-Price-amount' },
+  { platform: 'WooCommerce', selector: '.summary .price > .woocommerce-Price-amount' },
+  { platform: 'WooCommerce', selector: '.woocommerce-variation-price .woocommerce-Price-amount' },
+  { platform: 'Magento', selector: '.product-info-main [data-price-type="finalPrice"]' },
+  { platform: 'Magento', selector: '.product-info-main .special-price .price' },
+  { platform: 'BigCommerce', selector: '.productView-price [data-product-price-with-tax]' },
+  { platform: 'BigCommerce', selector: '.productView-price [data-product-price-without-tax]' },
+  { platform: 'PrestaShop', selector: '.product-prices .current-price [itemprop="price"]' },
+  { platform: 'PrestaShop', selector: '.product-prices .current-price-value' },
+  { platform: 'Amazon', selector: '.priceToPay .a-offscreen' },
+  { platform: 'Amazon', selector: '.apexPriceToPay .a-offscreen' },
+  { platform: 'Amazon', selector: '#corePrice_feature_div .a-price .a-offscreen' },
+  { platform: 'Amazon', selector: '#priceblock_ourprice' },
+  { platform: 'Amazon', selector: '#priceblock_dealprice' },
+];
+
+function platformMatches(document: Document): Map<Element, PlatformPattern> {
+  const matches = new Map<Element, PlatformPattern>();
+  for (const pattern of PLATFORM_PATTERNS) {
+    for (const element of document.querySelectorAll(pattern.selector)) if (!matches.has(element)) matches.set(element, pattern);
+  }
+  return matches;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Words in markup
+
+/** The words an element's names are made of: "oldPrice price-item--sale" -> old price price item sale. */
+function nameWords(element: Element): string {
+  const parts = [element.getAttribute('class'), element.getAttribute('id'), element.getAttribute('itemprop')];
+  for (const attribute of element.attributes) {
+    if (!attribute.name.startsWith('data-')) continue;
+    parts.push(attribute.name.slice(5));
+    if (attribute.value.length <= 40 && !/\d/.test(attribute.value)) parts.push(attribute.value);
+  }
+  return parts
+    .filter(Boolean)
+    .join(' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[^A-Za-z]+/g, ' ')
+    .toLowerCase();
+}
+
+const words = (pattern: string) => new RegExp(`\\b(?:${pattern})\\b`);
+const PRICE_WORDS = words('price|prices|pricing|prix|preis|precio|prezzo|cena|pris|amount|cost');
+const SELLING_WORDS = words('sale|now|current|final|special|offer|deal|selling|actual|promo|reduced|our|today|pay');
+const SALE_WORDS = words('sale|special|reduced|promo|deal|offer|discounted|clearance');
+const EMPHASIS_WORDS = words('big|large|lg|xl|xxl|bold|strong|main|primary|hero|headline|huge|display');
+const WAS_WORDS = words('was|old|compare|rrp|msrp|srp|uvp|strike|strikethrough|struck|crossed|original|before|previous|prev|retail|list price|listprice|non sale|basis');
+const REGULAR_WORDS = words('regular|reg|standard');
+const UNIT_WORDS = words('unit|per|kg|kilo|litre|liter|measure|base price|comparison|ppu');
+const INSTALMENT_WORDS = words('instal\\w*|install\\w*|klarna|afterpay|clearpay|affirm|laybuy|sezzle|paypal|finance|financing|credit|monthly|month|apr|payments?');
+const SHIPPING_WORDS = words('ship\\w*|deliver\\w*|postage|freight|carriage|dispatch');
+const SAVING_WORDS = words('save|saving|savings|you save|discount|off|percent|badge|reduction');
+const RELATED_WORDS = words(
+  'related|recommend\\w*|upsell\\w*|up sell|cross sell\\w*|crosssell\\w*|similar|also|recently|viewed|carousel|swiper|slick|slider|bundle\\w*|accessor\\w*|sponsored|mini cart|minicart|cart drawer|complete the look|frequently|search results?|facets?|filters?|refine|sort by',
+);
+const RELATED_HEADING = /you (?:may|might) also|related|recommended|customers (?:also|who)|similar|recently viewed|frequently bought|more from|complete the look|people also|often bought|you might like|inspired by/i;
+const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
+
+function inPageChrome(element: Element): boolean {
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    if (CHROME_TAGS.has(parent.localName) && !parent.querySelector('h1')) return true;
+  }
+  return false;
+}
+
+/** Inside a block of other products: related, recommended, a mini cart, a nested microdata product. */
+function inRelatedBlock(element: Element): boolean {
+  let products = 0;
+  for (let child = element, parent = element.parentElement; parent; child = parent, parent = parent.parentElement) {
+    if (RELATED_WORDS.test(nameWords(parent))) return true;
+    if (/Product/.test(parent.getAttribute('itemtype') ?? '') && ++products > 1) return true;
+    const heading = headingBefore(parent, child);
+    if (heading && RELATED_HEADING.test(heading.textContent ?? '')) return true;
+  }
+  return false;
+}
+
+/** The heading that opens the part of `parent` holding `child`: the last h2-h4 (or heading wrapper) before it. */
+function headingBefore(parent: Element, child: Element): Element | null {
+  let found: Element | null = null;
+  for (const sibling of parent.children) {
+    if (sibling === child) return found;
+    if (/^h[1-4]$/.test(sibling.localName) || sibling.getAttribute('role') === 'heading') found = sibling;
+    else if (/\b(?:title|heading|header)\b/i.test(sibling.getAttribute('class') ?? '') && (sibling.textContent ?? '').length < 120) found = sibling;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates and their scores
+
+type Candidate = {
+  element: Element;
+  amount: number;
+  currency: string | null;
+  mention: PriceMention;
+  score: number;
+  /** What the score is made of, for explaining and testing it. */
+  reasons: string[];
+  nearTitle: boolean;
+  nearBuy: boolean;
+  inBuyForm: boolean;
+  sale: boolean;
+  matchesReference: boolean;
+};
+
+const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-price'];
+const DISTRACTING_ROLES = new Set<PriceMention['role']>(['shipping', 'instalment', 'unit', 'period', 'saving', 'threshold', 'multibuy']);
+
+/** What extraction would read from the element alone: its text, else a price attribute. */
+function readElement(element: Element, currency: string | null): { amount: number; currency: string | null; mention: PriceMention } | null {
+  const text = isMicrodataPrice(element) && element.localName === 'meta' ? '' : priceTextOf(element);
+  const tries = text && text.length <= MAX_CANDIDATE_TEXT && /\d/.test(text) ? [text] : [];
+  for (const attribute of PRICE_ATTRIBUTES) {
+    const value = element.getAttribute(attribute)?.trim();
+    if (value && /\d/.test(value) && value.length <= 40) tries.push(value);
+  }
+  for (const written of tries) {
+    const reading = readPrice(written, { currencyHint: currency });
+    if (reading.ok) return { amount: reading.amount, currency: reading.currency, mention: reading.mention };
+  }
+  return null;
+}
+
+function scoreCandidates(page: Page): Candidate[] {
+  const read: Omit<Candidate, 'score' | 'reasons' | 'nearTitle' | 'nearBuy' | 'inBuyForm' | 'sale' | 'matchesReference'>[] = [];
+  for (const element of page.elements) {
+    const text = element.textContent ?? '';
+    if (!isMicrodataPrice(element) && (text.length > MAX_CANDIDATE_TEXT * 4 || !/\d/.test(text)) && !hasPriceAttribute(element)) continue;
+    // The title is never the price, nor is a block around it ("EOS R50" reads as 50 rand).
+    if (page.title && (element.contains(page.title) || page.title.contains(element))) continue;
+    const found = readElement(element, page.currency);
+    // A bare number ("2-Group", a quantity, an id) is a price only where structured data says so.
+    if (found && (hasCurrencySign(found.mention) || samePrice(found.amount, page.reference?.amount ?? NaN))) read.push({ element, ...found });
+  }
+  const referenceShown = page.reference !== null && read.some((c) => samePrice(c.amount, page.reference!.amount));
+  // Repeated markup with different prices is a list of products, not this product.
+  const bySignature = new Map<string, Set<number>>();
+  for (const c of read) {
+    const key = signature(c.element);
+    bySignature.set(key, (bySignature.get(key) ?? new Set()).add(c.amount));
+  }
+  const buyForm = page.buy ? closest(page.buy, 'form') : null;
+
+  const scored = read.map((c): Candidate => {
+    const { element } = c;
+    const reasons: string[] = [];
+    let score = 0;
+    const add = (points: number, why: string) => {
+      score += points;
+      if (points !== 0) reasons.push(`${points > 0 ? '+' : ''}${points} ${why}`);
+    };
+    // "with-list-price", "has-compare-price" describe a sale price that has a was price beside it.
+    const state = /\b(?:with|has)\s+(?:list|compare|old|was|original|regular)(?:\s+(?:at\s+)?price)?\b/g;
+    const own = nameWords(element).replace(state, '');
+    const near = ancestorWords(element, 3).replace(state, '');
+    const label = `${own} ${near}`;
+
+    const matchesReference = referenceShown && samePrice(c.amount, page.reference!.amount);
+    if (matchesReference) add(30, `shows the ${page.reference!.source} price`);
+    else if (referenceShown) add(-25, `differs from the ${page.reference!.source} price`);
+    if (/(?:^|\s)price(?:\s|$)/.test(element.getAttribute('itemprop') ?? '')) add(20, 'itemprop price');
+    if (page.patterns.has(element)) add(15, `${page.patterns.get(element)!.platform} price markup`);
+
+    if (PRICE_WORDS.test(own)) add(10, 'named price');
+    else if (PRICE_WORDS.test(near)) add(4, 'inside a price block');
+    if (SELLING_WORDS.test(own)) add(8, 'named sale/now/final');
+    else if (SELLING_WORDS.test(near)) add(3, 'inside a sale/now/final block');
+    if (EMPHASIS_WORDS.test(own) || isEmphasised(element)) add(5, 'emphasised');
+
+    if (WAS_WORDS.test(label)) add(-35, 'named was/old/RRP');
+    else if (struckThrough(element)) add(-35, 'struck through');
+    else if (REGULAR_WORDS.test(own)) add(-12, 'named regular');
+    if (UNIT_WORDS.test(label)) add(-25, 'named per-unit');
+    if (INSTALMENT_WORDS.test(label)) add(-30, 'named instalment/finance');
+    if (SHIPPING_WORDS.test(label)) add(-30, 'named delivery');
+    if (SAVING_WORDS.test(own)) add(-25, 'named saving');
+    if (c.mention.role !== 'price') add(-15, `reads as a ${c.mention.role} price`);
+    const text = priceTextOf(element) || c.mention.text;
+    if (findPriceMentions(text).some((mention) => DISTRACTING_ROLES.has(mention.role))) add(-10, 'next to a delivery, instalment, unit or saving amount');
+
+    if (inRelatedBlock(element)) add(-40, 'among other products');
+    if (inPageChrome(element)) add(-30, 'in the page header, navigation or footer');
+    if (bySignature.get(signature(element))!.size >= 3) add(-25, 'repeated markup with other prices');
+    else if (inListItem(element)) add(-40, 'one of a list of products');
+
+    const titleDistance = page.title ? treeDistance(element, page.title, page.depth) : Infinity;
+    const buyDistance = page.buy ? treeDistance(element, page.buy, page.depth) : Infinity;
+    add(Math.max(0, 24 - titleDistance), 'near the title');
+    add(Math.max(0, 18 - buyDistance), 'near the add-to-cart button');
+    if (page.buy && element.contains(page.buy)) add(-15, 'holds the add-to-cart button');
+    const inBuyForm = !!buyForm && buyForm.contains(element);
+    if (inBuyForm) add(6, 'in the product form');
+    if (page.productArea) add(page.productArea.contains(element) ? 10 : -10, page.productArea.contains(element) ? 'in the product block' : 'outside the product block');
+    if (page.title && followsClosely(page, element)) add(6, 'right after the title');
+
+    if (inRunningText(element)) add(-15, 'in running text');
+    if (element.localName === 'meta' || isHidden(element)) add(-25, 'not shown');
+    // The tightest element around the price makes the sturdiest selector; wide blocks lose points.
+    add(Math.round((12 * c.mention.text.length) / Math.max(text.length, c.mention.text.length)) - 6, 'tightness');
+    add(-Math.min(15, Math.max(0, element.getElementsByTagName('*').length - 4)), 'nested elements');
+
+    return {
+      ...c,
+      score,
+      reasons,
+      nearTitle: titleDistance <= 12,
+      nearBuy: buyDistance <= 10,
+      inBuyForm,
+      sale: SALE_WORDS.test(label) || besideWasPrice(element),
+      matchesReference,
+    };
+  });
+  // Ties go to the element seen first, then to the innermost (its selector is the tightest).
+  return scored.sort((a, b) => b.score - a.score || page.order.get(a.element)! - page.order.get(b.element)!);
+}
+
+/** Inside one of several alike items (cards of a listing), each with its own link or heading and figures. */
+function inListItem(element: Element): boolean {
+  for (let item = element, level = 0; item.parentElement && level < 6; item = item.parentElement, level++) {
+    const key = `${item.localName}.${item.getAttribute('class') ?? ''}`;
+    const alike = [...item.parentElement.children].filter(
+      (sibling) =>
+        `${sibling.localName}.${sibling.getAttribute('class') ?? ''}` === key &&
+        sibling.querySelector('a[href], h2, h3, h4') !== null &&
+        /\d/.test(sibling.textContent ?? ''),
+    );
+    if (alike.length >= 3) return true;
+  }
+  return false;
+}
+
+/** A price mentioned inside a sentence of prose ("usually sells for around <b>£165</b>"). */
+function inRunningText(element: Element): boolean {
+  const block = element.parentElement;
+  if (!block || !/^(?:p|li|td|blockquote)$/.test(block.localName)) return false;
+  const around = (block.textContent ?? '').length - (element.textContent ?? '').length;
+  return around >= 30 && /[a-z]{3,}\s+[a-z]{2,}\s+[a-z]{2,}/i.test(block.textContent ?? '');
+}
+
+/** Crossed out by an inline style, which extraction's text reading does not see. */
+function struckThrough(element: Element): boolean {
+  for (let e: Element | null = element, level = 0; e && level < 3; e = e.parentElement, level++) {
+    if (/line-through/i.test(e.getAttribute('style') ?? '')) return true;
+  }
+  return false;
+}
+
+function hasCurrencySign(mention: PriceMention): boolean {
+  return /[^\d\s.,'’–—-]/.test(mention.text);
+}
+
+function hasPriceAttribute(element: Element): boolean {
+  return PRICE_ATTRIBUTES.some((attribute) => /\d/.test(element.getAttribute(attribute) ?? ''));
+}
+
+function ancestorWords(element: Element, levels: number): string {
+  const found: string[] = [];
+  for (let parent = element.parentElement, level = 0; parent && level < levels; parent = parent.parentElement, level++) {
+    found.push(nameWords(parent));
+  }
+  return found.join(' ');
+}
+
+function isEmphasised(element: Element): boolean {
+  if (/^(?:strong|b|h2|h3|h4|big)$/.test(element.localName)) return true;
+  const style = element.getAttribute('style') ?? '';
+  const size = /font-size\s*:\s*(\d+(?:\.\d+)?)(px|rem|em)/i.exec(style);
+  if (size && Number(size[1]) * (size[2] === 'px' ? 1 : 16) >= 18) return true;
+  return /font-weight\s*:\s*(?:bold|[6-9]00)/i.test(style);
+}
+
+/** Shown within a few elements after the title, as shops lay out a product. */
+function followsClosely(page: Page, element: Element): boolean {
+  const distance = page.order.get(element)! - page.order.get(page.title!)!;
+  return distance > 0 && distance <= 25;
+}
+
+/** A crossed-out or "was" price next to it makes it a sale price. */
+function besideWasPrice(element: Element): boolean {
+  const container = element.parentElement?.parentElement ?? element.parentElement;
+  if (!container) return false;
+  const text = priceTextOf(container);
+  return text.length <= 300 && findPriceMentions(text).some((mention) => mention.role === 'was');
+}
+
+const NO_PRODUCT_PENALTY = 15;
+
+/** Structured data with a price, an add-to-cart button, OpenGraph product or a platform's price markup. */
+function sellsAProduct(page: Page): boolean {
+  return (
+    page.reference !== null ||
+    page.buy !== null ||
+    page.patterns.size > 0 ||
+    /product/i.test(page.document.querySelector('meta[property="og:type"]')?.getAttribute('content') ?? '')
+  );
+}
+
+/** Points by which the best candidate must beat one with another price: a tie means the page does not say. */
+const MIN_LEAD = 5;
+
+/** The page's main price: the best-scored candidate's, if it clears the bar and leads clearly. */
+function mainPrice(page: Page, candidates: Candidate[]): number | null {
+  const best = candidates[0];
+  // Without any sign of a product for sale, a price needs stronger evidence of its own.
+  if (!best || best.score < MIN_SCORE + (sellsAProduct(page) ? 0 : NO_PRODUCT_PENALTY)) return null;
+  const rival = candidates.find((c) => !samePrice(c.amount, best.amount));
+  return rival && best.score - rival.score < MIN_LEAD ? null : best.amount;
+}
+
+function confidenceOf(score: number): number {
+  return Math.max(1, Math.min(99, Math.round(100 * (1 - Math.exp(-score / 45)))));
+}
+
+const samePrice = (a: number, b: number) => Math.abs(a - b) < 0.005;
+
+// ---------------------------------------------------------------------------------------------
+// Descriptions
+
+const SOURCE_NAMES = { 'json-ld': 'JSON-LD offer', microdata: 'microdata offer', opengraph: 'OpenGraph price' } as const;
+
+/** What was matched, in a sentence: "Sale price £24.99 from the product form, matching the page's JSON-LD offer". */
+function describe(candidate: Candidate, page: Page): string {
+  const evidence = candidate.matchesReference && page.reference
+    ? `, matching the page's ${SOURCE_NAMES[page.reference.source]}`
+    : page.patterns.has(candidate.element)
+      ? `, in ${page.patterns.get(candidate.element)!.platform}'s price markup`
+      : '';
+  if (candidate.element.localName === 'meta') return `Microdata price ${candidate.mention.text}, not shown on the page itself`;
+  const kind = candidate.sale ? 'Sale price' : 'Price';
+  const where = candidate.inBuyForm
+    ? 'from the product form'
+    : candidate.nearBuy
+      ? 'next to the add-to-cart button'
+      : candidate.nearTitle
+        ? 'under the product title'
+        : 'in the product details';
+  return `${kind} ${candidate.mention.text} ${where}${evidence}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stable selectors
+
+const IDENT = /^-?[A-Za-z_][A-Za-z0-9_-]*$/;
+/** Layout utilities (Tailwind, Bootstrap) are shared by unrelated elements and restyled often. */
+const UTILITY =
+  /^(?:text|font|leading|tracking|m[trblxyse]?|p[trblxyse]?|-?m[trblxy]?|w|h|min|max|flex|grid|items|justify|content|self|gap|space|bg|border|rounded|shadow|opacity|col|row|d|align|float|order|block|inline|relative|absolute|sticky|fixed|overflow|z|top|left|right|bottom|sm|md|lg|xl|xxl|uppercase|lowercase|capitalize|truncate|whitespace|underline|italic|visually|sr|screen|clearfix|container|wrapper|inner|outer)(?:-|$)/;
+
+/**
+ * True for names a build tool or framework generated (they change with every deploy or page view):
+ * css-1x2y3z, sc-bdVaJa, ember123, product-price-1234, Price_price__3kX9a, x1a2b3c.
+ */
+export function isGeneratedName(name: string): boolean {
+  if (!IDENT.test(name) || name.length > 48) return true;
+  if (/\d{3,}/.test(name)) return true;
+  if (/^(?:css|sc|jsx|svelte|emotion|styled|astro|tw|chakra|mui|jss|ember|ext-gen|yui|ui-id|react|vue|ng)[-_]/i.test(name) && /[\d]|[a-z][A-Z]|[A-Z][a-z]*[A-Z]/.test(name.replace(/^[a-z]+[-_]/i, ''))) return true;
+  if (/^(?:ember|react|ng|vue)\d/.test(name)) return true;
+  return name.split(/[-_]+/).some((segment) => {
+    const digitsAndLetters = /\d/.test(segment) && /[A-Za-z]/.test(segment) && segment.length >= 4;
+    const scrambledCase = segment.length >= 4 && segment.length <= 8 && /[A-Z][a-z]*[A-Z]|[a-z][A-Z][a-z]*[A-Z]/.test(segment.slice(1));
+    return digitsAndLetters || scrambledCase;
+  });
+}
+
+/** Classes that come and go with the state of the page ("on-sale" leaves when the sale ends). */
+const STATE =
+  /^(?:is|has|with)[-_]|(?:^|[-_])on-?sale$|^(?:sale|active|selected|current|disabled|loading|loaded|visible|hidden|open|closed|discounted|reduced|in-stock|out-of-stock|sold-out|available|unavailable)$/i;
+
+const usableClass = (name: string) => !isGeneratedName(name) && !UTILITY.test(name) && !STATE.test(name);
+const TEST_ATTRIBUTE = /^data-(?:[\w-]*(?:price|amount|cost)[\w-]*|testid|test-id|test|qa|cy|automation(?:-id)?|hook|role|price-type|component|element|selector|target)$/;
+
+/** Simple selectors naming the element by itself, most telling first. */
+function ownParts(element: Element): string[] {
+  const parts: string[] = [];
+  const id = element.getAttribute('id');
+  if (id && !isGeneratedName(id)) parts.push(`#${id}`);
+  const itemprop = element.getAttribute('itemprop')?.trim();
+  if (itemprop && /^[A-Za-z]+$/.test(itemprop)) parts.push(`[itemprop="${itemprop}"]`);
+  for (const attribute of element.attributes) {
+    if (!TEST_ATTRIBUTE.test(attribute.name) || isGeneratedName(attribute.name.slice(5))) continue;
+    const value = attribute.value.trim();
+    // A value with digits is the price itself or an id: only the attribute's presence is stable.
+    if (!value || /\d/.test(value)) parts.push(`[${attribute.name}]`);
+    else if (/^[\w -]{1,40}$/.test(value) && !isGeneratedName(value.replace(/ /g, '-'))) parts.push(`[${attribute.name}="${value}"]`);
+  }
+  for (const name of classList(element)) if (usableClass(name)) parts.push(`.${name}`);
+  return parts;
+}
+
+function classList(element: Element): string[] {
+  return (element.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
+}
+
+/** Simple selectors naming an ancestor, for "ancestor descendant" selectors. */
+function ancestorParts(element: Element): string[] {
+  const parts = ownParts(element).filter((part) => !part.startsWith('[itemprop="price"]'));
+  if (/^(?:form|main|article|ins|del|h1|h2|h3|dl|dd|table)$/.test(element.localName)) parts.push(element.localName);
+  return parts;
+}
+
+const MAX_SELECTOR_TRIES = 60;
+
+/**
+ * The shortest stable selector that matches this element and nothing else on the page, or null.
+ * Positional selectors (nth-child) are never used: they break when a shop adds a banner.
+ */
+export function stableSelector(document: Document, element: Element, pattern?: PlatformPattern): string | null {
+  // Ranks: the element's own names, then qualified by an ancestor, then an ancestor and its tag,
+  // then by two ancestors. Within a rank, shortest first.
+  const options = new Map<string, number>();
+  const add = (selector: string, rank: number) => {
+    if (!options.has(selector)) options.set(selector, rank);
+  };
+  const own = ownParts(element);
+  const tag = element.localName;
+  for (const part of own) add(part, 0);
+  for (const part of own) if (!part.startsWith('#')) add(`${tag}${part}`, 0);
+  const classes = own.filter((part) => part.startsWith('.'));
+  for (let i = 0; i < classes.length; i++) for (let j = i + 1; j < classes.length; j++) add(`${classes[i]}${classes[j]}`, 0);
+  if (pattern) add(pattern.selector, 1);
+  const ancestors: string[][] = [];
+  for (let parent = element.parentElement, level = 0; parent && level < 4; parent = parent.parentElement, level++) {
+    if (/^(?:html|body)$/.test(parent.localName)) break;
+    ancestors.push(ancestorParts(parent));
+  }
+  for (const parts of ancestors) for (const part of parts) for (const target of own) add(`${part} ${target}`, 1);
+  for (const parts of ancestors) for (const part of parts) add(`${part} ${tag}`, 2);
+  for (let i = 0; i < ancestors.length; i++) {
+    for (let j = i + 1; j < ancestors.length; j++) {
+      for (const outer of ancestors[j]!.slice(0, 3)) for (const inner of ancestors[i]!.slice(0, 3)) for (const target of [...own.slice(0, 2), tag]) {
+        add(`${outer} ${inner} ${target}`, 3);
+      }
+    }
+  }
+
+  const sorted = [...options].sort(([a, rankA], [b, rankB]) => rankA - rankB || a.length - b.length).map(([selector]) => selector);
+  let tries = 0;
+  for (const selector of sorted) {
+    if (++tries > MAX_SELECTOR_TRIES) break;
+    let matches: Element[];
+    try {
+      matches = [...document.querySelectorAll(selector)];
+    } catch {
+      continue;
+    }
+    if (matches.length === 1 && matches[0] === element) return selector;
+  }
+  return null;
+}
+
+/**
+ * The last resort for pages without names (hand-written HTML): a path of at most three steps by
+ * tag and position from the nearest named ancestor, e.g. "#main > p:nth-of-type(2)".
+ */
+export function positionalSelector(document: Document, element: Element): string | null {
+  const steps: string[] = [];
+  for (let e = element, level = 0; e.parentElement && level < 3; e = e.parentElement, level++) {
+    const parent = e.parentElement;
+    const sameTag = [...parent.children].filter((sibling) => sibling.localName === e.localName);
+    steps.unshift(sameTag.length > 1 ? `${e.localName}:nth-of-type(${sameTag.indexOf(e) + 1})` : e.localName);
+    const anchor = ancestorParts(parent).find((part) => part.startsWith('#') || part.startsWith('.'));
+    if (!anchor) continue;
+    const selector = `${anchor} > ${steps.join(' > ')}`;
+    try {
+      const matches = document.querySelectorAll(selector);
+      if (matches.length === 1 && matches[0] === element) return selector;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tree helpers
+
+/** The element's tag and classes with its parent's: the same signature means the same markup. */
+function signature(element: Element): string {
+  const own = (e: Element | null) => (e ? `${e.localName}.${classList(e).sort().join('.')}` : '');
+  return `${own(element.parentElement)}>${own(element)}`;
+}
+
+function closest(element: Element, tag: string): Element | null {
+  for (let e: Element | null = element; e; e = e.parentElement) if (e.localName === tag) return e;
+  return null;
+}
+
+function commonAncestor(a: Element, b: Element): Element | null {
+  const seen = new Set<Element>();
+  for (let e: Element | null = a; e; e = e.parentElement) seen.add(e);
+  for (let e: Element | null = b; e; e = e.parentElement) if (seen.has(e)) return e;
+  return null;
+}
+
+/**
+ * How far a candidate is from a landmark (the title, the button): steps up from the landmark to
+ * their common ancestor weigh most, steps down to the candidate a little, so the price element
+ * beside the title is near, and so is its own wrapper, but not a block far up the page.
+ */
+function treeDistance(candidate: Element, landmark: Element, depth: Map<Element, number>): number {
+  const common = commonAncestor(candidate, landmark);
+  if (!common) return Infinity;
+  const level = (e: Element) => depth.get(e) ?? depthOf(e);
+  return 4 * (level(landmark) - level(common)) + (level(candidate) - level(common));
+}
