@@ -2,11 +2,12 @@
  * End-to-end price checks per second: enqueue -> fetch from a loopback shop serving ~100 KB pages
  * -> extract -> append -> project, with 1 and then 2 worker processes.
  *
- *   bun bench/checks/run.ts [--products 4000] [--concurrency 16]
+ *   bun bench/checks/run.ts [--products 4000] [--concurrency 16] [--per-url 1]
  *
  * Needs a PostgreSQL server (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres):
  * worker processes share the queue through it. A scratch database is created and dropped.
- * Every product has its own page, spread over 250 loopback addresses (127.0.0.1-250), so the
+ * Every product has its own page (or, with --per-url N, N products track each page and one fetch
+ * serves them), spread over 250 loopback addresses (127.0.0.1-250), so the
  * fetcher's politeness limits (2 requests at a time and 250 ms apart per host) hold as in
  * production. Workers are separate `bun` processes with the default fetcher; this process serves
  * the shop and runs the projections.
@@ -40,6 +41,7 @@ async function workerProcess(url: string, concurrency: number) {
 async function main() {
   const products = arg('products', 4000);
   const concurrency = arg('concurrency', 16);
+  const perUrl = arg('per-url', 1);
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `pricewatch_bench_checks_${Date.now().toString(36)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
@@ -51,8 +53,8 @@ async function main() {
   const shop = startShop();
   const ctx = await createContext(loadConfig({ DATABASE_URL: dbUrl, CHECK_ALLOW_PRIVATE: 'true' }), { database: await openDatabase({ url: dbUrl, max: 8 }) });
   try {
-    console.log(`Seeding ${products} products (one ~${Math.round(shop.pageBytes / 1024)} KB page each, 250 loopback hosts)...`);
-    await seed(ctx, products, shop.port);
+    console.log(`Seeding ${products} products (${perUrl} per ~${Math.round(shop.pageBytes / 1024)} KB page, 250 loopback hosts)...`);
+    await seed(ctx, products, shop.port, perUrl);
     ctx.projections.start();
 
     console.log(`\nchecks per second, end to end (concurrency ${concurrency} per worker, ${products} checks per run)`);
@@ -68,7 +70,7 @@ async function main() {
       await enqueueDueChecks(ctx, new Date(Date.now() + (round - 1) * 2 * 86_400_000));
       while ((await ctx.sql`SELECT 1 FROM check_jobs LIMIT 1`).length) await Bun.sleep(10);
       // Done when every product's read model shows this round's price.
-      const current = await readModelsCurrent(ctx, round, products);
+      const current = await readModelsCurrent(ctx, round, products, perUrl);
       const seconds = (performance.now() - started) / 1000;
       const cpuAfter = await cpuOf(ctx, procs.map((p) => p.pid));
       const perCheck = (key: keyof typeof cpuAfter) => ((cpuAfter[key] - cpuBefore[key]) / products).toFixed(2);
@@ -91,12 +93,12 @@ async function main() {
  * Waits until every product's read model shows the round's price (at most a minute: an open
  * transaction anywhere on the server holds catch-up readers back) and answers how many do.
  */
-async function readModelsCurrent(ctx: Awaited<ReturnType<typeof createContext>>, round: number, products: number) {
+async function readModelsCurrent(ctx: Awaited<ReturnType<typeof createContext>>, round: number, products: number, perUrl: number) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const [{ current }] = await ctx.sql<{ current: number }[]>`
       SELECT count(*)::int AS current FROM products
-      WHERE abs(current_price - (10 + split_part(id, '-', 3)::int % 25 + ${round / 100}::float8 + 0.09)) < 0.0001`;
+      WHERE abs(current_price - (10 + (split_part(id, '-', 3)::int / ${perUrl}) % 25 + ${round / 100}::float8 + 0.09)) < 0.0001`;
     if (current === products || Date.now() > deadline) return current;
     await ctx.projections.poke();
     await Bun.sleep(5);
@@ -144,7 +146,7 @@ async function spawnWorker(dbUrl: string, concurrency: number) {
 }
 
 /** Users and their products, appended as events and projected. */
-async function seed(ctx: Awaited<ReturnType<typeof createContext>>, count: number, port: number) {
+async function seed(ctx: Awaited<ReturnType<typeof createContext>>, count: number, port: number, perUrl: number) {
   const perUser = 10;
   const events: [string, NewEvent][] = [];
   for (let u = 0; u < Math.ceil(count / perUser); u++) {
@@ -157,7 +159,7 @@ async function seed(ctx: Awaited<ReturnType<typeof createContext>>, count: numbe
       type: 'ProductAdded',
       data: {
         productId, userId: `bench-user-${Math.floor(i / perUser)}`, name: `Product ${i}`,
-        url: `http://127.0.0.${1 + (i % 250)}:${port}/p/${i}`, selector: '#price-template--product .price',
+        url: pageUrl(Math.floor(i / perUrl), port), selector: '#price-template--product .price',
         alertRule: { kind: 'none' }, imageUrl: null,
       },
     }]);
@@ -170,6 +172,8 @@ async function seed(ctx: Awaited<ReturnType<typeof createContext>>, count: numbe
     await Bun.sleep(50);
   }
 }
+
+const pageUrl = (page: number, port: number) => `http://127.0.0.${1 + (page % 250)}:${port}/p/${page}`;
 
 /** Below the page's regular price of £39.99, so it always reads as the sale price. */
 const priceOf = (i: number, round: number) => 10 + (i % 25) + round / 100 + 0.09;
