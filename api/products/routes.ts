@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
+import { createUserCache } from '../http/user-cache.ts';
 import { handleProductCommand, PRODUCT_NOT_FOUND, type ProductCommand } from '../../events/product.ts';
 import type { AppendResult } from '../../events/store.ts';
 import type { Sql } from '../db.ts';
@@ -28,9 +29,12 @@ export function productsRoutes(ctx: AppContext) {
     if (appended) await ctx.projections.waitFor({ transactionId: appended.transactionId, position: appended.lastPosition });
   }
 
+  // The list is reused until an event about the user's products arrives (or the 24h window moves on).
+  const cached = createUserCache(ctx.sql);
+
   return new Elysia({ prefix: '/api/products' })
     .use(authentication(ctx))
-    .get('/', ({ userId }) => readProducts(ctx.sql, userId), { signedIn: true })
+    .get('/', ({ request, userId }) => cached(request, userId, 'products', () => readProducts(ctx.sql, userId)), { signedIn: true })
 
     .post('/', async ({ userId, body, set }) => {
       const productId = crypto.randomUUID();
