@@ -88,13 +88,13 @@ async function addProduct(c: Pick<Ctx, 'store' | 'projections'>, userId: string,
   const { appended } = await handleCommand(c.store, productStream(productId), productDecider, {
     type: 'Add', productId, userId, details: { name: 'Product', url, selector, alertRule },
   });
-  await c.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }));
+  await c.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }), SETTLE_MS);
   return productId;
 }
 
 async function removeProduct(productId: string, userId: string) {
   const { appended } = await handleCommand(ctx.store, productStream(productId), productDecider, { type: 'Remove', productId, userId });
-  await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }));
+  await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }), SETTLE_MS);
 }
 
 /** Runs workers until the queue is empty, then brings the read models up to date. */
@@ -110,14 +110,27 @@ async function drain(contexts: Ctx[] = [ctx], opts: { concurrency?: number } = {
   }
   stop.abort();
   await Promise.all(workers);
-  await ctx.projections.catchUp();
+  await settled();
+}
+
+// On a shared PostgreSQL server another database's open transaction can hold catch-up readers
+// back for a while: wait for the read models rather than assume they are current.
+const SETTLE_MS = 30_000;
+
+/** Waits until the read models have every event appended so far. */
+async function settled() {
+  const [last] = await ctx.sql<{ t: string; p: string }[]>`
+    SELECT transaction_id::text AS t, global_position AS p FROM events ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`;
+  if (last) await ctx.projections.waitFor({ transactionId: last.t, position: Number(last.p) }, SETTLE_MS);
 }
 
 const checkEvents = async (productId: string) =>
   (await ctx.store.readStream(productStream(productId))).events.filter((e) => e.type === 'PriceObserved' || e.type === 'PriceCheckFailed');
 
-const productRow = async (productId: string) =>
-  (await ctx.sql`SELECT current_price, last_check_at, last_check_status, last_check_error, consecutive_failures, is_active, image_url FROM products WHERE id = ${productId}`)[0]!;
+const productRow = async (productId: string) => {
+  await settled();
+  return (await ctx.sql`SELECT current_price, last_check_at, last_check_status, last_check_error, consecutive_failures, is_active, image_url FROM products WHERE id = ${productId}`)[0]!;
+};
 
 const queued = async (productId: string) => (await ctx.sql`SELECT 1 FROM check_jobs WHERE product_id = ${productId}`).length > 0;
 
@@ -226,7 +239,7 @@ describe('checks through the queue', () => {
     const { appended } = await handleCommand(ctx.store, productStream(id), productDecider, {
       type: 'Edit', productId: id, userId, details: { name: 'Product', url: `${shopUrl}/bare/flaky`, selector: '#gone', alertRule: { kind: 'none' } },
     });
-    await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }));
+    await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }), SETTLE_MS);
     await enqueueDueChecks(ctx); // edited since the last check: due at once
     await drain();
     const failed = (await checkEvents(id)).at(-1)!;

@@ -73,6 +73,13 @@ describe('the demo shop inside the server', () => {
   }, SETUP_TIMEOUT);
   afterAll(async () => { server.stop(true); await ctx.close(); }, SETUP_TIMEOUT);
 
+  /** Waits for the read models to take in every event so far (another database's open transaction can hold them back). */
+  async function settled() {
+    const [last] = await ctx.sql<{ t: string; p: string }[]>`
+      SELECT transaction_id::text AS t, global_position AS p FROM events ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`;
+    if (last) await ctx.projections.waitFor({ transactionId: last.t, position: Number(last.p) }, 30_000);
+  }
+
   test('serves the index, product pages, images; ?price forces a price', async () => {
     const index = await fetch(`${origin}/demo-shop/`);
     expect(index.status).toBe(200);
@@ -107,6 +114,7 @@ describe('the demo shop inside the server', () => {
     const res = await app.handle(new Request(`${origin}/api/auth/demo`));
     const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
     const { id: userId } = await (await app.handle(new Request(`${origin}/api/auth/user`, { headers: { cookie } }))).json();
+    await settled();
     const products = await ctx.sql<{ id: string; url: string; current_price: number; image_url: string }[]>`
       SELECT id, url, current_price, image_url FROM products WHERE user_id = ${userId} ORDER BY name`;
     expect(products).toHaveLength(3);
@@ -121,7 +129,7 @@ describe('the demo shop inside the server', () => {
 
     // Signing in again does not add more.
     await app.handle(new Request(`${origin}/api/auth/demo`));
-    await ctx.projections.catchUp();
+    await settled();
     expect((await ctx.sql`SELECT id FROM products WHERE user_id = ${userId}`).length).toBe(3);
 
     // The last seeded point is one demo interval old: the next tick enqueues them, a worker checks them.
@@ -131,7 +139,7 @@ describe('the demo shop inside the server', () => {
     for (let i = 0; i < 500 && (await ctx.sql`SELECT 1 FROM check_jobs`).length; i++) await Bun.sleep(20);
     stop.abort();
     await worker;
-    await ctx.projections.catchUp();
+    await settled();
     for (const p of products) {
       const last = (await ctx.store.readStream(productStream(p.id))).events.at(-1)!;
       expect(last.type).toBe('PriceObserved');
