@@ -68,8 +68,12 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
     const failed = new Set<string>();
     for (;;) {
       let moved = false;
+      // One cheap look at the log's head spares a transaction per read model that is already there.
+      const head = await store.head();
       for (const p of projections) {
         if (failed.has(p.name)) continue;
+        const at = positions.get(p.name);
+        if (at && reached(at, head)) continue;
         try {
           const r = await step(p);
           total += r.applied;
@@ -140,20 +144,24 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
     // Fresh statistics keep the ordered read of the log on its index; without them a large,
     // newly loaded log is read by sorting everything after the checkpoint, batch after batch.
     await sql`ANALYZE events`;
-    await transaction(sql, async (tx) => {
-      for (const p of chosen) {
-        // Wait for a live runner to finish its batch; the lock is then ours until commit.
-        await tx`SELECT pg_advisory_xact_lock(hashtext(${'projection:' + p.name}))`;
-        await tx.unsafe(`TRUNCATE ${p.tables.join(', ')}`);
-        await tx`UPDATE projection_checkpoints SET transaction_id = '0', position = 0 WHERE name = ${p.name}`;
-        for (;;) {
-          const r = await step(p, tx);
-          if (!r.moved) break;
-          done += r.applied;
-          onProgress?.(done);
+    try {
+      await transaction(sql, async (tx) => {
+        for (const p of chosen) {
+          // Wait for a live runner to finish its batch; the lock is then ours until commit.
+          await tx`SELECT pg_advisory_xact_lock(hashtext(${'projection:' + p.name}))`;
+          await tx.unsafe(`TRUNCATE ${p.tables.join(', ')}`);
+          await tx`UPDATE projection_checkpoints SET transaction_id = '0', position = 0 WHERE name = ${p.name}`;
+          for (;;) {
+            const r = await step(p, tx);
+            if (!r.moved) break;
+            done += r.applied;
+            onProgress?.(done);
+          }
         }
-      }
-    });
+      });
+    } finally {
+      positions.clear(); // known again after the next step of each read model
+    }
     return done;
   }
 
