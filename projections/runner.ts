@@ -118,11 +118,11 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
   }
 
   /**
-   * Resolves once every projection has passed `target` (read-your-writes for the API), or after
-   * `timeoutMs` (a transaction left open elsewhere can hold readers back; answers then show
-   * the last projected state).
+   * Resolves once every projection has passed `target` (read-your-writes for the API), normally
+   * within milliseconds, or after `timeoutMs`: a transaction left open anywhere on the database
+   * server holds every reader back, and answers then show the last projected state.
    */
-  function waitFor(target: Checkpoint, timeoutMs = 3000): Promise<void> {
+  function waitFor(target: Checkpoint, timeoutMs = 10_000): Promise<void> {
     if (projections.every((p) => reached(positions.get(p.name) ?? START, target))) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const w = { target, resolve };
