@@ -74,6 +74,18 @@ const SubscriptionTerms = z.object({
   trialEnd: unixSeconds.nullable(), currentPeriodEnd: unixSeconds, created: unixSeconds, at: unixSeconds,
 });
 
+export const ALERT_TYPES = ['price_drop', 'price_increase', 'threshold_met'] as const;
+const alertId = z.string().min(1);
+
+const Email = z.object({
+  userId,
+  emailId: z.string().min(1),
+  kind: z.enum(['alerts', 'weekly']),
+  alertIds: z.array(alertId),
+  to: z.string().email(),
+  messageId: z.string().min(1),
+});
+
 const Payment = z.object({
   userId, subscriptionId: subscriptionId.nullable(), invoiceId: z.string().min(1), amount: pence,
   currency: z.string().regex(/^[a-z]{3}$/), at: unixSeconds,
@@ -141,6 +153,42 @@ export const events = {
   SubscriptionEnded: define('SubscriptionEnded', 1, z.object({ userId, subscriptionId, at: unixSeconds })),
   PaymentSucceeded: define('PaymentSucceeded', 1, Payment),
   PaymentFailed: define('PaymentFailed', 1, Payment.extend({ attempt: z.number().int().nonnegative() })),
+
+  /**
+   * Alerts (stream `alerts-<userId>`, events/alert.ts). An alert carries what it was about as it was
+   * then, and the observation that raised it, so "why did I get this?" always has an answer.
+   */
+  AlertRaised: define('AlertRaised', 1, z.object({
+    alertId, userId, productId,
+    type: z.enum(ALERT_TYPES),
+    productName: z.string().min(1),
+    productUrl: z.string().url(),
+    productImage: nullableText,
+    previousPrice: money,
+    currentPrice: money,
+    currency,
+    /** Positive for a rise. */
+    changePercent: z.number().finite(),
+    /** The drop percent of the rule that was met; null for alerts on any change. */
+    thresholdPercent: z.number().nullable(),
+    message: z.string().min(1),
+    trigger: z.object({
+      eventType: z.enum(['PriceObserved', 'PriceManuallySet']),
+      position: z.number().int().positive(),
+      at: z.string().datetime(),
+    }),
+  })),
+  /** Read on the Alerts screen. */
+  AlertRead: define('AlertRead', 1, z.object({ alertId, userId })),
+  /** Read in the notifications popover; an alert and its notification share their read state. */
+  NotificationRead: define('NotificationRead', 1, z.object({ alertId, userId })),
+  /** 'Mark all read': the alerts that were unread at that moment. */
+  AllNotificationsRead: define('AllNotificationsRead', 1, z.object({ userId, alertIds: z.array(alertId).min(1) })),
+
+  /** E-mails (stream `emails-<userId>`): one per batch of alerts, or a weekly report. */
+  EmailSent: define('EmailSent', 1, Email.extend({ response: z.string() })),
+  /** Given up: a permanent refusal, or no delivery within the retry window. */
+  EmailFailed: define('EmailFailed', 1, Email.extend({ error: z.string(), attempts: z.number().int().positive() })),
 } as const;
 
 export type EventType = keyof typeof events;
