@@ -42,8 +42,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkAllowPrivate,
     /** Run a price-check worker inside the server process (more run as `bun run worker`). */
     checkWorker: env.CHECK_WORKER !== 'off',
-    /** Pages one worker process checks at the same time. */
-    checkConcurrency: Math.max(1, Number(env.CHECK_CONCURRENCY) || 16),
+    /** Checks one worker process runs at the same time: fetches mostly wait on the network. */
+    checkConcurrency: Math.max(1, Number(env.CHECK_CONCURRENCY) || 32),
     /** Minutes between checks of products on the built-in demo shop, in demo mode. */
     demoCheckMinutes: Math.max(1, Number(env.DEMO_CHECK_MINUTES) || 3),
   };

@@ -2,7 +2,7 @@
  * End-to-end price checks per second: enqueue -> fetch from a loopback shop serving ~100 KB pages
  * -> extract -> append -> project, with 1 and then 2 worker processes.
  *
- *   bun bench/checks/run.ts [--products 4000] [--concurrency 16] [--per-url 1]
+ *   bun bench/checks/run.ts [--products 4000] [--concurrency 32] [--per-url 1]
  *
  * Needs a PostgreSQL server (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres):
  * worker processes share the queue through it. A scratch database is created and dropped.
@@ -40,7 +40,7 @@ async function workerProcess(url: string, concurrency: number) {
 
 async function main() {
   const products = arg('products', 4000);
-  const concurrency = arg('concurrency', 16);
+  const concurrency = arg('concurrency', 32);
   const perUrl = arg('per-url', 1);
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `pricewatch_bench_checks_${Date.now().toString(36)}`;
