@@ -553,7 +553,7 @@ export function isGeneratedName(name: string): boolean {
 
 /** Classes that come and go with the state of the page ("on-sale" leaves when the sale ends). */
 const STATE =
-  /^(?:is|has|with)[-_]|(?:^|[-_])on-?sale$|^(?:sale|active|selected|current|disabled|loading|loaded|visible|hidden|open|closed|discounted|reduced|in-stock|out-of-stock|sold-out|available|unavailable)$/i;
+  /^(?:is|has|with)[-_]|^no-js|(?:^|[-_])on-?sale$|^(?:sale|active|selected|current|disabled|loading|loaded|visible|hidden|open|closed|discounted|reduced|in-stock|out-of-stock|sold-out|available|unavailable)$/i;
 
 const usableClass = (name: string) => !isGeneratedName(name) && !UTILITY.test(name) && !STATE.test(name);
 const TEST_ATTRIBUTE = /^data-(?:[\w-]*(?:price|amount|cost)[\w-]*|testid|test-id|test|qa|cy|automation(?:-id)?|hook|role|price-type|component|element|selector|target)$/;
