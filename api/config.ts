@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { billingConfig } from './billing/config.ts';
+import { aiConfig } from './ai/config.ts';
 
 /** Configuration from the environment; every variable is documented in README and .env.example. */
 export type Config = ReturnType<typeof loadConfig>;
@@ -35,6 +36,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demo: !google && !production,
     /** Stripe when STRIPE_SECRET_KEY is set, else the local demo billing (never in production). */
     billing,
+    /** An OpenAI-compatible model when OPENAI_API_KEY is set; null means heuristics only. */
+    ai: aiConfig(env),
     /** Session lifetime; it slides forward while the user is active. */
     sessionDays: Number(env.SESSION_DAYS ?? 30),
     siteDir: resolve(env.SITE_DIR ?? 'site/dist'),

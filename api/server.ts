@@ -13,6 +13,7 @@ import { siteRoutes } from './site.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { demoShopRoutes } from './demo-shop/routes.ts';
+import { aiRoutes } from './ai/routes.ts';
 
 /** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
 export function createApp(ctx: AppContext) {
@@ -27,6 +28,7 @@ export function createApp(ctx: AppContext) {
     .use(checkRoutes(ctx))
     .use(demoShopRoutes(ctx))
     .use(billingRoutes(ctx))
+    .use(aiRoutes(ctx))
     .all('/api/*', ({ set }) => { set.status = 404; return { message: 'Not found' }; })
     .use(siteRoutes(ctx));
 }

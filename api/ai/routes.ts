@@ -1,0 +1,75 @@
+import { Elysia } from 'elysia';
+import { z } from 'zod';
+import { parseHTML } from 'linkedom';
+import type { AppContext } from '../context.ts';
+import { authentication } from '../auth/plugin.ts';
+import { HttpError } from '../http/errors.ts';
+import { fetchPage, type Fetcher } from '../checks/fetcher.ts';
+import { fetchOptionsFor } from '../checks/check.ts';
+import { effectivePlan } from '../products/limit.ts';
+import { isWebUrl } from '../products/schemas.ts';
+import { DetailTimeFilter, rangeStart } from '../history/series.ts';
+import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
+import { detectPriceSelectors, type SelectorSuggestion } from './detect.ts';
+import { createLanguageModel, rankSelectors, rewriteSuggestions, type LanguageModel } from './model.ts';
+import { figureSheet, notEnoughHistory, priceFigures, RANGE_LABELS, suggestPricing, type PricingSuggestion } from './pricing.ts';
+
+export const DetectSelectorBody = z.object({
+  url: z.string({ error: 'Please enter a product URL first.' }).trim()
+    .min(1, 'Please enter a product URL first.')
+    .refine(isWebUrl, 'Please enter a valid URL.'),
+});
+
+export const PriceSuggestionsBody = z.object({
+  productId: z.string({ error: 'productId is required' }).trim().min(1, 'productId is required').max(200),
+  timeFilter: z.enum(DetailTimeFilter.options, { error: `timeFilter must be one of ${DetailTimeFilter.options.join(', ')}` }),
+});
+
+export const AI_DETECTION_NOT_IN_PLAN =
+  'AI price detection is not part of the Free plan. Start a free trial or upgrade to any paid plan to detect price selectors automatically.';
+
+export type DetectSelectorAnswer = { success: true; selectors: SelectorSuggestion[] };
+export type PriceSuggestionsAnswer = { suggestions: PricingSuggestion[] };
+
+/**
+ * POST /api/ai/detect-selector and POST /api/price-suggestions (spec section 7). The heuristics
+ * always answer; a configured language model only reorders and rewords what they found.
+ */
+export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: LanguageModel | null } = {}) {
+  const model = opts.model !== undefined ? opts.model : createLanguageModel(ctx.config.ai);
+  const fetcher = opts.fetcher ?? { fetchPage };
+
+  async function detect(userId: string, url: string): Promise<DetectSelectorAnswer> {
+    const plan = await effectivePlan(ctx.sql, userId);
+    if (!plan.aiDetection) throw new HttpError(403, AI_DETECTION_NOT_IN_PLAN);
+    const page = await fetcher.fetchPage(url, fetchOptionsFor(ctx.config, url));
+    if (!page.ok) throw new HttpError(422, `The page could not be analysed: ${page.reason}`, page.code === 'bad-url' ? 'url' : undefined);
+    const { document } = parseHTML(page.body);
+    const verified = detectPriceSelectors(document as unknown as Document, { url });
+    return { success: true, selectors: await rankSelectors(model, verified, { url }) };
+  }
+
+  async function suggest(userId: string, productId: string, timeFilter: z.infer<typeof DetailTimeFilter>): Promise<PriceSuggestionsAnswer> {
+    const [product] = await ctx.sql<{ currency: string | null }[]>`
+      SELECT currency FROM products WHERE id = ${productId} AND user_id = ${userId}`;
+    if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
+    const since = rangeStart(timeFilter, new Date()) ?? new Date(0);
+    const rows = await ctx.sql<{ price: number; observed_at: Date; currency: string | null }[]>`
+      SELECT price::float8 AS price, observed_at, currency FROM price_points
+      WHERE product_id = ${productId} AND user_id = ${userId} AND observed_at >= ${since}
+      ORDER BY observed_at`;
+    const currency = product.currency ?? rows.findLast((r) => r.currency)?.currency ?? 'GBP';
+    const figures = priceFigures(rows.map((r) => ({ price: r.price, at: r.observed_at })), { range: timeFilter, currency });
+    if (!figures) return { suggestions: [notEnoughHistory(rows.length, RANGE_LABELS[timeFilter])] };
+    const suggestions = suggestPricing(figures);
+    return { suggestions: await rewriteSuggestions(model, figureSheet(figures), suggestions) };
+  }
+
+  return new Elysia()
+    .use(authentication(ctx))
+    .post('/api/ai/detect-selector', ({ userId, body }) => detect(userId, body.url), { signedIn: true, body: DetectSelectorBody })
+    .post('/api/price-suggestions', ({ userId, body }) => suggest(userId, body.productId, body.timeFilter), {
+      signedIn: true,
+      body: PriceSuggestionsBody,
+    });
+}
