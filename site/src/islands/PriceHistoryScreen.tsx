@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { ExternalLink, History, Package, Search, Sparkles } from 'lucide-react';
+import { ExternalLink, History, Package, Search } from 'lucide-react';
 import { api, isUnauthorizedError, type DetailRange, type HistoryRange, type PriceHistoryProduct, type PricePoint } from '../lib/api';
 import { formatDateTime, formatPrice, formatSignedPercent, hostWithoutWww } from '../lib/format';
 import {
@@ -9,6 +9,7 @@ import { cn } from '../lib/utils';
 import { toast } from '../stores/toast';
 import { AppShell } from './AppShell';
 import { PriceChart } from './charts/PriceChart';
+import { PricingInsights } from './PricingInsights';
 import { Badge } from './ui/Badge';
 import { Button, focusRing } from './ui/Button';
 import { Card, CardContent, CardHeader, CardTitle } from './ui/Card';
@@ -223,7 +224,6 @@ function HistoryDialog({ product, listRange, onClose }: DialogProps) {
   const [range, setRange] = useState<DetailRange>(listRange);
   const [points, setPoints] = useState<PricePoint[] | null>(null);
   const [failed, setFailed] = useState(false);
-  const [suggestionsAsked, setSuggestionsAsked] = useState(false);
   const rangeId = useId();
 
   useEffect(() => {
@@ -291,18 +291,7 @@ function HistoryDialog({ product, listRange, onClose }: DialogProps) {
           </CardContent>
         </Card>
 
-        <div className="space-y-3">
-          <Button onClick={() => setSuggestionsAsked(true)} disabled={suggestionsAsked}>
-            <Sparkles aria-hidden="true" />
-            Get Pricing Suggestions
-          </Button>
-          {suggestionsAsked && (
-            <p role="status" className="rounded-lg border border-dashed bg-muted/50 p-4 text-sm text-muted-foreground">
-              Pricing suggestions are coming soon. They will read this price history and recommend when to match, undercut or hold
-              your price. Until then, the chart above shows how this competitor has moved.
-            </p>
-          )}
-        </div>
+        <PricingInsights productId={product.id} range={range} />
       </DialogContent>
     </Dialog>
   );

@@ -114,6 +114,10 @@ export const api = {
     detailed: (productId: string, timeFilter: DetailRange) =>
       call(client.api['price-history'].detailed({ productId }).get({ query: { timeFilter } })),
   },
+  ai: {
+    detectSelector: (url: string) => call(client.api.ai['detect-selector'].post({ url })),
+    priceSuggestions: (productId: string, timeFilter: DetailRange) => call(client.api['price-suggestions'].post({ productId, timeFilter })),
+  },
   billing: {
     subscription: () => call(client.api.billing.subscription.get()),
     createTrialSetup: () => call(client.api.billing['create-trial-setup'].post()),
@@ -126,3 +130,7 @@ export const api = {
 export type BillingAnswer = Treaty.Data<typeof client.api.billing.subscription.get>;
 export type TrialSetup = Treaty.Data<(typeof client.api.billing)['create-trial-setup']['post']>;
 export type PaidPlanId = 'starter' | 'growth' | 'pro';
+
+/** AI help answers (spec section 3): selector suggestions (confidence 0-100) and pricing suggestions (confidence 0-1). */
+export type SelectorSuggestion = Treaty.Data<(typeof client.api.ai)['detect-selector']['post']>['selectors'][number];
+export type PricingSuggestion = Treaty.Data<(typeof client.api)['price-suggestions']['post']>['suggestions'][number];

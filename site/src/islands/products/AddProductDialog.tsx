@@ -5,6 +5,7 @@ import { toast } from '../../stores/toast';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/Select';
 import { Field, focusFirstInvalid, FormDialog } from './FormDialog';
 import { ProductFields } from './ProductFields';
+import { AiDetectButton, SelectorSuggestions, useSelectorDetection } from './AiDetect';
 
 type AddProductDialogProps = {
   onClose: () => void;
@@ -21,6 +22,7 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
   const [form, setForm] = useState<Form>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
+  const detection = useSelectorDetection((selector) => change('selector', selector));
 
   function change(field: keyof Form, value: string) {
     setForm((f) => ({ ...f, [field]: value }));
@@ -61,7 +63,19 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
       onSubmit={submit}
       onCloseAutoFocus={onCloseAutoFocus}
     >
-      <ProductFields values={form} errors={errors} onChange={change} disabled={pending} />
+      <ProductFields
+        values={form}
+        errors={errors}
+        onChange={change}
+        disabled={pending}
+        selectorAction={<AiDetectButton detecting={detection.detecting} disabled={pending} onClick={() => detection.detect(form.url)} />}
+      />
+      <SelectorSuggestions
+        suggestions={detection.suggestions}
+        selected={form.selector.trim()}
+        onPick={(selector) => change('selector', selector)}
+        disabled={pending}
+      />
       <Field label="Alert Threshold" error={errors.threshold} hint="When to alert you about this product's price.">
         {(control) => (
           <Select value={form.threshold} onValueChange={(value) => change('threshold', value)} disabled={pending}>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { FieldErrors, ProductFields as Fields } from '../../lib/products';
 import { Input } from '../ui/Input';
 import { Field } from './FormDialog';
@@ -7,10 +8,12 @@ type ProductFieldsProps = {
   errors: FieldErrors;
   onChange: (field: keyof Fields, value: string) => void;
   disabled: boolean;
+  /** Shown beside the selector input (the add dialog's AI Detect). */
+  selectorAction?: ReactNode;
 };
 
 /** Name, url and selector: the part the add and edit dialogs share. */
-export function ProductFields({ values, errors, onChange, disabled }: ProductFieldsProps) {
+export function ProductFields({ values, errors, onChange, disabled, selectorAction }: ProductFieldsProps) {
   return (
     <>
       <Field label="Product Name" error={errors.name}>
@@ -41,16 +44,19 @@ export function ProductFields({ values, errors, onChange, disabled }: ProductFie
       </Field>
       <Field label="CSS Selector" error={errors.selector} hint="The element on the page that shows the price.">
         {(control) => (
-          <Input
-            {...control}
-            value={values.selector}
-            onChange={(e) => onChange('selector', e.target.value)}
-            placeholder=".price, #price, [data-price]"
-            autoComplete="off"
-            spellCheck={false}
-            className="font-mono"
-            disabled={disabled}
-          />
+          <div className="flex gap-2">
+            <Input
+              {...control}
+              value={values.selector}
+              onChange={(e) => onChange('selector', e.target.value)}
+              placeholder=".price, #price, [data-price]"
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
+              disabled={disabled}
+            />
+            {selectorAction}
+          </div>
         )}
       </Field>
     </>

@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { Sparkles } from 'lucide-react';
+import { api, isUnauthorizedError, type SelectorSuggestion } from '../../lib/api';
+import { detectionFailure, detectUrlProblem, NO_SELECTORS } from '../../lib/ai';
+import { toast } from '../../stores/toast';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { Spinner } from '../ui/Spinner';
+
+/** AI Detect: asks the server for price selectors of `url` and fills the best one in with `pick`. */
+export function useSelectorDetection(pick: (selector: string) => void) {
+  const [detecting, setDetecting] = useState(false);
+  const [suggestions, setSuggestions] = useState<SelectorSuggestion[]>([]);
+
+  async function detect(url: string) {
+    const problem = detectUrlProblem(url);
+    if (problem) return toast({ ...problem, variant: 'destructive' });
+    setDetecting(true);
+    try {
+      const { selectors } = await api.ai.detectSelector(url.trim());
+      setSuggestions(selectors);
+      const [best] = selectors;
+      if (!best) return toast(NO_SELECTORS);
+      pick(best.selector);
+      toast({ title: 'Price selector detected', description: best.description });
+    } catch (error) {
+      if (!isUnauthorizedError(error)) toast({ ...detectionFailure(error), variant: 'destructive' });
+    } finally {
+      setDetecting(false);
+    }
+  }
+
+  return { detect, detecting, suggestions };
+}
+
+export function AiDetectButton({ detecting, disabled, onClick }: { detecting: boolean; disabled: boolean; onClick: () => void }) {
+  return (
+    <Button variant="outline" onClick={onClick} disabled={disabled || detecting} aria-busy={detecting}>
+      {detecting ? <Spinner className="size-4 text-current" label="Detecting..." /> : <Sparkles aria-hidden="true" />}
+      {detecting ? 'Detecting...' : 'AI Detect'}
+    </Button>
+  );
+}
+
+/** The detected selectors to pick from, best first; picking one fills the selector field. */
+export function SelectorSuggestions({ suggestions, selected, onPick, disabled }: {
+  suggestions: SelectorSuggestion[];
+  selected: string;
+  onPick: (selector: string) => void;
+  disabled: boolean;
+}) {
+  if (suggestions.length === 0) return null;
+  return (
+    <fieldset className="grid gap-1 rounded-lg border p-2" disabled={disabled}>
+      <legend className="px-1 text-sm font-medium">Detected price selectors</legend>
+      {suggestions.map((suggestion) => (
+        <label
+          key={suggestion.selector}
+          className="flex cursor-pointer items-start gap-3 rounded-md p-2 hover:bg-muted has-[:checked]:bg-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring"
+        >
+          <input
+            type="radio"
+            name="detected-selector"
+            value={suggestion.selector}
+            checked={selected === suggestion.selector}
+            onChange={() => onPick(suggestion.selector)}
+            className="mt-1 accent-primary"
+          />
+          <span className="grid min-w-0 flex-1 gap-0.5">
+            <code className="truncate font-mono text-sm">{suggestion.selector}</code>
+            <span className="text-xs text-muted-foreground">{suggestion.description}</span>
+          </span>
+          <Badge variant="secondary" aria-label={`${suggestion.confidence}% confidence`}>
+            {suggestion.confidence}%
+          </Badge>
+        </label>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'bun:test';
+import { confidenceLabel, DETECTION_FAILED, detectionFailure, detectUrlProblem, INVALID_URL, URL_REQUIRED } from './ai';
+import { ApiError } from './api';
+
+describe('AI Detect', () => {
+  test('checks the url first (spec section 5)', () => {
+    expect(detectUrlProblem('')).toEqual(URL_REQUIRED);
+    expect(detectUrlProblem('   ')).toEqual({ title: 'URL Required', description: 'Please enter a product URL first.' });
+    expect(detectUrlProblem('competitor.com/kettle')).toEqual({ title: 'Invalid URL', description: 'Please enter a valid URL.' });
+    expect(detectUrlProblem('ftp://competitor.com/kettle')).toEqual(INVALID_URL);
+    expect(detectUrlProblem(' https://competitor.com/kettle ')).toBeNull();
+  });
+
+  test('a free plan shows the server\'s message; anything else the spec\'s failure', () => {
+    const message = 'AI price detection is not part of the Free plan.';
+    expect(detectionFailure(new ApiError(403, JSON.stringify({ message }), 'Forbidden'))).toEqual({ title: 'AI Detection Failed', description: message });
+    expect(detectionFailure(new ApiError(422, JSON.stringify({ message: 'The page could not be analysed' }), ''))).toEqual(DETECTION_FAILED);
+    expect(detectionFailure(new Error('Failed to fetch'))).toEqual({
+      title: 'AI Detection Failed',
+      description: 'Could not analyze the page. Please enter selector manually.',
+    });
+  });
+});
+
+describe('AI Pricing Insights', () => {
+  test('confidence as a percent', () => {
+    expect(confidenceLabel(0.823)).toBe('82% confidence');
+    expect(confidenceLabel(1)).toBe('100% confidence');
+    expect(confidenceLabel(1.4)).toBe('100% confidence');
+  });
+});

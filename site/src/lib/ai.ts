@@ -1,0 +1,29 @@
+/**
+ * The AI help's client-side rules and messages: the checks before AI Detect calls the server
+ * (spec section 5), its toasts (spec section 8), and how confidences are shown.
+ */
+import type { ToastMessage } from '../stores/toast';
+import { isValidUrl, serverError } from './products';
+
+export const URL_REQUIRED: ToastMessage = { title: 'URL Required', description: 'Please enter a product URL first.' };
+export const INVALID_URL: ToastMessage = { title: 'Invalid URL', description: 'Please enter a valid URL.' };
+export const NO_SELECTORS: ToastMessage = { title: 'No selectors found', description: "AI couldn't detect price selectors. Try entering manually." };
+export const DETECTION_FAILED: ToastMessage = { title: 'AI Detection Failed', description: 'Could not analyze the page. Please enter selector manually.' };
+export const SUGGESTIONS_FAILED: ToastMessage = { title: 'Failed to generate pricing suggestions. Please try again.' };
+
+/** Why AI Detect cannot run on this url yet, or null when it can. */
+export function detectUrlProblem(url: string): ToastMessage | null {
+  if (!url.trim()) return URL_REQUIRED;
+  return isValidUrl(url) ? null : INVALID_URL;
+}
+
+/** The toast for a failed detection: the server's own message when the plan does not include it. */
+export function detectionFailure(error: unknown): ToastMessage {
+  const { status, message } = serverError(error);
+  return status === 403 && message ? { title: DETECTION_FAILED.title, description: message } : DETECTION_FAILED;
+}
+
+/** A pricing suggestion's confidence (0-1) as the card shows it: "82% confidence". */
+export function confidenceLabel(confidence: number): string {
+  return `${Math.round(Math.min(1, Math.max(0, confidence)) * 100)}% confidence`;
+}
