@@ -154,3 +154,20 @@ test('readAll from the start pages through everything in order', async () => {
   const next = await store.readAll({ transactionId: firstPage[2]!.transactionId, position: firstPage[2]!.position }, 10_000);
   expect([...firstPage, ...next].map((e) => e.position)).toEqual(all.map((e) => e.position));
 });
+
+test('global order follows transaction ids as numbers, also across a digit boundary (999 -> 1000)', async () => {
+  const from = await store.head();
+  // Enough single-event transactions that the ids gain a digit on a new database.
+  for (let i = 0; i < 400; i++) await store.append(`user-digits-${i}`, 'no_stream', [changed('digits')]);
+  const pages: number[] = [];
+  let cp = from;
+  for (;;) {
+    const page = await store.readAll(cp, 37);
+    if (!page.length) break;
+    pages.push(...page.map((e) => e.position));
+    cp = { transactionId: page.at(-1)!.transactionId, position: page.at(-1)!.position };
+  }
+  expect(pages).toHaveLength(400);
+  expect(pages).toEqual([...pages].sort((a, b) => a - b));
+  expect((await store.head()).position).toBe(pages.at(-1)!);
+});
