@@ -32,7 +32,6 @@ export function createLanguageModel(config: AiConfig | null): LanguageModel | nu
         const completion = await client.chat.completions.parse({
           model: config.model,
           messages,
-          temperature: 0.2,
           response_format: zodResponseFormat(schema, name),
         });
         const message = completion.choices[0]?.message;
