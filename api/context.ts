@@ -7,6 +7,8 @@ import { createSessionStore, SESSIONS_DDL, type SessionStore } from './auth/sess
 import { OAUTH_STATE_DDL } from './auth/oauth-state.ts';
 import { BILLING_DDL } from './billing/webhook.ts';
 import { CHECK_JOBS_DDL } from './checks/queue.ts';
+import { OUTBOX_DDL } from './alerts/outbox.ts';
+import { reactors } from './alerts/reactors.ts';
 
 /** Everything a request handler may need, built once per process (or per test). */
 export type AppContext = {
@@ -14,16 +16,20 @@ export type AppContext = {
   sql: Sql;
   store: EventStore;
   projections: ProjectionRunner;
+  /** Raise alerts and queue e-mails from the log; never rebuilt. */
+  reactors: ProjectionRunner;
   sessions: SessionStore;
 };
 
 /** Creates the tables this process needs; every statement is idempotent. */
-export async function migrate(sql: Sql, runner: ProjectionRunner) {
+export async function migrate(sql: Sql, runner: ProjectionRunner, reactorRunner?: ProjectionRunner) {
   await sql.unsafe(EVENT_STORE_DDL);
   await sql.unsafe(SESSIONS_DDL);
   await sql.unsafe(OAUTH_STATE_DDL);
   await sql.unsafe(CHECK_JOBS_DDL);
   await runner.setup();
+  await sql.unsafe(OUTBOX_DDL);
+  await reactorRunner?.setup();
   await sql.unsafe(BILLING_DDL); // after the event store: it indexes the events table
 }
 
@@ -32,11 +38,13 @@ export async function createContext(config: Config, opts: { database?: Database 
   const sql = database.sql;
   const store = createEventStore(sql);
   const runner = createProjectionRunner(store, projections, { onError: (err, name) => console.error(`projection ${name}:`, err) });
-  await migrate(sql, runner);
+  const reactorRunner = createProjectionRunner(store, reactors(store), { checkpoints: 'reactor_checkpoints', onError: (err, name) => console.error(`reactor ${name}:`, err) });
+  await migrate(sql, runner, reactorRunner);
   return {
     config, sql, store, database,
     projections: runner,
+    reactors: reactorRunner,
     sessions: createSessionStore(sql, { lifetimeDays: config.sessionDays }),
-    async close() { await runner.stop(); await database.close(); },
+    async close() { await runner.stop(); await reactorRunner.stop(); await database.close(); },
   };
 }

@@ -14,6 +14,7 @@ import { billingRoutes } from './billing/routes.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { demoShopRoutes } from './demo-shop/routes.ts';
 import { aiRoutes } from './ai/routes.ts';
+import { alertRoutes } from './alerts/routes.ts';
 
 /** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
 export function createApp(ctx: AppContext) {
@@ -29,6 +30,7 @@ export function createApp(ctx: AppContext) {
     .use(demoShopRoutes(ctx))
     .use(billingRoutes(ctx))
     .use(aiRoutes(ctx))
+    .use(alertRoutes(ctx))
     .all('/api/*', ({ set }) => { set.status = 404; return { message: 'Not found' }; })
     .use(siteRoutes(ctx));
 }

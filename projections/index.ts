@@ -5,9 +5,10 @@ import { productsProjection } from './products.ts';
 import { readVersionsProjection } from './read-versions.ts';
 import { pricePointDaysProjection } from './price-point-days.ts';
 import { billingProjection } from './billing.ts';
+import { alertsProjection } from './alerts.ts';
 
 /**
  * Every read model of the product, in the order they are caught up. Read versions come first:
  * a user's cached answers must miss before the read models they come from change.
  */
-export const projections: readonly Projection[] = [readVersionsProjection, usersProjection, settingsProjection, productsProjection, pricePointDaysProjection, billingProjection];
+export const projections: readonly Projection[] = [readVersionsProjection, usersProjection, settingsProjection, productsProjection, pricePointDaysProjection, billingProjection, alertsProjection];

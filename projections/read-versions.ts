@@ -5,7 +5,7 @@ import { lastBy } from './batch.ts';
  * For each user, the last event about their products. Once every read model has passed it, the
  * dashboard and price history cannot change until a newer one arrives (or the clock moves their
  * windows), so those endpoints can reuse an answer computed at that version
- * (api/http/user-cache.ts). Alert events belong here too once they exist.
+ * (api/http/user-cache.ts). Alerts count on the dashboard, so their events are here too.
  */
 export const readVersionsProjection: Projection = {
   name: 'read-versions',
@@ -16,7 +16,10 @@ export const readVersionsProjection: Projection = {
       transaction_id xid8 NOT NULL,
       position       bigint NOT NULL
     );`,
-  handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed'],
+  handles: [
+    'ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed', 'PriceCorrected',
+    'AlertRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead',
+  ],
   async apply(tx, events) {
     const latest = lastBy(
       events.map((e) => ({ userId: e.data.userId, transactionId: e.transactionId, position: e.position })),

@@ -2,8 +2,8 @@ import { transaction, type Sql } from '../api/db.ts';
 import { START, checkpointOf, reached, type Checkpoint, type EventStore } from '../events/store.ts';
 import type { Projection } from './projection.ts';
 
-export const CHECKPOINTS_DDL = `
-CREATE TABLE IF NOT EXISTS projection_checkpoints (
+const checkpointsDdl = (table: string) => `
+CREATE TABLE IF NOT EXISTS ${table} (
   name           text PRIMARY KEY,
   transaction_id xid8 NOT NULL DEFAULT '0',
   position       bigint NOT NULL DEFAULT 0,
@@ -18,8 +18,14 @@ const BATCH = 2000;
  * a batch and the new checkpoint in one transaction. An advisory lock keeps two processes from
  * projecting the same read model at once; the checkpoint compare-and-set is the backstop.
  */
-export function createProjectionRunner(store: EventStore, projections: readonly Projection[], options: { pollMs?: number; onError?: (err: unknown, name: string) => void } = {}) {
+export function createProjectionRunner(
+  store: EventStore, projections: readonly Projection[],
+  options: { pollMs?: number; onError?: (err: unknown, name: string) => void; checkpoints?: string } = {},
+) {
   const sql = store.sql;
+  // Reactors keep theirs apart: the answer cache waits for every read model in projection_checkpoints.
+  const table = options.checkpoints ?? 'projection_checkpoints';
+  const checkpoints = sql(table);
   const pollMs = options.pollMs ?? 250;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
@@ -29,10 +35,10 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
   const positions = new Map<string, Checkpoint>();
 
   async function setup(db: Sql = sql) {
-    await db.unsafe(CHECKPOINTS_DDL);
+    await db.unsafe(checkpointsDdl(table));
     for (const p of projections) {
       await db.unsafe(p.ddl);
-      await db`INSERT INTO projection_checkpoints (name) VALUES (${p.name}) ON CONFLICT DO NOTHING`;
+      await db`INSERT INTO ${checkpoints} (name) VALUES (${p.name}) ON CONFLICT DO NOTHING`;
     }
   }
 
@@ -42,7 +48,7 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
       const [lock] = await tx<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtext(${'projection:' + p.name})) AS ok`;
       if (!lock?.ok) return { applied: 0, moved: false };
       const [row] = await tx<{ transaction_id: string; position: string }[]>`
-        SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = ${p.name}`;
+        SELECT transaction_id::text, position FROM ${checkpoints} WHERE name = ${p.name}`;
       const from: Checkpoint = row ? { transactionId: row.transaction_id, position: Number(row.position) } : START;
       // Read only the types this projection handles, but move the checkpoint up to the head
       // read before them, so it also passes events of other types (read-your-writes waits on it).
@@ -51,7 +57,7 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
       const batch = await store.readAll(from, BATCH, { types: p.handles, upTo: head, tx });
       if (batch.length) await p.apply(tx, batch);
       const to = batch.length === BATCH ? checkpointOf(batch[batch.length - 1]!) : head;
-      await tx`UPDATE projection_checkpoints SET transaction_id = ${to.transactionId}::xid8, position = ${to.position}, updated_at = now()
+      await tx`UPDATE ${checkpoints} SET transaction_id = ${to.transactionId}::xid8, position = ${to.position}, updated_at = now()
                WHERE name = ${p.name}`;
       positions.set(p.name, to);
       return { applied: batch.length, moved: true };
@@ -150,7 +156,7 @@ export function createProjectionRunner(store: EventStore, projections: readonly 
           // Wait for a live runner to finish its batch; the lock is then ours until commit.
           await tx`SELECT pg_advisory_xact_lock(hashtext(${'projection:' + p.name}))`;
           await tx.unsafe(`TRUNCATE ${p.tables.join(', ')}`);
-          await tx`UPDATE projection_checkpoints SET transaction_id = '0', position = 0 WHERE name = ${p.name}`;
+          await tx`UPDATE ${checkpoints} SET transaction_id = '0', position = 0 WHERE name = ${p.name}`;
           for (;;) {
             const r = await step(p, tx);
             if (!r.moved) break;

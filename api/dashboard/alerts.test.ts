@@ -4,25 +4,32 @@ import { readDashboardStats } from './routes.ts';
 
 setDefaultTimeout(60_000);
 
-// The dashboard reads alerts from the alerts read model (user_id, is_read, created_at) once it
-// exists; a database of its own, so the table is there before the first read.
+// The dashboard reads alerts from the alerts read model (api/alerts): unread ones, and those raised
+// since the user's midnight. An alert is dated by the price change it reports.
 let ctx: Awaited<ReturnType<typeof testContext>>;
-beforeAll(async () => {
-  ctx = await testContext();
-  await ctx.sql`CREATE TABLE IF NOT EXISTS alerts (id text PRIMARY KEY, user_id text NOT NULL, is_read boolean NOT NULL, created_at timestamptz NOT NULL)`;
-}, SETUP_TIMEOUT);
+beforeAll(async () => { ctx = await testContext(); }, SETUP_TIMEOUT);
 afterAll(() => ctx.close(), SETUP_TIMEOUT);
 
+const raised = (alertId: string, userId: string, at: string, position: number) => ({
+  type: 'AlertRaised' as const,
+  data: {
+    alertId, userId, productId: 'p1', type: 'price_drop' as const, productName: 'Kettle', productUrl: 'https://shop.example/k', productImage: null,
+    previousPrice: 20, currentPrice: 18, currency: 'GBP', changePercent: -10, thresholdPercent: null,
+    message: 'Price dropped 10.0% from £20.00 to £18.00', trigger: { eventType: 'PriceObserved' as const, position, at },
+  },
+});
+
 test('active alerts are the unread ones; new today counts from the user\'s midnight', async () => {
-  const userId = crypto.randomUUID();
+  const userId = crypto.randomUUID(), someoneElse = crypto.randomUUID();
   const now = new Date('2026-06-10T12:00:00Z'); // 13:00 in London
-  const alert = (id: string, user: string, isRead: boolean, createdAt: string) => ({ id, user_id: user, is_read: isRead, created_at: new Date(createdAt) });
-  await ctx.sql`INSERT INTO alerts ${ctx.sql([
-    alert('a1', userId, false, '2026-06-10T08:00:00Z'),
-    alert('a2', userId, false, '2026-06-09T22:30:00Z'), // 23:30 in London: yesterday
-    alert('a3', userId, true, '2026-06-10T09:00:00Z'),
-    alert('a4', 'someone else', false, '2026-06-10T09:00:00Z'),
-  ])}`;
+  await ctx.store.append(`alerts-${userId}`, 'no_stream', [
+    raised('a1', userId, '2026-06-10T08:00:00Z', 1),
+    raised('a2', userId, '2026-06-09T22:30:00Z', 2), // 23:30 in London: yesterday
+    raised('a3', userId, '2026-06-10T09:00:00Z', 3),
+    { type: 'AlertRead', data: { alertId: 'a3', userId } },
+  ]);
+  await ctx.store.append(`alerts-${someoneElse}`, 'no_stream', [raised('a4', someoneElse, '2026-06-10T09:00:00Z', 4)]);
+  await ctx.projections.catchUp();
   const stats = await readDashboardStats(ctx.sql, userId, now);
   expect(stats.alertsCount).toBe(2);
   expect(stats.trends.alertsCount).toEqual({ newToday: 2 });

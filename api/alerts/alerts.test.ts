@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { createApp } from '../server.ts';
+import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
+import { client, observe, settle } from '../testing/alerts.ts';
+import { readDashboardStats } from '../dashboard/routes.ts';
+import { alertIdFor } from './reactor.ts';
+
+setDefaultTimeout(60_000);
+
+let ctx: Awaited<ReturnType<typeof testContext>>;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  ctx = await testContext();
+  api = client(createApp(ctx));
+}, SETUP_TIMEOUT);
+afterAll(() => ctx.close(), SETUP_TIMEOUT);
+
+const json = async (res: Response) => ({ status: res.status, body: await res.json() });
+const alertsOf = async (cookie: string) => (await api.request('/api/alerts', { cookie })).json();
+const notificationsOf = async (cookie: string) => (await api.request('/api/notifications', { cookie })).json();
+const eventsOf = async (type: string) => (await ctx.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM events WHERE type = ${type}`)[0]!.n;
+
+async function userWithProduct(threshold: string, name = 'Kettle') {
+  const user = await api.signIn();
+  const productId = await api.addProduct(user.cookie, { name, threshold });
+  return { ...user, productId };
+}
+
+describe('raising alerts', () => {
+  test('a drop on an any-change product raises one price_drop alert, listed on both screens', async () => {
+    const u = await userWithProduct('any', 'Steel Kettle');
+    await observe(ctx, u.productId, u.userId, 20);
+    await observe(ctx, u.productId, u.userId, 18);
+    await settle(ctx);
+
+    const alerts = await alertsOf(u.cookie);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({
+      type: 'price_drop', productId: u.productId, productName: 'Steel Kettle', productUrl: 'https://shop.example.com/kettle', productImage: null,
+      message: 'Price dropped 10.0% from £20.00 to £18.00', previousPrice: 20, currentPrice: 18, changePercent: -10, isRead: false,
+    });
+    expect(Date.now() - Date.parse(alerts[0].createdAt)).toBeLessThan(60_000);
+    expect(await notificationsOf(u.cookie)).toEqual([{
+      id: alerts[0].id, type: 'price_drop', productName: 'Steel Kettle', message: alerts[0].message,
+      currentPrice: 18, previousPrice: 20, isRead: false, createdAt: alerts[0].createdAt,
+    }]);
+  });
+
+  test('the alert names the observation that raised it', async () => {
+    const u = await userWithProduct('-10');
+    await observe(ctx, u.productId, u.userId, 100);
+    const trigger = await observe(ctx, u.productId, u.userId, 85);
+    await settle(ctx);
+    const [alert] = await alertsOf(u.cookie);
+    expect(alert.id).toBe(alertIdFor(trigger.lastPosition));
+    expect(alert.type).toBe('threshold_met');
+    const { events } = await ctx.store.readStream(`alerts-${u.userId}`);
+    expect(events[0]!.data).toMatchObject({ trigger: { eventType: 'PriceObserved', position: trigger.lastPosition }, thresholdPercent: 10 });
+  });
+
+  test('threshold, increase, equal price, manual prices and none', async () => {
+    const drop = await userWithProduct('-10');
+    for (const price of [50, 50, 46, 40, 44]) await observe(ctx, drop.productId, drop.userId, price); // only 46 -> 40 is 10% or more
+    const any = await userWithProduct('any');
+    await observe(ctx, any.productId, any.userId, 10);
+    const set = await api.request(`/api/products/${any.productId}/update-price`, { method: 'POST', cookie: any.cookie, body: JSON.stringify({ price: '12' }) });
+    expect(set.status).toBe(200);
+    const none = await userWithProduct('none');
+    for (const price of [10, 5, 20]) await observe(ctx, none.productId, none.userId, price);
+    await settle(ctx);
+
+    expect((await alertsOf(drop.cookie)).map((a: { type: string; message: string }) => [a.type, a.message])).toEqual([
+      ['threshold_met', 'Price dropped 13.0% from £46.00 to £40.00, past your 10% alert threshold'],
+    ]);
+    expect((await alertsOf(any.cookie)).map((a: { type: string }) => a.type)).toEqual(['price_increase']);
+    expect(await alertsOf(none.cookie)).toEqual([]);
+  });
+
+  test('an edited rule applies from the next price on', async () => {
+    const u = await userWithProduct('none');
+    await observe(ctx, u.productId, u.userId, 10);
+    await observe(ctx, u.productId, u.userId, 8); // no alert: rule none
+    const edit = await api.request(`/api/products/${u.productId}`, {
+      method: 'PUT', cookie: u.cookie, body: JSON.stringify({ name: 'Kettle', url: 'https://shop.example.com/kettle', selector: '.price', threshold: 5 }),
+    });
+    expect(edit.status).toBe(200);
+    await observe(ctx, u.productId, u.userId, 7);
+    await settle(ctx);
+    expect((await alertsOf(u.cookie)).map((a: { message: string }) => a.message)).toEqual(['Price dropped 12.5% from £8.00 to £7.00, past your 5% alert threshold']);
+  });
+
+  test('price drop alerts off silences falls but not rises', async () => {
+    const u = await userWithProduct('any');
+    const saved = await api.request('/api/settings', {
+      method: 'PUT', cookie: u.cookie,
+      body: JSON.stringify({ emailNotifications: true, priceDropAlerts: false, weeklyReports: false, checkFrequency: 'daily', currency: 'GBP', timezone: 'Europe/London' }),
+    });
+    expect(saved.status).toBe(200);
+    for (const price of [10, 9, 11]) await observe(ctx, u.productId, u.userId, price);
+    await settle(ctx);
+    expect((await alertsOf(u.cookie)).map((a: { type: string }) => a.type)).toEqual(['price_increase']);
+  });
+
+  test('running the reactors again, or rebuilding the read models, raises nothing twice', async () => {
+    const u = await userWithProduct('any');
+    for (const price of [10, 9, 8]) await observe(ctx, u.productId, u.userId, price);
+    await settle(ctx);
+    const raised = await eventsOf('AlertRaised');
+    await ctx.reactors.catchUp();
+    await ctx.projections.rebuild();
+    await settle(ctx);
+    expect(await eventsOf('AlertRaised')).toBe(raised);
+    expect(await alertsOf(u.cookie)).toHaveLength(2);
+  });
+
+  test('a removed product raises nothing more, and its alerts stay', async () => {
+    const u = await userWithProduct('any');
+    await observe(ctx, u.productId, u.userId, 10);
+    await observe(ctx, u.productId, u.userId, 9);
+    await settle(ctx);
+    expect((await api.request(`/api/products/${u.productId}`, { method: 'DELETE', cookie: u.cookie })).status).toBe(200);
+    await observe(ctx, u.productId, u.userId, 5); // a check that finished after the removal
+    await settle(ctx);
+    expect(await alertsOf(u.cookie)).toHaveLength(1);
+  });
+});
+
+describe('reading alerts', () => {
+  async function userWithAlerts(n: number) {
+    const u = await userWithProduct('any');
+    for (let i = 0; i <= n; i++) await observe(ctx, u.productId, u.userId, 100 - i);
+    await settle(ctx);
+    const alerts = await alertsOf(u.cookie);
+    expect(alerts).toHaveLength(n);
+    return { ...u, ids: alerts.map((a: { id: string }) => a.id) as string[] };
+  }
+
+  test('PATCH /api/alerts/:id/read marks one read, once', async () => {
+    const u = await userWithAlerts(2);
+    const before = await eventsOf('AlertRead');
+    expect(await json(await api.request(`/api/alerts/${u.ids[0]}/read`, { method: 'PATCH', cookie: u.cookie }))).toEqual({ status: 200, body: { id: u.ids[0], isRead: true } });
+    // Read items are not marked again: the same answer, no new event.
+    expect((await api.request(`/api/alerts/${u.ids[0]}/read`, { method: 'PATCH', cookie: u.cookie })).status).toBe(200);
+    expect(await eventsOf('AlertRead')).toBe(before + 1);
+    const alerts = await alertsOf(u.cookie);
+    expect(alerts.map((a: { isRead: boolean }) => a.isRead)).toEqual([true, false]);
+    // An alert and its notification are one: read on one screen, read on the other.
+    expect((await notificationsOf(u.cookie)).map((n: { isRead: boolean }) => n.isRead)).toEqual([true, false]);
+    expect((await api.request(`/api/notifications/${u.ids[0]}/read`, { method: 'POST', cookie: u.cookie })).status).toBe(200);
+    expect(await eventsOf('NotificationRead')).toBe(0);
+  });
+
+  test('POST /api/notifications/:id/read marks one read', async () => {
+    const u = await userWithAlerts(1);
+    expect((await api.request(`/api/notifications/${u.ids[0]}/read`, { method: 'POST', cookie: u.cookie })).status).toBe(200);
+    expect((await notificationsOf(u.cookie))[0].isRead).toBe(true);
+    expect((await alertsOf(u.cookie))[0].isRead).toBe(true);
+  });
+
+  test('mark all read names the unread ones once; then there is nothing to mark', async () => {
+    const u = await userWithAlerts(3);
+    await api.request(`/api/alerts/${u.ids[1]}/read`, { method: 'PATCH', cookie: u.cookie });
+    expect(await json(await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: u.cookie }))).toEqual({ status: 200, body: { success: true, count: 2 } });
+    expect((await notificationsOf(u.cookie)).every((n: { isRead: boolean }) => n.isRead)).toBe(true);
+    const { events } = await ctx.store.readStream(`alerts-${u.userId}`);
+    const all = events.filter((e) => e.type === 'AllNotificationsRead');
+    expect(all).toHaveLength(1);
+    expect([...(all[0]!.data as { alertIds: string[] }).alertIds].sort()).toEqual([u.ids[0], u.ids[2]].sort());
+    expect(await json(await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: u.cookie }))).toEqual({ status: 200, body: { success: true, count: 0 } });
+    // A single read after mark all is not recorded either.
+    const reads = await eventsOf('AlertRead');
+    await api.request(`/api/alerts/${u.ids[2]}/read`, { method: 'PATCH', cookie: u.cookie });
+    expect(await eventsOf('AlertRead')).toBe(reads);
+  });
+
+  test('another user\'s alert, an unknown id and a malformed id are 404; signed out is 401', async () => {
+    const owner = await userWithAlerts(1);
+    const other = await api.signIn();
+    for (const [path, method] of [[`/api/alerts/${owner.ids[0]}/read`, 'PATCH'], [`/api/notifications/${owner.ids[0]}/read`, 'POST'],
+      [`/api/alerts/${crypto.randomUUID()}/read`, 'PATCH'], ['/api/alerts/not-an-id/read', 'PATCH']] as const) {
+      expect(await json(await api.request(path, { method, cookie: other.cookie }))).toEqual({ status: 404, body: { message: 'Alert not found' } });
+    }
+    expect(await alertsOf(other.cookie)).toEqual([]);
+    expect(await json(await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: other.cookie }))).toEqual({ status: 200, body: { success: true, count: 0 } });
+    expect((await alertsOf(owner.cookie))[0].isRead).toBe(false);
+    expect((await api.request('/api/alerts')).status).toBe(401);
+    expect((await api.request('/api/notifications')).status).toBe(401);
+  });
+
+  test('the dashboard counts unread alerts and those raised today', async () => {
+    const u = await userWithAlerts(3);
+    await api.request(`/api/alerts/${u.ids[0]}/read`, { method: 'PATCH', cookie: u.cookie });
+    const stats = await readDashboardStats(ctx.sql, u.userId);
+    expect(stats.alertsCount).toBe(2);
+    expect(stats.trends.alertsCount).toEqual({ newToday: 3 });
+    // The cached answer refreshes at once: a read is an event about the user.
+    const answer = async () => (await (await api.request('/api/dashboard/stats', { cookie: u.cookie })).json()).alertsCount;
+    expect(await answer()).toBe(2);
+    await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: u.cookie });
+    expect(await answer()).toBe(0);
+  });
+
+  test('rebuilding the read model gives the same alerts and read states', async () => {
+    await userWithAlerts(2);
+    const before = await ctx.sql`SELECT * FROM alerts ORDER BY id`;
+    await ctx.projections.rebuild(['alerts']);
+    expect(await ctx.sql`SELECT * FROM alerts ORDER BY id`).toEqual(before);
+  });
+});
+
+describe('backtest', () => {
+  test('counts the alerts a threshold would have raised over the last 30 days', async () => {
+    const u = await userWithProduct('none');
+    const day = 86_400_000, now = Date.now();
+    // Before the window: 100. In it: 95, 80, 90, 81.
+    for (const [price, daysAgo] of [[100, 40], [95, 20], [80, 10], [90, 5], [81, 1]] as const) {
+      await observe(ctx, u.productId, u.userId, price, new Date(now - daysAgo * day));
+    }
+    await settle(ctx);
+    const backtest = async (threshold: string) =>
+      json(await api.request(`/api/products/${u.productId}/alert-backtest?threshold=${encodeURIComponent(threshold)}`, { cookie: u.cookie }));
+    expect(await backtest('10')).toEqual({ status: 200, body: { alerts: 2, changes: 4, observations: 4, days: 30, priceDropAlerts: true } });
+    expect((await backtest('5')).body.alerts).toBe(3);
+    expect((await backtest('any')).body.alerts).toBe(4);
+    expect((await backtest('')).body.alerts).toBe(0);
+    expect((await backtest('-1')).status).toBe(400);
+    expect((await backtest('abc')).status).toBe(400);
+    const other = await api.signIn();
+    expect((await api.request(`/api/products/${u.productId}/alert-backtest?threshold=5`, { cookie: other.cookie })).status).toBe(404);
+  });
+});

@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import type { EventData, EventOf } from '../../events/catalogue.ts';
+import { DEFAULT_SETTINGS } from '../../events/settings.ts';
+import type { RecordedEvent } from '../../events/store.ts';
+import type { Projection } from '../../projections/projection.ts';
+import { transaction, type Sql } from '../db.ts';
+import type { WeeklyReport } from './email.ts';
+
+/**
+ * The e-mail outbox: an operational table of e-mails waiting to go out, filled from the log.
+ *
+ * The reactor below turns each AlertRaised into one row, in the transaction that moves its
+ * checkpoint, so an alert is queued exactly once. Senders (api/alerts/sender.ts) claim due rows
+ * with FOR UPDATE SKIP LOCKED and a lease, group a user's waiting alerts into one e-mail (a batch
+ * whose id, and so the Message-ID, is fixed at its first claim and kept across retries), and
+ * record the outcome and remove the rows in one transaction.
+ */
+export const OUTBOX_DDL = `
+CREATE TABLE IF NOT EXISTS email_outbox (
+  id           text PRIMARY KEY,
+  user_id      text NOT NULL,
+  kind         text NOT NULL,
+  to_address   text NOT NULL,
+  payload      jsonb NOT NULL,
+  enqueued_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+  available_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  batch_id     text,
+  lease_token  text,
+  leased_until timestamptz,
+  attempts     integer NOT NULL DEFAULT 0,
+  last_error   text
+);
+CREATE INDEX IF NOT EXISTS email_outbox_due ON email_outbox (available_at);
+CREATE INDEX IF NOT EXISTS email_outbox_by_batch ON email_outbox (batch_id) WHERE batch_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS weekly_reports (
+  user_id    text NOT NULL,
+  week_of    date NOT NULL,
+  queued_at  timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (user_id, week_of)
+);
+`;
+
+export type AlertMail = EventData<'AlertRaised'>;
+export type OutboxKind = 'alerts' | 'weekly';
+
+/**
+ * An alert whose price was seen longer ago than this is not e-mailed: news that old helps nobody,
+ * and it keeps a log that predates e-mail (or a long outage of this process) from flooding inboxes.
+ * The alert still shows in the app.
+ */
+export const EMAIL_MAX_AGE_MS = 24 * 3_600_000;
+
+type Handled = EventOf<'AlertRaised'> | EventOf<'UserSignedUp'> | EventOf<'UserProfileUpdated'> | EventOf<'SettingsChanged'>;
+type Recipient = { user_id: string; email: string | null; email_notifications: boolean };
+
+/** AlertRaised -> one outbox row, unless the user turned e-mail notifications off. Never rebuilt. */
+export const emailOutboxReactor: Projection = {
+  name: 'email-outbox',
+  tables: ['mail_recipients'],
+  ddl: `
+    CREATE TABLE IF NOT EXISTS mail_recipients (
+      user_id             text PRIMARY KEY,
+      email               text,
+      email_notifications boolean NOT NULL
+    );`,
+  handles: ['UserSignedUp', 'UserProfileUpdated', 'SettingsChanged', 'AlertRaised'],
+
+  async apply(tx, recorded) {
+    const events = recorded as RecordedEvent<Handled>[];
+    const userIds = [...new Set(events.map((e) => e.data.userId))];
+    const recipients = new Map((await tx<Recipient[]>`SELECT * FROM mail_recipients WHERE user_id = ANY(${userIds}::text[])`).map((r) => [r.user_id, r]));
+    const changed = new Set<string>();
+    const rows: { id: string; user_id: string; kind: OutboxKind; to_address: string; payload: AlertMail }[] = [];
+    const recipient = (userId: string) => {
+      let r = recipients.get(userId);
+      if (!r) recipients.set(userId, r = { user_id: userId, email: null, email_notifications: DEFAULT_SETTINGS.emailNotifications });
+      return r;
+    };
+
+    for (const e of events) {
+      switch (e.type) {
+        case 'UserSignedUp':
+        case 'UserProfileUpdated':
+          recipient(e.data.userId).email = e.data.email;
+          changed.add(e.data.userId);
+          break;
+        case 'SettingsChanged':
+          recipient(e.data.userId).email_notifications = e.data.settings.emailNotifications;
+          changed.add(e.data.userId);
+          break;
+        case 'AlertRaised': {
+          const r = recipient(e.data.userId);
+          const fresh = Date.now() - Date.parse(e.data.trigger.at) <= EMAIL_MAX_AGE_MS;
+          if (r.email && r.email_notifications && fresh) {
+            rows.push({ id: e.data.alertId, user_id: r.user_id, kind: 'alerts', to_address: r.email, payload: e.data });
+          }
+          break;
+        }
+      }
+    }
+
+    const states = [...changed].map((id) => recipients.get(id)!);
+    if (states.length) {
+      await tx`
+        INSERT INTO mail_recipients SELECT * FROM jsonb_populate_recordset(NULL::mail_recipients, ${tx.json(states as never)})
+        ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email, email_notifications = EXCLUDED.email_notifications`;
+    }
+    // The alert id is the row's key: even a second look at the same alert cannot queue a second e-mail.
+    if (rows.length) await enqueue(tx, rows);
+  },
+};
+
+async function enqueue(tx: Sql, rows: { id: string; user_id: string; kind: OutboxKind; to_address: string; payload: unknown; batch_id?: string }[]) {
+  await tx`
+    INSERT INTO email_outbox (id, user_id, kind, to_address, payload, batch_id)
+    SELECT id, user_id, kind, to_address, payload, batch_id
+    FROM jsonb_to_recordset(${tx.json(rows as never)}) AS r(id text, user_id text, kind text, to_address text, payload jsonb, batch_id text)
+    ON CONFLICT (id) DO NOTHING`;
+}
+
+/** A weekly report goes out alone: it is its own batch from the start. */
+export async function enqueueWeeklyReport(tx: Sql, row: { id: string; userId: string; to: string; report: WeeklyReport }) {
+  await enqueue(tx, [{ id: row.id, user_id: row.userId, kind: 'weekly', to_address: row.to, payload: row.report, batch_id: batchIdFor('weekly', [row.id]) }]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claiming and settling batches
+
+export type Batch = {
+  id: string;
+  userId: string;
+  kind: OutboxKind;
+  to: string;
+  /** Alert ids, or the weekly report's id. */
+  itemIds: string[];
+  payloads: unknown[];
+  /** The attempt this claim is, from 1. */
+  attempt: number;
+  firstQueuedAt: Date;
+  leaseToken: string;
+};
+
+type Row = {
+  id: string; user_id: string; kind: OutboxKind; to_address: string; payload: unknown;
+  batch_id: string | null; attempts: number; enqueued_at: Date;
+};
+
+/** The id of a batch, from its contents: the same alerts always make the same e-mail. */
+export function batchIdFor(kind: OutboxKind, itemIds: readonly string[]): string {
+  return createHash('sha256').update(`${kind}:${[...itemIds].sort().join(',')}`).digest('hex').slice(0, 32);
+}
+
+export type ClaimOptions = {
+  /** A user's new alerts wait until none has arrived for this long... */
+  quietMs: number;
+  /** ...but never longer than this. */
+  maxHoldMs: number;
+  leaseMs: number;
+  limit: number;
+};
+
+const seconds = (ms: number) => ms / 1000;
+
+/**
+ * Claims due e-mails: batches being retried, and each user's new alerts once they have settled
+ * (see ClaimOptions). Answers them grouped into batches, leased to the caller.
+ */
+export async function claimBatches(sql: Sql, opts: ClaimOptions): Promise<Batch[]> {
+  return transaction(sql, async (tx) => {
+    const rows = await tx<Row[]>`
+      SELECT id, user_id, kind, to_address, payload, batch_id, attempts, enqueued_at FROM email_outbox
+      WHERE available_at <= now() AND (leased_until IS NULL OR leased_until < now())
+        AND (batch_id IS NOT NULL OR user_id IN (
+          SELECT user_id FROM email_outbox WHERE batch_id IS NULL
+          GROUP BY user_id
+          HAVING max(enqueued_at) <= now() - make_interval(secs => ${seconds(opts.quietMs)})
+              OR min(enqueued_at) <= now() - make_interval(secs => ${seconds(opts.maxHoldMs)})))
+      ORDER BY enqueued_at, id
+      LIMIT ${opts.limit}
+      FOR UPDATE SKIP LOCKED`;
+    if (!rows.length) return [];
+    const groups = new Map<string, Row[]>();
+    for (const row of rows) {
+      const key = row.batch_id ?? `new:${row.user_id}`;
+      groups.set(key, [...(groups.get(key) ?? []), row]);
+    }
+    const leaseToken = crypto.randomUUID();
+    const batches = [...groups.values()].map((group): Batch => {
+      const first = group[0]!;
+      const itemIds = group.map((r) => r.id);
+      return {
+        id: first.batch_id ?? batchIdFor(first.kind, itemIds),
+        userId: first.user_id, kind: first.kind, to: first.to_address, itemIds,
+        payloads: group.map((r) => r.payload),
+        attempt: Math.max(...group.map((r) => r.attempts)) + 1,
+        firstQueuedAt: new Date(Math.min(...group.map((r) => +r.enqueued_at))),
+        leaseToken,
+      };
+    });
+    const ids = batches.flatMap((b) => b.itemIds), batchIds = batches.flatMap((b) => b.itemIds.map(() => b.id));
+    await tx`
+      UPDATE email_outbox SET batch_id = t.batch_id, lease_token = ${leaseToken},
+        leased_until = now() + make_interval(secs => ${seconds(opts.leaseMs)}), attempts = attempts + 1
+      FROM unnest(${ids}::text[], ${batchIds}::text[]) AS t(id, batch_id)
+      WHERE email_outbox.id = t.id`;
+    return batches;
+  });
+}
+
+/**
+ * Removes a batch this sender still holds, and runs `record` in the same transaction. False
+ * when the lease passed to another sender meanwhile (that sender records the outcome).
+ */
+export async function settleBatch(sql: Sql, batch: Batch, record: (tx: Sql) => Promise<unknown>): Promise<boolean> {
+  return transaction(sql, async (tx) => {
+    const gone = await tx`DELETE FROM email_outbox WHERE batch_id = ${batch.id} AND lease_token = ${batch.leaseToken} RETURNING id`;
+    if (!gone.length) return false;
+    await record(tx);
+    return true;
+  });
+}
+
+/** Puts a batch back for another attempt after `delayMs`, keeping its id. */
+export async function retryBatchLater(sql: Sql, batch: Batch, delayMs: number, error: string): Promise<void> {
+  await sql`
+    UPDATE email_outbox SET available_at = now() + make_interval(secs => ${seconds(delayMs)}),
+      lease_token = NULL, leased_until = NULL, last_error = ${error.slice(0, 2000)}
+    WHERE batch_id = ${batch.id} AND lease_token = ${batch.leaseToken}`;
+}

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import type { AlertRule, EventOf } from '../../events/catalogue.ts';
+import { DEFAULT_SETTINGS } from '../../events/settings.ts';
+import { alertStream, decideAlert } from '../../events/alert.ts';
+import type { EventStore, NewEvent, RecordedEvent } from '../../events/store.ts';
+import type { Projection } from '../../projections/projection.ts';
+
+/**
+ * Raises alerts from prices: a reactor, run like a projection (a batch of events and the
+ * checkpoint in one transaction) but appending AlertRaised events in that same transaction, so
+ * an observation raises its alert exactly once, whether a check is retried or the process
+ * crashes. Reactors are never rebuilt: a rebuild would raise every alert again.
+ *
+ * It keeps its own state (each product's rule and last price, each user's drop alert setting)
+ * rather than reading the read models, which may be ahead of or behind its checkpoint.
+ */
+
+type Handled =
+  | EventOf<'ProductAdded'> | EventOf<'ProductEdited'> | EventOf<'ProductRemoved'>
+  | EventOf<'PriceObserved'> | EventOf<'PriceManuallySet'> | EventOf<'SettingsChanged'>;
+
+type ProductState = {
+  product_id: string; user_id: string; name: string; url: string; image_url: string | null;
+  rule: AlertRule; price: number | null; currency: string | null;
+};
+
+/** A stable id per triggering event: the same observation can only ever name the same alert. */
+export function alertIdFor(triggerPosition: number): string {
+  const h = createHash('sha256').update(`alert:${triggerPosition}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+export function alertRulesReactor(store: EventStore): Projection {
+  return {
+    name: 'alert-rules',
+    tables: ['alert_rule_products', 'alert_rule_settings'],
+    ddl: `
+      CREATE TABLE IF NOT EXISTS alert_rule_products (
+        product_id text PRIMARY KEY,
+        user_id    text NOT NULL,
+        name       text NOT NULL,
+        url        text NOT NULL,
+        image_url  text,
+        rule       jsonb NOT NULL,
+        price      double precision,
+        currency   text
+      );
+      CREATE TABLE IF NOT EXISTS alert_rule_settings (
+        user_id           text PRIMARY KEY,
+        price_drop_alerts boolean NOT NULL
+      );`,
+    handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceObserved', 'PriceManuallySet', 'SettingsChanged'],
+
+    async apply(tx, recorded) {
+      const events = recorded as RecordedEvent<Handled>[];
+      const productIds = [...new Set(events.flatMap((e) => (e.type === 'SettingsChanged' ? [] : [e.data.productId])))];
+      const userIds = [...new Set(events.map((e) => e.data.userId))];
+      const products = new Map((await tx<ProductState[]>`SELECT * FROM alert_rule_products WHERE product_id = ANY(${productIds}::text[])`)
+        .map((p) => [p.product_id, p]));
+      const dropAlerts = new Map((await tx<{ user_id: string; price_drop_alerts: boolean }[]>`
+        SELECT * FROM alert_rule_settings WHERE user_id = ANY(${userIds}::text[])`).map((s) => [s.user_id, s.price_drop_alerts]));
+      const changed = new Set<string>(), removed = new Set<string>(), settingsChanged = new Set<string>();
+      const alerts = new Map<string, NewEvent[]>();
+
+      const priced = (p: ProductState, e: RecordedEvent, price: number, currency: string | null, at: string) => {
+        const decision = decideAlert(p.rule, p.price === null ? null : { price: p.price, currency: p.currency }, { price, currency },
+          { priceDropAlerts: dropAlerts.get(p.user_id) ?? DEFAULT_SETTINGS.priceDropAlerts });
+        if (decision) {
+          const list = alerts.get(p.user_id) ?? [];
+          list.push({
+            type: 'AlertRaised',
+            data: {
+              alertId: alertIdFor(e.position), userId: p.user_id, productId: p.product_id,
+              type: decision.type, productName: p.name, productUrl: p.url, productImage: p.image_url,
+              previousPrice: p.price!, currentPrice: price, currency: currency ?? p.currency,
+              changePercent: decision.changePercent, thresholdPercent: decision.thresholdPercent, message: decision.message,
+              trigger: { eventType: e.type as 'PriceObserved' | 'PriceManuallySet', position: e.position, at },
+            },
+          });
+          alerts.set(p.user_id, list);
+        }
+        p.price = price;
+        p.currency = currency ?? p.currency;
+      };
+
+      for (const e of events) {
+        if (e.type === 'SettingsChanged') {
+          dropAlerts.set(e.data.userId, e.data.settings.priceDropAlerts);
+          settingsChanged.add(e.data.userId);
+          continue;
+        }
+        if (e.type === 'ProductAdded') {
+          const d = e.data;
+          products.set(d.productId, { product_id: d.productId, user_id: d.userId, name: d.name, url: d.url, image_url: d.imageUrl, rule: d.alertRule, price: null, currency: null });
+          removed.delete(d.productId);
+          changed.add(d.productId);
+          continue;
+        }
+        const p = products.get(e.data.productId);
+        if (!p) continue;
+        changed.add(p.product_id);
+        switch (e.type) {
+          case 'ProductEdited':
+            Object.assign(p, { name: e.data.name, url: e.data.url, rule: e.data.alertRule });
+            break;
+          case 'ProductRemoved':
+            products.delete(p.product_id);
+            removed.add(p.product_id);
+            break;
+          case 'PriceManuallySet':
+            priced(p, e, e.data.price, e.data.currency, e.recordedAt.toISOString());
+            break;
+          case 'PriceObserved':
+            if (e.data.imageUrl) p.image_url = e.data.imageUrl;
+            priced(p, e, e.data.price, e.data.currency, e.data.observedAt);
+            break;
+        }
+      }
+
+      if (removed.size) await tx`DELETE FROM alert_rule_products WHERE product_id = ANY(${[...removed]}::text[])`;
+      const rows = [...changed].filter((id) => !removed.has(id)).map((id) => products.get(id)!);
+      if (rows.length) {
+        await tx`
+          INSERT INTO alert_rule_products SELECT * FROM jsonb_populate_recordset(NULL::alert_rule_products, ${tx.json(rows as never)})
+          ON CONFLICT (product_id) DO UPDATE SET name = EXCLUDED.name, url = EXCLUDED.url, image_url = EXCLUDED.image_url,
+            rule = EXCLUDED.rule, price = EXCLUDED.price, currency = EXCLUDED.currency`;
+      }
+      if (settingsChanged.size) {
+        const settings = [...settingsChanged].map((id) => ({ user_id: id, price_drop_alerts: dropAlerts.get(id)! }));
+        await tx`
+          INSERT INTO alert_rule_settings SELECT * FROM jsonb_populate_recordset(NULL::alert_rule_settings, ${tx.json(settings)})
+          ON CONFLICT (user_id) DO UPDATE SET price_drop_alerts = EXCLUDED.price_drop_alerts`;
+      }
+      // A fixed order of streams keeps two writers from waiting on each other.
+      const users = [...alerts.keys()].sort();
+      await Promise.all(users.map((userId) => store.append(alertStream(userId), 'any', alerts.get(userId)!, tx)));
+    },
+  };
+}

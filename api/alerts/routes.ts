@@ -1,0 +1,156 @@
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../context.ts';
+import { authentication } from '../auth/plugin.ts';
+import { HttpError } from '../http/errors.ts';
+import { upcastAndValidate, type AlertRule } from '../../events/catalogue.ts';
+import { fold } from '../../events/decider.ts';
+import { ConcurrencyError, type AppendResult } from '../../events/store.ts';
+import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
+import { ALERT_NOT_FOUND, alertDecider, alertStream, backtest, decideMarkAllRead, type AlertEvent } from '../../events/alert.ts';
+import { readSettings } from '../settings/routes.ts';
+import { DEFAULT_SETTINGS } from '../../events/settings.ts';
+
+/** An alert as the Alerts screen shows it (spec section 3), with the figures behind its message. */
+export type AlertItem = {
+  id: string;
+  type: string;
+  productId: string;
+  productName: string;
+  productImage: string | null;
+  productUrl: string;
+  message: string;
+  previousPrice: number;
+  currentPrice: number;
+  currency: string | null;
+  /** Positive for a rise. */
+  changePercent: number;
+  isRead: boolean;
+  createdAt: string;
+};
+
+/** A notification as the popover shows it (spec section 3). */
+export type NotificationItem = Pick<AlertItem, 'id' | 'type' | 'productName' | 'message' | 'isRead' | 'createdAt'> & {
+  currentPrice: number | null;
+  previousPrice: number | null;
+};
+
+/** The Alerts screen lists this many, newest first; the popover fewer. */
+export const ALERTS_LISTED = 500;
+export const NOTIFICATIONS_LISTED = 50;
+export const BACKTEST_DAYS = 30;
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const idOf = (id: string, message: string) => {
+  if (!ID.test(id)) throw new HttpError(404, message);
+  return id;
+};
+
+type Row = {
+  id: string; type: string; product_id: string; product_name: string; product_image: string | null; product_url: string;
+  message: string; previous_price: number; current_price: number; currency: string | null; change_percent: number;
+  is_read: boolean; created_at: Date;
+};
+
+async function listAlerts(ctx: AppContext, userId: string, limit: number): Promise<AlertItem[]> {
+  const rows = await ctx.sql<Row[]>`
+    SELECT id, type, product_id, product_name, product_image, product_url, message, previous_price, current_price,
+           currency, change_percent, is_read, created_at
+    FROM alerts WHERE user_id = ${userId} ORDER BY created_at DESC, id LIMIT ${limit}`;
+  return rows.map((r) => ({
+    id: r.id, type: r.type, productId: r.product_id, productName: r.product_name, productImage: r.product_image,
+    productUrl: r.product_url, message: r.message, previousPrice: r.previous_price, currentPrice: r.current_price,
+    currency: r.currency, changePercent: r.change_percent, isRead: r.is_read, createdAt: r.created_at.toISOString(),
+  }));
+}
+
+/**
+ * Loads what the user's alert stream says about some alerts (their AlertRaised and reads), with
+ * the stream's version, decides, and appends with that version; on a race it decides again.
+ */
+async function decideOnAlerts(ctx: AppContext, userId: string, alertIds: string[], decide: (history: AlertEvent[]) => AlertEvent[]): Promise<AppendResult | null> {
+  const stream = alertStream(userId);
+  for (let attempt = 1; ; attempt++) {
+    const rows = await ctx.sql<{ version: string; type: string | null; schema_version: number | null; data: unknown }[]>`
+      SELECT s.version, e.type, e.schema_version, e.data
+      FROM streams s LEFT JOIN events e ON e.stream_id = s.stream_id
+        AND (e.data->>'alertId' = ANY(${alertIds}::text[]) OR (e.type = 'AllNotificationsRead' AND e.data->'alertIds' ?| ${alertIds}::text[]))
+      WHERE s.stream_id = ${stream}
+      ORDER BY e.stream_version`;
+    const version = rows.length ? Number(rows[0]!.version) : 0;
+    const history = rows.flatMap((r) => (r.type ? [{ type: r.type, data: upcastAndValidate(r.type, r.schema_version!, r.data) } as AlertEvent] : []));
+    const decided = decide(history);
+    if (!decided.length) return null;
+    try {
+      return await ctx.store.append(stream, version === 0 ? 'no_stream' : version, decided);
+    } catch (err) {
+      if (!(err instanceof ConcurrencyError) || attempt >= 3) throw err;
+    }
+  }
+}
+
+export function alertRoutes(ctx: AppContext) {
+  /** Waits until the read models show the change, so the screen's refetch sees it. */
+  async function caughtUp(appended: AppendResult | null) {
+    if (appended) await ctx.projections.waitFor({ transactionId: appended.transactionId, position: appended.lastPosition });
+  }
+
+  async function markRead(userId: string, id: string, via: 'alerts' | 'notifications') {
+    const alertId = idOf(id, ALERT_NOT_FOUND);
+    const decider = alertDecider(alertId);
+    await caughtUp(await decideOnAlerts(ctx, userId, [alertId], (history) =>
+      decider.decide({ type: 'MarkRead', alertId, userId, via }, fold(decider, history))));
+    return { id: alertId, isRead: true };
+  }
+
+  return new Elysia()
+    .use(authentication(ctx))
+    .get('/api/alerts', ({ userId }) => listAlerts(ctx, userId, ALERTS_LISTED), { signedIn: true })
+    .patch('/api/alerts/:id/read', ({ userId, params }) => markRead(userId, params.id, 'alerts'), { signedIn: true })
+
+    .get('/api/notifications', async ({ userId }): Promise<NotificationItem[]> =>
+      (await listAlerts(ctx, userId, NOTIFICATIONS_LISTED)).map(({ id, type, productName, message, currentPrice, previousPrice, isRead, createdAt }) =>
+        ({ id, type, productName, message, currentPrice, previousPrice, isRead, createdAt })), { signedIn: true })
+    .post('/api/notifications/mark-all-read', async ({ userId }) => {
+      // What the user sees unread; an alert raised a moment ago and not shown yet stays unread.
+      const unread = (await ctx.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${userId} AND NOT is_read`).map((r) => r.id);
+      let count = 0;
+      if (unread.length) {
+        await caughtUp(await decideOnAlerts(ctx, userId, unread, (history) => {
+          const decided = decideMarkAllRead(userId, unread.map((id) => fold(alertDecider(id), history)));
+          count = decided.length ? (decided[0] as { data: { alertIds: string[] } }).data.alertIds.length : 0;
+          return decided;
+        }));
+      }
+      return { success: true, count };
+    }, { signedIn: true })
+    .post('/api/notifications/:id/read', ({ userId, params }) => markRead(userId, params.id, 'notifications'), { signedIn: true })
+
+    // The Edit Product dialog's backtest: how many alerts a threshold would have raised lately.
+    .get('/api/products/:id/alert-backtest', async ({ userId, params, query }) => {
+      const productId = idOf(params.id, PRODUCT_NOT_FOUND);
+      const rule = ruleOf(query.threshold);
+      const [product] = await ctx.sql`SELECT id FROM products WHERE id = ${productId} AND user_id = ${userId}`;
+      if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
+      const since = new Date(Date.now() - BACKTEST_DAYS * 86_400_000);
+      const [before] = await ctx.sql<{ price: number; currency: string | null }[]>`
+        SELECT price, currency FROM price_points WHERE product_id = ${productId} AND observed_at < ${since}
+        ORDER BY observed_at DESC, event_position DESC LIMIT 1`;
+      const prices = await ctx.sql<{ price: number; currency: string | null }[]>`
+        SELECT price, currency FROM price_points WHERE product_id = ${productId} AND observed_at >= ${since}
+        ORDER BY observed_at, event_position`;
+      const priceDropAlerts = (await readSettings(ctx, userId))?.priceDropAlerts ?? DEFAULT_SETTINGS.priceDropAlerts;
+      return { ...backtest(rule, prices, before ?? null, { priceDropAlerts }), days: BACKTEST_DAYS, priceDropAlerts };
+    }, { signedIn: true, query: t.Object({ threshold: t.Optional(t.String({ maxLength: 20 })) }) });
+}
+
+const THRESHOLD_MESSAGE = 'Threshold must be a positive number';
+
+/** The threshold as the edit dialog holds it: empty or 'none', 'any', or a drop percent from 0 to 100. */
+function ruleOf(threshold: string | undefined): AlertRule {
+  const text = threshold?.trim() ?? '';
+  if (text === '' || text === 'none') return { kind: 'none' };
+  if (text === 'any') return { kind: 'any' };
+  const percent = Number(text);
+  if (!Number.isFinite(percent) || percent < 0 || percent > 100) throw new HttpError(400, `threshold: ${THRESHOLD_MESSAGE}`, 'threshold');
+  return { kind: 'drop', percent };
+}
