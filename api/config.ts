@@ -38,6 +38,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     billing,
     /** An OpenAI-compatible model when OPENAI_API_KEY is set; null means heuristics only. */
     ai: aiConfig(env),
+    /** E-mail over SMTP when SMTP_URL is set, whatever the sign-in mode; else written as .eml files to DATA_DIR/outbox. */
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || `Pricewatch <alerts@${new URL(publicUrl).hostname}>`,
     /** Session lifetime; it slides forward while the user is active. */
     sessionDays: Number(env.SESSION_DAYS ?? 30),
     siteDir: resolve(env.SITE_DIR ?? 'site/dist'),

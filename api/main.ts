@@ -4,11 +4,15 @@ import { createContext } from './context.ts';
 import { createApp } from './server.ts';
 import { enqueueDueChecks } from './checks/queue.ts';
 import { runWorker } from './checks/worker.ts';
+import { createMailer } from './alerts/mailer.ts';
+import { createOutboxSender } from './alerts/sender.ts';
+import { queueWeeklyReports } from './alerts/weekly.ts';
 
 /** The product in one process: API, static site, projections and scheduled jobs. */
 const config = loadConfig();
 const ctx = await createContext(config);
 ctx.projections.start();
+ctx.reactors.start();
 await ctx.projections.catchUp();
 
 const app = createApp(ctx)
@@ -25,14 +29,23 @@ const app = createApp(ctx)
     name: 'enqueue-checks', pattern: '* * * * *', protect: true, catch: true,
     run: () => enqueueDueChecks(ctx),
   }))
+  // Weekly reports go out on Monday from 08:00 in each user's time zone; a minute's look finds them.
+  .use(cron({
+    name: 'weekly-reports', pattern: '* * * * *', protect: true, catch: true,
+    run: () => queueWeeklyReports(ctx),
+  }))
   .listen({ port: config.port, hostname: process.env.HOST ?? '0.0.0.0' });
 
 const stopWorker = new AbortController();
 const worker = config.checkWorker ? runWorker(ctx, { signal: stopWorker.signal }) : Promise.resolve();
+const mailer = createMailer(config);
+const sender = createOutboxSender(ctx, mailer).run(stopWorker.signal);
 
 console.log(`Pricewatch is running at ${config.publicUrl}${config.demo ? ' (demo mode: local sign-in, no Google account needed)' : ''}`);
 console.log(ctx.database.embedded ? `Embedded database in ${config.dataDir}` : 'Database: DATABASE_URL');
+console.log(config.smtpUrl ? 'E-mail: SMTP_URL' : `E-mail: written to ${config.dataDir}/outbox (set SMTP_URL to send)`);
 
-const shutdown = async () => { stopWorker.abort(); await app.stop(); await worker; await ctx.close(); process.exit(0); };
+// E-mails in flight are finished and recorded before the database closes.
+const shutdown = async () => { stopWorker.abort(); await app.stop(); await worker; await sender; mailer.close(); await ctx.close(); process.exit(0); };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
