@@ -107,7 +107,7 @@ describe.skipIf(!browserAvailable)('signed-in shell', () => {
     await page.getByRole('button', { name: 'Save Settings' }).waitFor();
     await ctx.clearCookies();
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    await page.getByText('You are logged out. Logging in again...').waitFor();
+    await page.getByText('You are logged out. Logging in again...').first().waitFor();
     // After 500 ms the browser goes to /api/login, which signs the demo user in again.
     await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
     await ctx.close();
