@@ -121,6 +121,20 @@ export const events = {
     observedAt: z.string().datetime(),
     imageUrl: nullableText.optional(),
   })),
+  /**
+   * A past observation's price read again from its evidence (its matched text) by a newer
+   * parser, where the result differs. The observation stays in the log as it was; read models
+   * show the corrected price in its place. A later correction of the same position wins.
+   */
+  PriceCorrected: define('PriceCorrected', 1, z.object({
+    productId, userId,
+    /** Global position of the PriceObserved event whose price this corrects. */
+    correctsPosition: z.number().int().positive(),
+    price: money,
+    /** The price in effect for that observation before this correction. */
+    previousPrice: money,
+    reason: z.string().min(1).max(500),
+  })),
   /** A check that found no price, with a reason a shop owner can act on. Never a price of 0. */
   PriceCheckFailed: define('PriceCheckFailed', 1, z.object({
     productId, userId,

@@ -9,7 +9,7 @@ import type { Sql } from '../api/db.ts';
  */
 export type ProductEvent =
   | EventOf<'ProductAdded'> | EventOf<'ProductEdited'> | EventOf<'ProductRemoved'>
-  | EventOf<'PriceManuallySet'> | EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'>;
+  | EventOf<'PriceManuallySet'> | EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'> | EventOf<'PriceCorrected'>;
 
 export type ProductDetails = { name: string; url: string; selector: string; alertRule: AlertRule };
 /** An edit leaves the alert rule as it is when it does not name one. */
@@ -33,7 +33,11 @@ export type ProductCommand =
   | { type: 'Remove'; productId: string; userId: string }
   | { type: 'SetPriceManually'; productId: string; userId: string; price: number }
   | { type: 'RecordObservation'; productId: string; observation: Observation }
-  | { type: 'RecordFailure'; productId: string; failure: CheckFailure };
+  | { type: 'RecordFailure'; productId: string; failure: CheckFailure }
+  /** Prices re-read from observations' evidence (api/checks/reparse.ts). */
+  | { type: 'CorrectPrices'; productId: string; corrections: PriceCorrection[] };
+
+export type PriceCorrection = Omit<EventData<'PriceCorrected'>, 'productId' | 'userId'>;
 
 export const productStream = (productId: string) => `product-${productId}`;
 
@@ -71,6 +75,7 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
       case 'PriceManuallySet':
       case 'PriceObserved':
       case 'PriceCheckFailed':
+      case 'PriceCorrected':
         return state;
     }
   },
@@ -104,6 +109,13 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
       case 'RecordFailure': {
         const product = liveProduct(state);
         return [{ type: 'PriceCheckFailed', data: { ...command.failure, productId: product.productId, userId: product.userId } }];
+      }
+      case 'CorrectPrices': {
+        const product = liveProduct(state);
+        // Only a real price, and only where it changes something.
+        return command.corrections
+          .filter((c) => c.price > 0 && Number.isFinite(c.price) && c.price !== c.previousPrice)
+          .map((c) => ({ type: 'PriceCorrected' as const, data: { ...c, productId: product.productId, userId: product.userId } }));
       }
     }
   },

@@ -81,6 +81,20 @@ const COLUMNS = 'global_position, transaction_id::text AS transaction_id, stream
 
 export type EventStore = ReturnType<typeof createEventStore>;
 
+export type ReadAllOptions = {
+  /** Only these event types. */
+  types?: readonly string[];
+  /** Only events of this stream. */
+  streamId?: string;
+  /** Only events about this user (every event names its user in `data.userId`). */
+  userId?: string;
+  /** Only events recorded at or before this moment: the log as it stood then. */
+  recordedUpTo?: Date;
+  /** Stop at this checkpoint (inclusive). */
+  upTo?: Checkpoint;
+  tx?: Sql;
+};
+
 export function createEventStore(sql: Sql) {
   /**
    * Appends events to one stream in a single statement (one round trip): the stream row is
@@ -133,11 +147,14 @@ export function createEventStore(sql: Sql) {
    * finished before every transaction still running are returned, so nothing can later appear
    * behind the returned ones.
    */
-  async function readAll(after: Checkpoint = START, limit = 1000, opts: { types?: readonly string[]; upTo?: Checkpoint; tx?: Sql } = {}): Promise<RecordedEvent[]> {
+  async function readAll(after: Checkpoint = START, limit = 1000, opts: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const db = opts.tx ?? sql;
     const params: unknown[] = [after.transactionId, after.position, limit];
     let filters = '';
     if (opts.types) { params.push(opts.types); filters += ` AND type = ANY($${params.length}::text[])`; }
+    if (opts.streamId) { params.push(opts.streamId); filters += ` AND stream_id = $${params.length}`; }
+    if (opts.userId) { params.push(opts.userId); filters += ` AND data->>'userId' = $${params.length}`; }
+    if (opts.recordedUpTo) { params.push(opts.recordedUpTo); filters += ` AND recorded_at <= $${params.length}`; }
     if (opts.upTo) {
       params.push(opts.upTo.transactionId, opts.upTo.position);
       filters += ` AND (transaction_id, global_position) <= ($${params.length - 1}::xid8, $${params.length}::bigint)`;

@@ -1,4 +1,5 @@
-import type { AlertRule } from '../events/catalogue.ts';
+import type { Sql } from '../api/db.ts';
+import type { AlertRule, EventOf } from '../events/catalogue.ts';
 import type { RecordedEvent } from '../events/store.ts';
 import type { ProductEvent } from '../events/product.ts';
 import type { Projection } from './projection.ts';
@@ -104,105 +105,143 @@ export const productsProjection: Projection = {
     -- (api/products/limit.ts), and this index keeps that count to a few index entries.
     CREATE INDEX IF NOT EXISTS events_product_lifecycle_by_user ON events ((data->>'userId'), type)
       WHERE type IN ('ProductAdded', 'ProductRemoved');`,
-  handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed'],
+  handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed', 'PriceCorrected'],
 
   async apply(tx, recorded) {
-    const events = recorded as RecordedEvent<ProductEvent>[];
-    // Read the involved products once, fold the batch in memory, then write with a few statements.
-    const ids = [...new Set(events.map((e) => e.data.productId))];
-    const loaded = await tx<ProductRow[]>`SELECT * FROM products WHERE id = ANY(${ids}::text[])`;
-    const products = new Map(loaded.map((row) => [row.id, row]));
-    const changed = new Set<string>();
-    const removed = new Set<string>();
-    const points: PricePoint[] = [];
-    const changes: PriceChange[] = [];
-
-    const recordPrice = (row: ProductRow, e: RecordedEvent, price: number, currency: string | null, source: string, at: Date | string) => {
-      points.push({ event_position: e.position, product_id: row.id, user_id: row.user_id, price, currency, source, observed_at: at });
-      const previous = row.current_price;
-      if (previous !== null && previous !== price) {
-        changes.push({
-          event_position: e.position, product_id: row.id, user_id: row.user_id,
-          previous_price: previous, current_price: price, change_percent: round4(((price - previous) / previous) * 100), changed_at: at,
-        });
-      }
-      row.current_price = price;
-      row.currency = currency ?? row.currency;
-      row.price_updated_at = at;
-      row.last_checked = at;
-    };
-
-    for (const e of events) {
-      if (e.type === 'ProductAdded') {
-        const d = e.data;
-        products.set(d.productId, {
-          id: d.productId, user_id: d.userId, name: d.name, url: d.url, selector: d.selector,
-          alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule),
-          current_price: null, currency: null, image_url: d.imageUrl, price_updated_at: null,
-          last_checked: null, last_check_at: null, last_check_status: null, last_check_error: null,
-          consecutive_failures: 0, is_active: true, created_at: e.recordedAt, updated_at: e.recordedAt,
-        });
-        changed.add(d.productId);
-        continue;
-      }
-      const row = products.get(e.data.productId);
-      if (!row) continue; // removed earlier, or never added
-      changed.add(row.id);
-      switch (e.type) {
-        case 'ProductEdited': {
-          const d = e.data;
-          Object.assign(row, { name: d.name, url: d.url, selector: d.selector, alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule), updated_at: e.recordedAt });
-          break;
-        }
-        case 'ProductRemoved':
-          products.delete(row.id);
-          removed.add(row.id);
-          break;
-        case 'PriceManuallySet':
-          if (e.data.price > 0) recordPrice(row, e, e.data.price, e.data.currency, 'manual', e.recordedAt);
-          break;
-        case 'PriceObserved': {
-          const d = e.data;
-          if (!(d.price > 0)) break;
-          recordPrice(row, e, d.price, d.currency, d.source, d.observedAt);
-          Object.assign(row, { last_check_at: d.observedAt, last_check_status: 'ok', last_check_error: null, consecutive_failures: 0, is_active: true });
-          if (d.imageUrl) row.image_url = d.imageUrl;
-          break;
-        }
-        case 'PriceCheckFailed': {
-          const d = e.data;
-          const failures = row.consecutive_failures + 1;
-          Object.assign(row, {
-            last_checked: d.attemptedAt, last_check_at: d.attemptedAt, last_check_status: 'failed', last_check_error: d.reason,
-            consecutive_failures: failures, is_active: failures < FAILURES_BEFORE_INACTIVE,
-          });
-          break;
-        }
-      }
+    // A correction rewrites history already written, so the events before it are written first.
+    let run: RecordedEvent<ProductEvent>[] = [];
+    for (const e of recorded as RecordedEvent<ProductEvent>[]) {
+      if (e.type !== 'PriceCorrected') { run.push(e); continue; }
+      if (run.length) { await applyRun(tx, run); run = []; }
+      await applyCorrection(tx, e);
     }
-
-    // Each table is written with one JSON parameter: no limit on the number of rows, one parse on the server.
-    if (removed.size) {
-      const gone = [...removed];
-      await tx`DELETE FROM products WHERE id = ANY(${gone}::text[])`;
-      await tx`DELETE FROM price_points WHERE product_id = ANY(${gone}::text[])`;
-      await tx`DELETE FROM price_changes WHERE product_id = ANY(${gone}::text[])`;
-    }
-    const rows = [...changed].filter((id) => !removed.has(id)).map((id) => products.get(id)!);
-    if (rows.length) {
-      await tx`
-        INSERT INTO products SELECT * FROM jsonb_populate_recordset(NULL::products, ${tx.json(rows as never)})
-        ON CONFLICT (id) DO UPDATE SET
-          name = EXCLUDED.name, url = EXCLUDED.url, selector = EXCLUDED.selector, alert_rule = EXCLUDED.alert_rule,
-          threshold = EXCLUDED.threshold, current_price = EXCLUDED.current_price, currency = EXCLUDED.currency,
-          image_url = EXCLUDED.image_url, price_updated_at = EXCLUDED.price_updated_at, last_checked = EXCLUDED.last_checked,
-          last_check_at = EXCLUDED.last_check_at, last_check_status = EXCLUDED.last_check_status,
-          last_check_error = EXCLUDED.last_check_error, consecutive_failures = EXCLUDED.consecutive_failures,
-          is_active = EXCLUDED.is_active, updated_at = EXCLUDED.updated_at`;
-    }
-    const keptPoints = points.filter((p) => !removed.has(p.product_id));
-    if (keptPoints.length) await tx`INSERT INTO price_points SELECT * FROM jsonb_populate_recordset(NULL::price_points, ${tx.json(keptPoints as never)})`;
-    const keptChanges = changes.filter((c) => !removed.has(c.product_id));
-    if (keptChanges.length) await tx`INSERT INTO price_changes SELECT * FROM jsonb_populate_recordset(NULL::price_changes, ${tx.json(keptChanges as never)})`;
+    if (run.length) await applyRun(tx, run);
   },
 };
+
+/**
+ * Puts a corrected price in place of an observation's: its price point, the changes into and out
+ * of that point, and the current price when it is the latest. Corrections are rare (a re-read of
+ * old evidence), so a few statements each are fine.
+ */
+async function applyCorrection(tx: Sql, e: RecordedEvent<EventOf<'PriceCorrected'>>) {
+  const { productId, correctsPosition: at, price } = e.data;
+  const [point] = await tx<{ user_id: string; observed_at: Date }[]>`
+    UPDATE price_points SET price = ${price} WHERE event_position = ${at} AND product_id = ${productId} RETURNING user_id, observed_at`;
+  if (!point) return; // the product was removed since, or that position is no price of it
+  const [before] = await tx<{ price: number }[]>`
+    SELECT price FROM price_points WHERE product_id = ${productId} AND event_position < ${at} ORDER BY event_position DESC LIMIT 1`;
+  const [after] = await tx<{ event_position: string; price: number; observed_at: Date }[]>`
+    SELECT event_position, price, observed_at FROM price_points WHERE product_id = ${productId} AND event_position > ${at} ORDER BY event_position LIMIT 1`;
+  await tx`DELETE FROM price_changes WHERE event_position = ANY(${[at, Number(after?.event_position ?? at)]}::bigint[])`;
+  const change = (position: number, previous: number, current: number, changedAt: Date): PriceChange => ({
+    event_position: position, product_id: productId, user_id: point.user_id, previous_price: previous, current_price: current,
+    change_percent: round4(((current - previous) / previous) * 100), changed_at: changedAt,
+  });
+  const changes: PriceChange[] = [];
+  if (before && before.price !== price) changes.push(change(at, before.price, price, point.observed_at));
+  if (after && after.price !== price) changes.push(change(Number(after.event_position), price, after.price, after.observed_at));
+  if (changes.length) await tx`INSERT INTO price_changes SELECT * FROM jsonb_populate_recordset(NULL::price_changes, ${tx.json(changes as never)})`;
+  if (!after) await tx`UPDATE products SET current_price = ${price} WHERE id = ${productId}`;
+}
+
+async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
+  // Read the involved products once, fold the batch in memory, then write with a few statements.
+  const ids = [...new Set(events.map((e) => e.data.productId))];
+  const loaded = await tx<ProductRow[]>`SELECT * FROM products WHERE id = ANY(${ids}::text[])`;
+  const products = new Map(loaded.map((row) => [row.id, row]));
+  const changed = new Set<string>();
+  const removed = new Set<string>();
+  const points: PricePoint[] = [];
+  const changes: PriceChange[] = [];
+
+  const recordPrice = (row: ProductRow, e: RecordedEvent, price: number, currency: string | null, source: string, at: Date | string) => {
+    points.push({ event_position: e.position, product_id: row.id, user_id: row.user_id, price, currency, source, observed_at: at });
+    const previous = row.current_price;
+    if (previous !== null && previous !== price) {
+      changes.push({
+        event_position: e.position, product_id: row.id, user_id: row.user_id,
+        previous_price: previous, current_price: price, change_percent: round4(((price - previous) / previous) * 100), changed_at: at,
+      });
+    }
+    row.current_price = price;
+    row.currency = currency ?? row.currency;
+    row.price_updated_at = at;
+    row.last_checked = at;
+  };
+
+  for (const e of events) {
+    if (e.type === 'ProductAdded') {
+      const d = e.data;
+      products.set(d.productId, {
+        id: d.productId, user_id: d.userId, name: d.name, url: d.url, selector: d.selector,
+        alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule),
+        current_price: null, currency: null, image_url: d.imageUrl, price_updated_at: null,
+        last_checked: null, last_check_at: null, last_check_status: null, last_check_error: null,
+        consecutive_failures: 0, is_active: true, created_at: e.recordedAt, updated_at: e.recordedAt,
+      });
+      changed.add(d.productId);
+      continue;
+    }
+    const row = products.get(e.data.productId);
+    if (!row) continue; // removed earlier, or never added
+    changed.add(row.id);
+    switch (e.type) {
+      case 'ProductEdited': {
+        const d = e.data;
+        Object.assign(row, { name: d.name, url: d.url, selector: d.selector, alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule), updated_at: e.recordedAt });
+        break;
+      }
+      case 'ProductRemoved':
+        products.delete(row.id);
+        removed.add(row.id);
+        break;
+      case 'PriceManuallySet':
+        if (e.data.price > 0) recordPrice(row, e, e.data.price, e.data.currency, 'manual', e.recordedAt);
+        break;
+      case 'PriceObserved': {
+        const d = e.data;
+        if (!(d.price > 0)) break;
+        recordPrice(row, e, d.price, d.currency, d.source, d.observedAt);
+        Object.assign(row, { last_check_at: d.observedAt, last_check_status: 'ok', last_check_error: null, consecutive_failures: 0, is_active: true });
+        if (d.imageUrl) row.image_url = d.imageUrl;
+        break;
+      }
+      case 'PriceCorrected':
+        break; // applied on its own (applyCorrection)
+      case 'PriceCheckFailed': {
+        const d = e.data;
+        const failures = row.consecutive_failures + 1;
+        Object.assign(row, {
+          last_checked: d.attemptedAt, last_check_at: d.attemptedAt, last_check_status: 'failed', last_check_error: d.reason,
+          consecutive_failures: failures, is_active: failures < FAILURES_BEFORE_INACTIVE,
+        });
+        break;
+      }
+    }
+  }
+
+  // Each table is written with one JSON parameter: no limit on the number of rows, one parse on the server.
+  if (removed.size) {
+    const gone = [...removed];
+    await tx`DELETE FROM products WHERE id = ANY(${gone}::text[])`;
+    await tx`DELETE FROM price_points WHERE product_id = ANY(${gone}::text[])`;
+    await tx`DELETE FROM price_changes WHERE product_id = ANY(${gone}::text[])`;
+  }
+  const rows = [...changed].filter((id) => !removed.has(id)).map((id) => products.get(id)!);
+  if (rows.length) {
+    await tx`
+      INSERT INTO products SELECT * FROM jsonb_populate_recordset(NULL::products, ${tx.json(rows as never)})
+      ON CONFLICT (id) DO UPDATE SET
+        name = EXCLUDED.name, url = EXCLUDED.url, selector = EXCLUDED.selector, alert_rule = EXCLUDED.alert_rule,
+        threshold = EXCLUDED.threshold, current_price = EXCLUDED.current_price, currency = EXCLUDED.currency,
+        image_url = EXCLUDED.image_url, price_updated_at = EXCLUDED.price_updated_at, last_checked = EXCLUDED.last_checked,
+        last_check_at = EXCLUDED.last_check_at, last_check_status = EXCLUDED.last_check_status,
+        last_check_error = EXCLUDED.last_check_error, consecutive_failures = EXCLUDED.consecutive_failures,
+        is_active = EXCLUDED.is_active, updated_at = EXCLUDED.updated_at`;
+  }
+  const keptPoints = points.filter((p) => !removed.has(p.product_id));
+  if (keptPoints.length) await tx`INSERT INTO price_points SELECT * FROM jsonb_populate_recordset(NULL::price_points, ${tx.json(keptPoints as never)})`;
+  const keptChanges = changes.filter((c) => !removed.has(c.product_id));
+  if (keptChanges.length) await tx`INSERT INTO price_changes SELECT * FROM jsonb_populate_recordset(NULL::price_changes, ${tx.json(keptChanges as never)})`;
+}
