@@ -8,6 +8,7 @@ import { OAUTH_STATE_DDL } from './auth/oauth-state.ts';
 import { BILLING_DDL } from './billing/webhook.ts';
 import { CHECK_JOBS_DDL } from './checks/queue.ts';
 import { OUTBOX_DDL } from './alerts/outbox.ts';
+import { API_KEYS_DDL } from './public-api/keys.ts';
 import { reactors } from './alerts/reactors.ts';
 
 /** Everything a request handler may need, built once per process (or per test). */
@@ -31,6 +32,7 @@ export async function migrate(sql: Sql, runner: ProjectionRunner, reactorRunner?
   await sql.unsafe(OUTBOX_DDL);
   await reactorRunner?.setup();
   await sql.unsafe(BILLING_DDL); // after the event store: it indexes the events table
+  await sql.unsafe(API_KEYS_DDL); // also an index on the events table
 }
 
 export async function createContext(config: Config, opts: { database?: Database } = {}): Promise<AppContext & { database: Database; close(): Promise<void> }> {

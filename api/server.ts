@@ -15,6 +15,9 @@ import { checkRoutes } from './checks/routes.ts';
 import { demoShopRoutes } from './demo-shop/routes.ts';
 import { aiRoutes } from './ai/routes.ts';
 import { alertRoutes } from './alerts/routes.ts';
+import { apiKeyRoutes } from './public-api/key-routes.ts';
+import { publicApiRoutes } from './public-api/routes.ts';
+import { apiDocs } from './public-api/docs.ts';
 
 /** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
 export function createApp(ctx: AppContext) {
@@ -31,6 +34,9 @@ export function createApp(ctx: AppContext) {
     .use(billingRoutes(ctx))
     .use(aiRoutes(ctx))
     .use(alertRoutes(ctx))
+    .use(apiKeyRoutes(ctx))
+    .use(publicApiRoutes(ctx))
+    .use(apiDocs())
     .all('/api/*', ({ set }) => { set.status = 404; return { message: 'Not found' }; })
     .use(siteRoutes(ctx));
 }

@@ -1,0 +1,160 @@
+import { Elysia } from 'elysia';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { HttpError } from '../http/errors.ts';
+import { readProducts } from '../products/read-model.ts';
+import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
+import { keyIsLive, keyOwner, NOT_PRO, type KeyOwner } from './keys.ts';
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.ts';
+import { decodeCursor, userEvents } from './feed.ts';
+import { createLogWatcher, eventStream } from './tail.ts';
+import {
+  AlertList, AlertsQuery, ErrorBody, EventPage, EventsQuery, PriceList, PricesQuery, ProductList, StreamQuery,
+} from './schemas.ts';
+
+/** A page position over (time, tie-breaker), opaque to clients. */
+const encodeKey = (at: Date, tie: string | number) => Buffer.from(JSON.stringify([at.toISOString(), tie])).toString('base64url');
+function decodeKey(cursor: string, field: string): [string, string] {
+  try {
+    const [at, tie] = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    if (typeof at === 'string' && !Number.isNaN(Date.parse(at)) && (typeof tie === 'string' || typeof tie === 'number')) return [at, String(tie)];
+  } catch { /* answered below */ }
+  throw new HttpError(400, `${field}: not a cursor this API gave`, field);
+}
+
+function eventCursor(cursor: string | undefined, field: string) {
+  if (cursor === undefined) return undefined;
+  const at = decodeCursor(cursor);
+  if (!at) throw new HttpError(400, `${field}: not a cursor this API gave`, field);
+  return at;
+}
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+const doc = (tag: string, summary: string, description?: string) => ({ tags: [tag], summary, description, security: [{ apiKey: [] }] });
+
+/** Open event streams per key: each holds a connection and a poll, so a key gets a few, not hundreds. */
+const MAX_STREAMS_PER_KEY = 5;
+
+/**
+ * The public API of the Pro plan, under /api/v1, authenticated by `Authorization: Bearer <key>`
+ * (keys: Settings > API Access). An unknown or revoked key is 401, a key whose owner is not on
+ * Pro is 403, and each key has a rate limit (429 with Retry-After). A key reads its owner's
+ * data only: another user's product is 404, like a missing one.
+ */
+export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; heartbeatMs?: number } = {}) {
+  const take = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const watcher = createLogWatcher(ctx.store);
+  const streams = new Map<string, number>();
+
+  return new Elysia({ prefix: '/api/v1' })
+    // Before query validation: who is asking comes first.
+    .derive(async ({ request, set }): Promise<{ owner: KeyOwner }> => {
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
+      if (!bearer) {
+        set.headers['www-authenticate'] = 'Bearer';
+        throw new HttpError(401, 'Send your API key as "Authorization: Bearer <key>". Create one in Settings > API Access.');
+      }
+      const owner = await keyOwner(ctx.sql, bearer[1]!);
+      if (!owner) {
+        set.headers['www-authenticate'] = 'Bearer error="invalid_token"';
+        throw new HttpError(401, 'This API key is not valid: it was revoked or replaced, or never existed.');
+      }
+      if (!owner.plan.apiAccess) throw new HttpError(403, NOT_PRO(owner.plan));
+      const allowed = take(owner.keyId);
+      if (!allowed.ok) {
+        set.headers['retry-after'] = String(allowed.retryAfter);
+        throw new HttpError(429, `Too many requests with this API key. Try again in ${allowed.retryAfter} s.`);
+      }
+      set.headers['x-ratelimit-remaining'] = String(allowed.remaining);
+      return { owner };
+    })
+
+    .get('/products', async ({ owner }) => ({ products: await readProducts(ctx.sql, owner.userId) }), {
+      response: { 200: ProductList, ...errors },
+      detail: doc('Products', 'Your tracked products', 'Newest first, with the current price and the change over the last 24 hours.'),
+    })
+
+    .get('/products/:id/prices', async ({ owner, params, query }) => {
+      const [product] = await ctx.sql`SELECT 1 FROM products WHERE id = ${params.id} AND user_id = ${owner.userId}`;
+      if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
+      const after = query.cursor ? decodeKey(query.cursor, 'cursor') : null;
+      const rows = await ctx.sql<{ price: number; currency: string | null; source: string; observed_at: Date; event_position: string }[]>`
+        SELECT price, currency, source, observed_at, event_position FROM price_points
+        WHERE product_id = ${params.id} AND user_id = ${owner.userId}
+          ${query.from ? ctx.sql`AND observed_at >= ${new Date(query.from)}` : ctx.sql``}
+          ${query.to ? ctx.sql`AND observed_at < ${new Date(query.to)}` : ctx.sql``}
+          ${after ? ctx.sql`AND (observed_at, event_position) > (${after[0]}::timestamptz, ${after[1]}::bigint)` : ctx.sql``}
+        ORDER BY observed_at, event_position LIMIT ${query.limit + 1}`;
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      return {
+        productId: params.id,
+        prices: page.map((r) => ({ price: r.price, currency: r.currency, source: r.source as never, observedAt: r.observed_at.toISOString() })),
+        next: rows.length > query.limit && last ? encodeKey(last.observed_at, last.event_position) : null,
+      };
+    }, {
+      params: z.object({ id: z.string() }),
+      query: PricesQuery,
+      response: { 200: PriceList, ...errors },
+      detail: doc('Products', 'A product\'s price history', 'Every price observed or set, oldest first, in pages.'),
+    })
+
+    .get('/alerts', async ({ owner, query }) => {
+      const after = query.cursor ? decodeKey(query.cursor, 'cursor') : null;
+      const rows = await ctx.sql<{
+        id: string; type: string; product_id: string; product_name: string; product_url: string; message: string;
+        previous_price: number; current_price: number; currency: string | null; change_percent: number;
+        threshold_percent: number | null; is_read: boolean; created_at: Date;
+      }[]>`
+        SELECT id, type, product_id, product_name, product_url, message, previous_price, current_price, currency,
+               change_percent, threshold_percent, is_read, created_at
+        FROM alerts WHERE user_id = ${owner.userId}
+          ${query.unread === 'true' ? ctx.sql`AND NOT is_read` : ctx.sql``}
+          ${after ? ctx.sql`AND (created_at, id) < (${after[0]}::timestamptz, ${after[1]})` : ctx.sql``}
+        ORDER BY created_at DESC, id DESC LIMIT ${query.limit + 1}`;
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      return {
+        alerts: page.map((r) => ({
+          id: r.id, type: r.type as never, productId: r.product_id, productName: r.product_name, productUrl: r.product_url,
+          message: r.message, previousPrice: r.previous_price, currentPrice: r.current_price, currency: r.currency,
+          changePercent: r.change_percent, thresholdPercent: r.threshold_percent, isRead: r.is_read, createdAt: r.created_at.toISOString(),
+        })),
+        next: rows.length > query.limit && last ? encodeKey(last.created_at, last.id) : null,
+      };
+    }, {
+      query: AlertsQuery,
+      response: { 200: AlertList, ...errors },
+      detail: doc('Alerts', 'Your alerts', 'Price drops, rises and thresholds met, newest first.'),
+    })
+
+    .get('/events', ({ owner, query }) => userEvents(ctx.store, owner.userId, eventCursor(query.after, 'after'), query.limit), {
+      query: EventsQuery,
+      response: { 200: EventPage, ...errors },
+      detail: doc('Events', 'Your events', 'The events of your account, products, subscription and alerts, in the log\'s commit order. '
+        + 'Page with `after`: no event is skipped or repeated, even while new ones are being recorded.'),
+    })
+
+    .get('/events/stream', async ({ owner, query, request }) => {
+      const from = eventCursor(request.headers.get('last-event-id') ?? query.after, 'after') ?? await ctx.store.head();
+      const open = streams.get(owner.keyId) ?? 0;
+      if (open >= MAX_STREAMS_PER_KEY) throw new HttpError(429, `At most ${MAX_STREAMS_PER_KEY} event streams per API key are open at once.`);
+      streams.set(owner.keyId, open + 1);
+      const body = eventStream({
+        store: ctx.store, watcher, userId: owner.userId, from, signal: request.signal, heartbeatMs: opts.heartbeatMs,
+        stillAllowed: () => keyIsLive(ctx.sql, owner.keyId),
+        onClose: () => { const n = (streams.get(owner.keyId) ?? 1) - 1; if (n > 0) streams.set(owner.keyId, n); else streams.delete(owner.keyId); },
+      });
+      return new Response(body, {
+        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
+      });
+    }, {
+      query: StreamQuery,
+      detail: {
+        ...doc('Events', 'New events as they happen', 'Server-sent events (text/event-stream): each event has `id` (its cursor), '
+          + '`event` (its type) and `data` (the event as JSON, as in GET /api/v1/events). A comment line is sent every 15 s. '
+          + 'Reconnect with Last-Event-ID to resume.'),
+        responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+      },
+    });
+}
