@@ -107,3 +107,16 @@ describe('product decider', () => {
     expect(given(history).when({ type: 'Remove', productId: 'p1', userId: 'u1' })).toEqual([removed]);
   });
 });
+
+describe('price corrections', () => {
+  const correction = (price: number, previousPrice: number) => ({ correctsPosition: 7, price, previousPrice, reason: 'Re-read' });
+
+  test('CorrectPrices records PriceCorrected for each real change only', () => {
+    const command: ProductCommand = { type: 'CorrectPrices', productId: 'p1', corrections: [correction(1299, 1.299), correction(20, 20), correction(0, 5)] };
+    expect(given([added]).when(command)).toEqual([{ type: 'PriceCorrected', data: { productId: 'p1', userId: 'u1', ...correction(1299, 1.299) } }]);
+  });
+
+  test('a removed product takes no corrections', () => {
+    expect(refusal([added, removed], { type: 'CorrectPrices', productId: 'p1', corrections: [correction(2, 1)] }).status).toBe(404);
+  });
+});
