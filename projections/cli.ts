@@ -1,41 +1,75 @@
 /**
  * Read-model maintenance for operators and analysts.
- *   bun run projections rebuild [name ...]   rebuild from zero (all when no name is given)
- *   bun run projections status               checkpoint of every projection
+ *   bun run projections rebuild [name ...]                       rebuild the live read models from zero (all when no name is given)
+ *   bun run projections rebuild [name ...] --into SCHEMA         build them into another schema; live tables untouched
+ *   bun run projections rebuild [name ...] --as-of ISO --into S  ... from the log as it stood at that moment
+ *   bun run projections status                                   checkpoint of every projection
  * Uses DATABASE_URL, else the embedded database under DATA_DIR (stop the server first: the
  * embedded database admits one process).
  */
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
+import { chooseProjections, countsByType, rebuildInto } from './rebuild-into.ts';
 
-const [command, ...names] = process.argv.slice(2);
-const usage = 'usage: bun run projections rebuild [name ...] | status';
+const usage = 'usage: bun run projections rebuild [name ...] [--as-of ISO --into SCHEMA] | status';
+const { values, positionals } = parseArgs({
+  args: process.argv.slice(2), allowPositionals: true,
+  options: { 'as-of': { type: 'string' }, into: { type: 'string' } },
+});
+const [command, ...names] = positionals;
 if (command !== 'rebuild' && command !== 'status') {
   console.error(usage);
   process.exit(2);
 }
+const asOf = values['as-of'] ? new Date(values['as-of']) : undefined;
+if (asOf && Number.isNaN(asOf.getTime())) {
+  console.error(`--as-of: "${values['as-of']}" is not a date (e.g. 2025-03-01T12:00:00Z)`);
+  process.exit(2);
+}
+if (asOf && !values.into) {
+  // The live read models always show the whole log; the past is built beside them.
+  console.error('--as-of needs --into SCHEMA: a past state is built beside the live read models, never in their place.');
+  process.exit(2);
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-GB');
+const duration = (s: number) => (s >= 90 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(s < 10 ? 1 : 0)} s`);
+
+/** A progress line at most twice a second: done / total, rate, time left. */
+function progress(started: number) {
+  let last = 0;
+  return (done: number, total: number) => {
+    const now = performance.now();
+    if (now - last < 500 && done < total) return;
+    last = now;
+    const rate = done / Math.max((now - started) / 1000, 1e-3);
+    const left = rate > 0 ? (total - done) / rate : 0;
+    process.stderr.write(`\r${fmt(done)} / ${fmt(total)} events, ${fmt(rate)}/s, ${duration(Math.max(left, 0))} left   `);
+  };
+}
 
 const ctx = await createContext(loadConfig());
 try {
-  const known = ctx.projections.projections.map((p) => p.name);
   if (command === 'status') {
     const rows = await ctx.sql`SELECT name, position, updated_at FROM projection_checkpoints ORDER BY name`;
     for (const r of rows) console.log(`${r.name.padEnd(20)} position ${r.position}  updated ${r.updated_at.toISOString()}`);
   } else {
-    const unknown = names.filter((n) => !known.includes(n));
-    if (unknown.length) throw new Error(`Unknown projection: ${unknown.join(', ')}. Known: ${known.join(', ')}`);
-    const [{ total }] = await ctx.sql<{ total: number }[]>`SELECT count(*)::int AS total FROM events`;
+    const chosen = chooseProjections(ctx.projections.projections, names);
     const started = performance.now();
-    let last = 0;
-    const done = await ctx.projections.rebuild(names, (n) => {
-      const now = performance.now();
-      if (now - last < 500) return;
-      last = now;
-      const rate = n / ((now - started) / 1000);
-      process.stderr.write(`\r${n.toLocaleString('en-GB')} events applied (${total.toLocaleString('en-GB')} in the log), ${Math.round(rate).toLocaleString('en-GB')}/s   `);
-    });
+    const show = progress(started);
+    let done: number;
+    if (values.into) {
+      done = await rebuildInto(ctx.store, ctx.projections.projections, { schema: values.into, asOf, names, onProgress: show });
+    } else {
+      // The runner counts an event once per read model that applies it.
+      const counts = await countsByType(ctx.sql);
+      const total = chosen.reduce((sum, p) => sum + p.handles.reduce((s, t) => s + (counts.get(t) ?? 0), 0), 0);
+      done = await ctx.projections.rebuild(names, (n) => show(n, total));
+    }
     const seconds = (performance.now() - started) / 1000;
-    console.log(`\nRebuilt ${(names.length ? names : known).join(', ')}: ${done.toLocaleString('en-GB')} events applied in ${seconds.toFixed(1)} s`);
+    const where = values.into ? ` into schema ${values.into}${asOf ? ` as of ${asOf.toISOString()}` : ''}` : '';
+    console.log(`\nRebuilt ${chosen.map((p) => p.name).join(', ')}${where}: ${fmt(done)} events in ${duration(seconds)} (${fmt(done / seconds)}/s)`);
   }
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
