@@ -17,7 +17,7 @@ setDefaultTimeout(60_000);
 
 type Ctx = Awaited<ReturnType<typeof testContext>>;
 let source: Ctx;
-let alice: { userId: string; email: string };
+let alice: { userId: string; email: string; cookie: string };
 
 async function exported(ctx: Ctx, filter: ExportFilter = {}, pageSize?: number) {
   let text = '';
