@@ -1,11 +1,16 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { Eye, EyeOff, Save } from 'lucide-react';
-import { api, isUnauthorizedError, type Settings, type User } from '../lib/api';
+import { Copy, Eye, EyeOff, KeyRound, RefreshCw, Save, Trash2 } from 'lucide-react';
+import { api, isUnauthorizedError, type ApiKeyStatus, type Settings, type User } from '../lib/api';
+import { errorMessage } from '../lib/billing';
+import { formatDateTime } from '../lib/format';
 import { CHECK_FREQUENCIES, CURRENCIES, DEFAULT_SETTINGS, TIMEZONES } from '../lib/settings';
 import { $user } from '../stores/auth';
 import { toast } from '../stores/toast';
 import { AppShell } from './AppShell';
+import {
+  AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle,
+} from './ui/AlertDialog';
 import { Button } from './ui/Button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './ui/Card';
 import { Input } from './ui/Input';
@@ -147,7 +152,7 @@ function SettingsForm() {
         </>
       )}
 
-      <ApiAccessCard apiKey={null} />
+      <ApiAccessCard />
 
       <div className="flex justify-end">
         <Button type="submit" disabled={saving || load !== 'loaded'}>
@@ -257,47 +262,165 @@ function SelectField<V extends string>({ label, value, options, onChange, loadin
 
 const MASKED_KEY = '••••••••••••••••••••••••••••••••';
 
-/** Read-only key with show/hide; there are no keys yet, so it shows the mask and why. */
-function ApiAccessCard({ apiKey }: { apiKey: string | null }) {
+type KeyAction = 'create' | 'rotate' | 'revoke';
+
+/**
+ * The user's API key, masked, with show/hide for the full key, which exists on screen only right
+ * after it was generated (the server keeps a hash). Pro users generate, rotate and revoke it;
+ * anyone else sees why they cannot and where to upgrade.
+ */
+function ApiAccessCard() {
+  const [status, setStatus] = useState<ApiKeyStatus | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [fullKey, setFullKey] = useState<string | null>(null);
   const [visible, setVisible] = useState(false);
+  const [busy, setBusy] = useState<KeyAction | null>(null);
+  const [confirming, setConfirming] = useState<'rotate' | 'revoke' | null>(null);
   const id = useId();
+
+  useEffect(() => {
+    api.apiKey.get().then(setStatus, (error) => {
+      setFailed(true);
+      if (!isUnauthorizedError(error)) toast({ title: 'Failed to load your API key', variant: 'destructive' });
+    });
+  }, []);
+
+  async function run(action: KeyAction) {
+    setConfirming(null);
+    setBusy(action);
+    try {
+      if (action === 'revoke') {
+        setStatus(await api.apiKey.revoke());
+        setFullKey(null);
+        setVisible(false);
+        toast({ title: 'API key revoked', description: 'Requests with it are refused from now on.' });
+      } else {
+        const { key, ...next } = await api.apiKey.create();
+        setStatus(next);
+        setFullKey(key);
+        setVisible(true);
+        toast({ title: action === 'rotate' ? 'API key rotated' : 'API key created', description: 'Copy it now: it is shown only once.' });
+      }
+    } catch (error) {
+      if (!isUnauthorizedError(error)) toast({ title: 'API key not changed', description: errorMessage(error), variant: 'destructive' });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function copy() {
+    if (!fullKey) return;
+    try {
+      await navigator.clipboard.writeText(fullKey);
+      toast({ title: 'API key copied' });
+    } catch {
+      toast({ title: 'Could not copy', description: 'Select the key and copy it by hand.', variant: 'destructive' });
+    }
+  }
+
   const toggleLabel = visible ? 'Hide API key' : 'Show API key';
+  const shown = fullKey && visible ? fullKey : (status?.maskedKey ?? MASKED_KEY);
+  const noteId = `${id}-note`;
+
   return (
     <Card>
       <CardHeader>
         <CardTitle>API Access</CardTitle>
-        <CardDescription>Read your products and prices from your own tools.</CardDescription>
+        <CardDescription>
+          Read your products, prices, alerts and events from your own tools.{' '}
+          <a href="/api/docs" className="font-medium text-foreground underline underline-offset-4">
+            API documentation
+          </a>
+        </CardDescription>
       </CardHeader>
-      <CardContent className="space-y-2">
+      <CardContent className="space-y-3">
         <Label htmlFor={id}>API Key</Label>
         <div className="flex gap-2">
-          <Input
-            id={id}
-            readOnly
-            value={apiKey && visible ? apiKey : MASKED_KEY}
-            aria-describedby={apiKey ? undefined : `${id}-note`}
-            className="font-mono"
-          />
+          {status || failed ? (
+            <Input id={id} readOnly value={shown} aria-describedby={noteId} className="font-mono" onFocus={(e) => e.currentTarget.select()} />
+          ) : (
+            <Skeleton className="h-9 w-full" />
+          )}
           <Button
             variant="outline"
             size="icon"
             aria-label={toggleLabel}
             aria-pressed={visible}
-            disabled={!apiKey}
+            title={fullKey ? toggleLabel : 'The full key is shown only right after it is generated'}
+            disabled={!fullKey}
             onClick={() => setVisible((v) => !v)}
           >
             {visible ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
           </Button>
+          {fullKey && (
+            <Button variant="outline" size="icon" aria-label="Copy API key" onClick={copy}>
+              <Copy aria-hidden="true" />
+            </Button>
+          )}
         </div>
-        {!apiKey && (
-          <p id={`${id}-note`} className="text-sm text-muted-foreground">
-            API access comes with the Pro plan.{' '}
-            <a href="/billing" className="font-medium text-foreground underline underline-offset-4">
-              See plans
-            </a>
-          </p>
+        <p id={noteId} className="text-sm text-muted-foreground">
+          {failed ? (
+            'Your API key could not be loaded.'
+          ) : !status ? (
+            'Loading…'
+          ) : fullKey ? (
+            'Copy this key now and keep it secret: it is not shown again. Send it as "Authorization: Bearer <key>".'
+          ) : status.apiAccess ? (
+            status.hasKey ? (
+              `Created ${formatDateTime(status.createdAt)}. For security the full key is shown only once; rotate it if it is lost.`
+            ) : (
+              'You have no API key yet.'
+            )
+          ) : (
+            <>
+              {status.reason}{' '}
+              <a href="/billing" className="font-medium text-foreground underline underline-offset-4">
+                See plans
+              </a>
+            </>
+          )}
+        </p>
+        {status && (
+          <div className="flex flex-wrap gap-2">
+            {status.apiAccess && !status.hasKey && (
+              <Button onClick={() => run('create')} disabled={busy !== null}>
+                {busy === 'create' ? <Spinner className="size-4 text-current" label="Generating" /> : <KeyRound aria-hidden="true" />}
+                Generate API Key
+              </Button>
+            )}
+            {status.apiAccess && status.hasKey && (
+              <Button variant="outline" onClick={() => setConfirming('rotate')} disabled={busy !== null}>
+                {busy === 'rotate' ? <Spinner className="size-4 text-current" label="Rotating" /> : <RefreshCw aria-hidden="true" />}
+                Rotate Key
+              </Button>
+            )}
+            {status.hasKey && (
+              <Button variant="outline" onClick={() => setConfirming('revoke')} disabled={busy !== null}>
+                {busy === 'revoke' ? <Spinner className="size-4 text-current" label="Revoking" /> : <Trash2 aria-hidden="true" />}
+                Revoke Key
+              </Button>
+            )}
+          </div>
         )}
       </CardContent>
+      <AlertDialog open={confirming !== null} onOpenChange={(open) => !open && setConfirming(null)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>{confirming === 'rotate' ? 'Rotate your API key?' : 'Revoke your API key?'}</AlertDialogTitle>
+            <AlertDialogDescription>
+              {confirming === 'rotate'
+                ? 'A new key replaces the current one, which stops working at once. Tools using it need the new key.'
+                : 'The key stops working at once. Tools using it lose access until you generate a new one.'}
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction variant={confirming === 'revoke' ? 'destructive' : 'default'} onClick={() => confirming && run(confirming)}>
+              {confirming === 'rotate' ? 'Rotate Key' : 'Revoke Key'}
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
     </Card>
   );
 }

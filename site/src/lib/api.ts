@@ -106,6 +106,12 @@ export const api = {
       }),
     save: (settings: Settings) => call(client.api.settings.put(settings)),
   },
+  /** Settings > API Access: the key masked, created or rotated (the full key is in that answer only), revoked. */
+  apiKey: {
+    get: () => call(client.api.settings['api-key'].get()),
+    create: () => call(client.api.settings['api-key'].post()),
+    revoke: () => call(client.api.settings['api-key'].delete()),
+  },
   dashboard: {
     stats: () => call(client.api.dashboard.stats.get(), { unauthorized: SESSION_EXPIRED_TOAST }),
   },
@@ -125,6 +131,8 @@ export const api = {
     cancel: () => call(client.api.billing['cancel-subscription'].post({})),
   },
 };
+
+export type ApiKeyStatus = Treaty.Data<(typeof client.api.settings)['api-key']['get']>;
 
 /** Billing answers (spec sections 3 and 7): times in Unix seconds, amounts in pence per month. */
 export type BillingAnswer = Treaty.Data<typeof client.api.billing.subscription.get>;
