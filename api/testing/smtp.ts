@@ -41,6 +41,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    closeTimeout: 50, // stop() does not wait for clients' idle pooled connections
     onClose(session) { closed.add(session.id); },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

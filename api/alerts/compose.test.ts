@@ -1,0 +1,106 @@
+import { describe, expect, test } from 'bun:test';
+import { composeAlertEmail, composeWeeklyEmail, signedMoney, signedPercent } from './email.ts';
+import { batchIdFor, type AlertMail } from './outbox.ts';
+import { backoff } from './sender.ts';
+import { alertIdFor } from './reactor.ts';
+
+const alert = (over: Partial<AlertMail> = {}): AlertMail => ({
+  alertId: 'a1', userId: 'u1', productId: 'p1', type: 'price_drop', productName: 'Kettle', productUrl: 'https://shop.example/kettle',
+  productImage: null, previousPrice: 20, currentPrice: 18, currency: 'GBP', changePercent: -10, thresholdPercent: null,
+  message: 'Price dropped 10.0% from £20.00 to £18.00', trigger: { eventType: 'PriceObserved', position: 10, at: '2026-03-02T09:00:00.000Z' },
+  ...over,
+});
+
+describe('formatting', () => {
+  test('signed percent with one decimal, no signed zero', () => {
+    expect(signedPercent(-10)).toBe('-10.0%');
+    expect(signedPercent(5.25)).toBe('+5.3%');
+    expect(signedPercent(0.04)).toBe('0.0%');
+    expect(signedPercent(-0.04)).toBe('0.0%');
+  });
+  test('signed money in pounds with two decimals', () => {
+    expect(signedMoney(-2, 'GBP')).toBe('-£2.00');
+    expect(signedMoney(1.5, null)).toBe('+£1.50');
+    expect(signedMoney(1234.5, 'GBP')).toBe('+£1,234.50');
+    expect(signedMoney(0, 'GBP')).toBe('£0.00');
+  });
+});
+
+describe('alert e-mail', () => {
+  test('subject by type', () => {
+    expect(composeAlertEmail([alert()], 'https://pw.example').subject).toBe('Price drop: Kettle is now £18.00 (-10.0%)');
+    expect(composeAlertEmail([alert({ type: 'price_increase', currentPrice: 22, changePercent: 10 })], 'https://pw.example').subject)
+      .toBe('Price increase: Kettle is now £22.00 (+10.0%)');
+    expect(composeAlertEmail([alert({ type: 'threshold_met', thresholdPercent: 5 })], 'https://pw.example').subject)
+      .toBe('Price alert: Kettle is now £18.00 (-10.0%)');
+  });
+
+  test('several alerts: one subject, every alert in order, the links absolute', () => {
+    const mail = composeAlertEmail([
+      alert({ alertId: 'a2', productName: 'Toaster', trigger: { eventType: 'PriceObserved', position: 12, at: '2026-03-02T09:00:00.000Z' } }),
+      alert(),
+      alert({ alertId: 'a3', productName: 'Kettle', trigger: { eventType: 'PriceManuallySet', position: 14, at: '2026-03-02T09:00:00.000Z' } }),
+    ], 'https://pw.example');
+    expect(mail.subject).toBe('3 price alerts: Kettle and 1 more');
+    expect(mail.text.indexOf('Kettle (Price Drop)')).toBeLessThan(mail.text.indexOf('Toaster (Price Drop)'));
+    expect(mail.text).toContain('See all your alerts: https://pw.example/alerts');
+    expect(mail.text).toContain('https://pw.example/settings');
+    expect(mail.html).toContain('href="https://pw.example/alerts"');
+  });
+
+  test('HTML escapes what shops and users write', () => {
+    const mail = composeAlertEmail([alert({ productName: '<script>x</script> & "Co"', productUrl: 'https://shop.example/?a=1&b="2"' })], 'https://pw.example');
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('&lt;script&gt;x&lt;/script&gt; &amp; &quot;Co&quot;');
+    expect(mail.html).toContain('href="https://shop.example/?a=1&amp;b=&quot;2&quot;"');
+  });
+
+  test('prices in the shop\'s currency when known', () => {
+    const mail = composeAlertEmail([alert({ currency: 'EUR' })], 'https://pw.example');
+    expect(mail.text).toContain('Previous price: €20.00');
+    expect(mail.text).toContain('Change:         -10.0% (-€2.00)');
+  });
+});
+
+describe('weekly e-mail', () => {
+  test('one line per product, the busiest first', () => {
+    const mail = composeWeeklyEmail({
+      weekOf: '2026-03-02',
+      products: [
+        { name: 'Quiet', url: 'https://shop.example/q', currency: 'GBP', startPrice: 10, endPrice: 10, low: 10, high: 10, changes: 0 },
+        { name: 'Busy', url: 'https://shop.example/b', currency: 'GBP', startPrice: 100, endPrice: 90, low: 85, high: 100, changes: 4 },
+        { name: 'New', url: 'https://shop.example/n', currency: null, startPrice: null, endPrice: null, low: null, high: null, changes: 0 },
+      ],
+    }, 'https://pw.example');
+    expect(mail.subject).toBe('Your weekly price report, week of 2 March 2026');
+    expect(mail.text).toContain('1 of your 3 products changed price in the last 7 days.');
+    expect(mail.text.indexOf('Busy')).toBeLessThan(mail.text.indexOf('Quiet'));
+    expect(mail.text).toContain('Busy\n  £100.00 -> £90.00 (-10.0%), 4 changes; low £85.00, high £100.00');
+    expect(mail.text).toContain('New\n  — -> — (—), 0 changes; low —, high —');
+  });
+
+  test('no products', () => {
+    expect(composeWeeklyEmail({ weekOf: '2026-03-02', products: [] }, 'https://pw.example').text).toContain('You are not monitoring any products yet.');
+  });
+});
+
+describe('batching and retries', () => {
+  test('a batch is named by its contents, whatever their order', () => {
+    expect(batchIdFor('alerts', ['a', 'b', 'c'])).toBe(batchIdFor('alerts', ['c', 'a', 'b']));
+    expect(batchIdFor('alerts', ['a', 'b'])).not.toBe(batchIdFor('alerts', ['a', 'b', 'c']));
+    expect(batchIdFor('alerts', ['a'])).not.toBe(batchIdFor('weekly', ['a']));
+  });
+
+  test('an alert is named by the event that raised it', () => {
+    expect(alertIdFor(42)).toBe(alertIdFor(42));
+    expect(alertIdFor(42)).not.toBe(alertIdFor(43));
+    expect(alertIdFor(42)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
+  test('backoff doubles from the base up to the cap, with jitter of 20% either way', () => {
+    const exact = (attempt: number) => backoff(attempt, 5_000, 300_000, () => 0.5);
+    expect([1, 2, 3, 4, 7, 8, 20].map(exact)).toEqual([5_000, 10_000, 20_000, 40_000, 300_000, 300_000, 300_000]);
+    expect(backoff(1, 5_000, 300_000, () => 0)).toBe(4_000);
+    expect(backoff(1, 5_000, 300_000, () => 1)).toBe(6_000);
+  });
+});
