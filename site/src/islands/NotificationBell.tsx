@@ -1,30 +1,29 @@
+import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
-import { Bell, TrendingDown, TrendingUp, Target, X } from 'lucide-react';
-import { badgeCount, formatPrice, relativeTime } from '../lib/format';
+import { Bell, X } from 'lucide-react';
+import { wasNowLine } from '../lib/alerts';
+import { badgeCount, relativeTime } from '../lib/format';
 import { cn } from '../lib/utils';
 import {
   $notifications,
   $unreadCount,
   markAllNotificationsRead,
   markNotificationRead,
+  startNotifications,
   type Notification,
 } from '../stores/notifications';
+import { AlertTypeIcon } from './alerts/AlertType';
 import { Button, focusRing } from './ui/Button';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from './ui/Popover';
 import { Tooltip, TooltipContent, TooltipTrigger } from './ui/Tooltip';
-
-/** Spec section 4: drop green, increase red, threshold orange, anything else grey. */
-const TYPE_STYLE: Record<string, { icon: typeof Bell; className: string }> = {
-  price_drop: { icon: TrendingDown, className: 'bg-success/15 text-success' },
-  price_increase: { icon: TrendingUp, className: 'bg-destructive/15 text-destructive' },
-  threshold_met: { icon: Target, className: 'bg-warning/15 text-warning' },
-};
-const OTHER_STYLE = { icon: Bell, className: 'bg-muted text-muted-foreground' };
 
 export function NotificationBell() {
   const notifications = useStore($notifications);
   const unread = useStore($unreadCount);
   const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
+
+  // Every signed-in page has the bell: it keeps the list fresh for the whole app.
+  useEffect(() => startNotifications(), []);
 
   return (
     <Popover>
@@ -51,7 +50,7 @@ export function NotificationBell() {
           <h2 className="font-semibold">Notifications</h2>
           <div className="flex items-center gap-1">
             {unread > 0 && (
-              <Button variant="ghost" size="sm" onClick={markAllNotificationsRead}>
+              <Button variant="ghost" size="sm" onClick={() => void markAllNotificationsRead()}>
                 Mark all read
               </Button>
             )}
@@ -85,8 +84,7 @@ export function NotificationBell() {
 }
 
 function NotificationItem({ notification: n }: { notification: Notification }) {
-  const { icon: Icon, className } = TYPE_STYLE[n.type] ?? OTHER_STYLE;
-  const hasPrices = n.previousPrice != null && n.currentPrice != null;
+  const prices = wasNowLine(n);
   return (
     <button
       type="button"
@@ -94,17 +92,11 @@ function NotificationItem({ notification: n }: { notification: Notification }) {
       onClick={() => !n.isRead && markNotificationRead(n.id)}
       className={cn('flex w-full gap-3 px-4 py-3 text-left hover:bg-accent', !n.isRead && 'bg-accent/50', focusRing)}
     >
-      <span className={cn('flex size-8 shrink-0 items-center justify-center rounded-full', className)}>
-        <Icon aria-hidden="true" className="size-4" />
-      </span>
+      <AlertTypeIcon type={n.type} />
       <span className="min-w-0 flex-1 space-y-1">
         <span className="block truncate text-sm font-medium">{n.productName}</span>
         <span className="block text-sm text-muted-foreground">{n.message}</span>
-        {hasPrices && (
-          <span className="block text-xs text-muted-foreground">
-            Was {formatPrice(n.previousPrice)} · Now {formatPrice(n.currentPrice)}
-          </span>
-        )}
+        {prices && <span className="block text-xs text-muted-foreground">{prices}</span>}
         <span className="block text-xs text-muted-foreground">{relativeTime(n.createdAt)}</span>
       </span>
       {!n.isRead && (

@@ -47,6 +47,10 @@ export function isNotFoundError(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
+export type Alert = Treaty.Data<typeof client.api.alerts.get>[number];
+export type Notification = Treaty.Data<typeof client.api.notifications.get>[number];
+export type Backtest = Treaty.Data<ReturnType<typeof client.api.products>['alert-backtest']['get']>;
+
 /** A product as the list shows it, and the bodies of the add and edit calls (spec sections 3 and 7). */
 export type Product = Treaty.Data<typeof client.api.products.get>[number];
 export type NewProduct = z.input<typeof ProductSchemas.AddProductBody>;
@@ -123,6 +127,18 @@ export const api = {
   ai: {
     detectSelector: (url: string) => call(client.api.ai['detect-selector'].post({ url })),
     priceSuggestions: (productId: string, timeFilter: DetailRange) => call(client.api['price-suggestions'].post({ productId, timeFilter })),
+  },
+  alerts: {
+    list: () => call(client.api.alerts.get()),
+    markRead: (id: string) => call(client.api.alerts({ id }).read.patch()),
+    /** How many alerts a threshold ('' for none, 'any', or a drop percent) would have raised lately. */
+    backtest: (productId: string, threshold: string) =>
+      call(client.api.products({ id: productId })['alert-backtest'].get({ query: { threshold } })),
+  },
+  notifications: {
+    list: () => call(client.api.notifications.get()),
+    markRead: (id: string) => call(client.api.notifications({ id }).read.post()),
+    markAllRead: () => call(client.api.notifications['mark-all-read'].post()),
   },
   billing: {
     subscription: () => call(client.api.billing.subscription.get()),

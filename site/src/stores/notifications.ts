@@ -1,30 +1,107 @@
 import { atom, computed } from 'nanostores';
+import { api, type Notification } from '../lib/api';
+import { ALERT_TOAST_MS, alertToAnnounce, alertTypeLabel, listSignature, NOTIFICATION_POLL_MS, wasNowLine } from '../lib/alerts';
+import { toast } from './toast';
 
-/** An in-app notification (spec section 3). */
-export type Notification = {
-  id: string;
-  type: 'price_drop' | 'price_increase' | 'threshold_met' | (string & {});
-  productName: string;
-  message: string;
-  currentPrice: number | string | null;
-  previousPrice: number | string | null;
-  isRead: boolean;
-  createdAt: string;
-};
+export type { Notification };
 
-/**
- * The bell's list. Empty until the server has notifications: loading and polling them (every
- * 30 s, on focus and when the tab becomes visible) come with the alerts work.
- */
+/** The bell's list, newest first, from GET /api/notifications. */
 export const $notifications = atom<Notification[]>([]);
 
 export const $unreadCount = computed($notifications, (list) => list.filter((n) => !n.isRead).length);
 
-// Local for now; with the notifications API these become the read calls followed by a refetch.
-export function markNotificationRead(id: string): void {
-  $notifications.set($notifications.get().map((n) => (n.id === id ? { ...n, isRead: true } : n)));
+/**
+ * Bumped whenever the list shows something new (an alert, a read), so the Alerts screen fetches
+ * again: an alert and its notification are one, read in either place.
+ */
+export const $alertsVersion = atom(0);
+
+let loading: Promise<void> | null = null;
+
+/** Fetches the list (one call at a time); failures keep the last list, as the spec shows no error. */
+export function loadNotifications(): Promise<void> {
+  loading ??= api.notifications.list().then(
+    (list) => {
+      const changed = listSignature(list) !== listSignature($notifications.get());
+      $notifications.set(list);
+      if (changed) $alertsVersion.set($alertsVersion.get() + 1);
+      announce(list);
+    },
+    () => {},
+  ).finally(() => { loading = null; });
+  return loading;
 }
 
-export function markAllNotificationsRead(): void {
-  $notifications.set($notifications.get().map((n) => (n.isRead ? n : { ...n, isRead: true })));
+/** Loads now, every 30 s, on window focus and when the tab becomes visible; answers the way to stop. */
+export function startNotifications(): () => void {
+  if (typeof Notification !== 'undefined' && Notification.permission === 'default') {
+    Notification.requestPermission().catch(() => {});
+  }
+  void loadNotifications();
+  const timer = setInterval(loadNotifications, NOTIFICATION_POLL_MS);
+  const onFocus = () => void loadNotifications();
+  const onVisible = () => document.visibilityState === 'visible' && void loadNotifications();
+  window.addEventListener('focus', onFocus);
+  document.addEventListener('visibilitychange', onVisible);
+  return () => {
+    clearInterval(timer);
+    window.removeEventListener('focus', onFocus);
+    document.removeEventListener('visibilitychange', onVisible);
+  };
+}
+
+/** Read items are not marked again; the list is fetched again on success. */
+export async function markNotificationRead(id: string): Promise<void> {
+  if ($notifications.get().find((n) => n.id === id)?.isRead) return;
+  try {
+    await api.notifications.markRead(id);
+    await loadNotifications();
+  } catch {}
+}
+
+export async function markAllNotificationsRead(): Promise<void> {
+  try {
+    await api.notifications.markAllRead();
+    await loadNotifications();
+  } catch {}
+}
+
+// ---------------------------------------------------------------------------------------------
+// The in-app price alert toast and the browser notification (spec sections 7 and 9). What was
+// shown is remembered across pages and tabs, so moving around the app does not repeat it.
+
+const SHOWN_KEY = 'pricewatch-shown-alerts';
+const SHOWN_AT_KEY = 'pricewatch-alert-shown-at';
+const SHOWN_KEPT = 200;
+
+function readShown(): { shown: Set<string>; at: number | null } {
+  try {
+    const at = Number(localStorage.getItem(SHOWN_AT_KEY));
+    return { shown: new Set(JSON.parse(localStorage.getItem(SHOWN_KEY) ?? '[]') as string[]), at: at > 0 ? at : null };
+  } catch {
+    return { shown: new Set(), at: null };
+  }
+}
+
+function remember(id: string, at: number) {
+  try {
+    const ids = [...readShown().shown, id].slice(-SHOWN_KEPT);
+    localStorage.setItem(SHOWN_KEY, JSON.stringify(ids));
+    localStorage.setItem(SHOWN_AT_KEY, String(at));
+  } catch {}
+}
+
+function announce(list: Notification[]) {
+  const { shown, at } = readShown();
+  const now = Date.now();
+  const n = alertToAnnounce(list, shown, at, now);
+  if (!n) return;
+  remember(n.id, now);
+  toast({ title: `${alertTypeLabel(n.type)}: ${n.productName}`, description: n.message, duration: ALERT_TOAST_MS });
+  if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+    try {
+      const prices = wasNowLine(n);
+      new Notification(n.productName, { body: prices ? `${n.message}\n${prices}` : n.message, icon: '/favicon.svg', tag: n.id });
+    } catch {}
+  }
 }

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { api, isUnauthorizedError, type Product, type ProductChanges } from '../../lib/api';
+import { useEffect, useState } from 'react';
+import { api, isUnauthorizedError, type Backtest, type Product, type ProductChanges } from '../../lib/api';
 import { parseEditThreshold, serverError, validateProduct, type FieldErrors, type ProductFields as Fields } from '../../lib/products';
 import { toast } from '../../stores/toast';
 import { Input } from '../ui/Input';
@@ -96,6 +96,42 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus 
           />
         )}
       </Field>
+      <ThresholdBacktest productId={product.id} threshold={keepsAnyChange ? 'any' : form.threshold} />
     </FormDialog>
+  );
+}
+
+/**
+ * How many alerts the threshold being typed would have raised over the product's last 30 days,
+ * replayed on the server through the same rule that raises alerts.
+ */
+function ThresholdBacktest({ productId, threshold }: { productId: string; threshold: string }) {
+  const text = threshold.trim();
+  const valid = text === 'any' || (text !== '' && !('error' in parseEditThreshold(text)));
+  const [result, setResult] = useState<{ threshold: string; answer: Backtest } | null>(null);
+
+  useEffect(() => {
+    if (!valid) return;
+    let current = true;
+    // Typing '12.5' asks once, not for '1', '12' and '12.'.
+    const timer = setTimeout(() => {
+      api.alerts.backtest(productId, text).then((answer) => current && setResult({ threshold: text, answer }), () => {});
+    }, 300);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [productId, text, valid]);
+
+  if (!valid) return null;
+  const answer = result?.threshold === text ? result.answer : null;
+  return (
+    <p role="status" aria-live="polite" className="-mt-2 text-sm text-muted-foreground">
+      {!answer
+        ? 'Checking the last 30 days...'
+        : answer.observations === 0
+          ? 'No prices in the last 30 days to test this threshold on.'
+          : `Over the last ${answer.days} days this would have raised ${answer.alerts} alert${answer.alerts === 1 ? '' : 's'} (${answer.changes} price change${answer.changes === 1 ? '' : 's'}).${answer.priceDropAlerts ? '' : ' Price drop alerts are off in your settings.'}`}
+    </p>
   );
 }

@@ -1,0 +1,32 @@
+import { Bell, Target, TrendingDown, TrendingUp } from 'lucide-react';
+import { alertTypeLabel } from '../../lib/alerts';
+import { cn } from '../../lib/utils';
+
+/** Spec section 4: drop green, increase red, threshold orange, anything else grey. */
+const STYLES: Record<string, { icon: typeof Bell; className: string }> = {
+  price_drop: { icon: TrendingDown, className: 'bg-success/15 text-success' },
+  price_increase: { icon: TrendingUp, className: 'bg-destructive/15 text-destructive' },
+  threshold_met: { icon: Target, className: 'bg-warning/15 text-warning' },
+};
+const OTHER = { icon: Bell, className: 'bg-muted text-muted-foreground' };
+
+export const alertStyle = (type: string) => STYLES[type] ?? OTHER;
+
+/** The round icon of an alert's type. */
+export function AlertTypeIcon({ type, className }: { type: string; className?: string }) {
+  const { icon: Icon, className: colours } = alertStyle(type);
+  return (
+    <span className={cn('flex size-8 shrink-0 items-center justify-center rounded-full', colours, className)}>
+      <Icon aria-hidden="true" className="size-4" />
+    </span>
+  );
+}
+
+/** The badge naming an alert's type, in its colour. */
+export function AlertTypeBadge({ type }: { type: string }) {
+  return (
+    <span className={cn('inline-flex w-fit shrink-0 items-center whitespace-nowrap rounded-md px-2 py-0.5 text-xs font-medium', alertStyle(type).className)}>
+      {alertTypeLabel(type)}
+    </span>
+  );
+}
