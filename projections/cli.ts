@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
-import { chooseProjections, countsByType, rebuildInto } from './rebuild-into.ts';
+import { chooseProjections, rebuildInto } from './replay.ts';
 
 const usage = 'usage: bun run projections rebuild [name ...] [--as-of ISO --into SCHEMA] | status';
 const { values, positionals } = parseArgs({
@@ -58,15 +58,9 @@ try {
     const chosen = chooseProjections(ctx.projections.projections, names);
     const started = performance.now();
     const show = progress(started);
-    let done: number;
-    if (values.into) {
-      done = await rebuildInto(ctx.store, ctx.projections.projections, { schema: values.into, asOf, names, onProgress: show });
-    } else {
-      // The runner counts an event once per read model that applies it.
-      const counts = await countsByType(ctx.sql);
-      const total = chosen.reduce((sum, p) => sum + p.handles.reduce((s, t) => s + (counts.get(t) ?? 0), 0), 0);
-      done = await ctx.projections.rebuild(names, (n) => show(n, total));
-    }
+    const done = values.into
+      ? await rebuildInto(ctx.store, ctx.projections.projections, { schema: values.into, asOf, names, onProgress: show })
+      : await ctx.projections.rebuild(names, show);
     const seconds = (performance.now() - started) / 1000;
     const where = values.into ? ` into schema ${values.into}${asOf ? ` as of ${asOf.toISOString()}` : ''}` : '';
     console.log(`\nRebuilt ${chosen.map((p) => p.name).join(', ')}${where}: ${fmt(done)} events in ${duration(seconds)} (${fmt(done / seconds)}/s)`);

@@ -1,6 +1,7 @@
 import { transaction, type Sql } from '../api/db.ts';
 import { START, checkpointOf, reached, type Checkpoint, type EventStore } from '../events/store.ts';
 import type { Projection } from './projection.ts';
+import { chooseProjections, replay, type Progress } from './replay.ts';
 
 const checkpointsDdl = (table: string) => `
 CREATE TABLE IF NOT EXISTS ${table} (
@@ -140,35 +141,30 @@ export function createProjectionRunner(
 
   /**
    * Rebuilds read models from zero in one transaction: users keep seeing the old tables until
-   * the new ones are complete.
+   * the new ones are complete. The log is read once for all of them (projections/replay.ts);
+   * returns the number of events read.
    */
-  async function rebuild(names?: readonly string[], onProgress?: (done: number) => void): Promise<number> {
-    const chosen = names?.length ? projections.filter((p) => names.includes(p.name)) : projections;
-    const unknown = names?.filter((n) => !projections.some((p) => p.name === n)) ?? [];
-    if (unknown.length) throw new Error(`Unknown projection: ${unknown.join(', ')}. Known: ${projections.map((p) => p.name).join(', ')}`);
-    let done = 0;
+  async function rebuild(names?: readonly string[], onProgress?: Progress): Promise<number> {
+    const chosen = chooseProjections(projections, names);
     // Fresh statistics keep the ordered read of the log on its index; without them a large,
     // newly loaded log is read by sorting everything after the checkpoint, batch after batch.
     await sql`ANALYZE events`;
     try {
-      await transaction(sql, async (tx) => {
+      return await transaction(sql, async (tx) => {
         for (const p of chosen) {
           // Wait for a live runner to finish its batch; the lock is then ours until commit.
           await tx`SELECT pg_advisory_xact_lock(hashtext(${'projection:' + p.name}))`;
           await tx.unsafe(`TRUNCATE ${p.tables.join(', ')}`);
-          await tx`UPDATE ${checkpoints} SET transaction_id = '0', position = 0 WHERE name = ${p.name}`;
-          for (;;) {
-            const r = await step(p, tx);
-            if (!r.moved) break;
-            done += r.applied;
-            onProgress?.(done);
-          }
         }
+        const head = await store.head(tx);
+        const { done } = await replay(store, tx, chosen, { upTo: head, onProgress });
+        await tx`UPDATE ${checkpoints} SET transaction_id = ${head.transactionId}::xid8, position = ${head.position}, updated_at = now()
+                 WHERE name = ANY(${chosen.map((p) => p.name)}::text[])`;
+        return done;
       });
     } finally {
       positions.clear(); // known again after the next step of each read model
     }
-    return done;
   }
 
   return {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { testContext, usingPostgresServer, SETUP_TIMEOUT } from '../api/testing/database.ts';
 import { addProduct, observePrices } from '../api/testing/prices.ts';
 import { readModelSnapshot } from '../api/testing/read-models.ts';
-import { rebuildInto } from './rebuild-into.ts';
+import { rebuildInto } from './replay.ts';
 
 setDefaultTimeout(60_000);
 
