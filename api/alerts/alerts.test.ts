@@ -114,6 +114,20 @@ describe('raising alerts', () => {
     expect(await alertsOf(u.cookie)).toHaveLength(2);
   });
 
+  test('a corrected last price is the reference for the next one, without an alert of its own', async () => {
+    const u = await userWithProduct('any');
+    await observe(ctx, u.productId, u.userId, 1300);
+    const misread = await observe(ctx, u.productId, u.userId, 1.299); // '1.299,00 €' read the wrong way
+    await ctx.store.append(`product-${u.productId}`, 'any', [{
+      type: 'PriceCorrected',
+      data: { productId: u.productId, userId: u.userId, correctsPosition: misread.lastPosition, price: 1299, previousPrice: 1.299, reason: 'parser fixed' },
+    }]);
+    await observe(ctx, u.productId, u.userId, 1299);
+    await settle(ctx);
+    // The misread's alert was raised at the time; the correction and the next, equal price raise none.
+    expect((await alertsOf(u.cookie)).map((a: { message: string }) => a.message)).toEqual(['Price dropped 99.9% from £1,300.00 to £1.30']);
+  });
+
   test('a removed product raises nothing more, and its alerts stay', async () => {
     const u = await userWithProduct('any');
     await observe(ctx, u.productId, u.userId, 10);

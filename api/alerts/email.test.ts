@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../server.ts';
 import { transaction } from '../db.ts';
-import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
+import { SETUP_TIMEOUT, testContext, usingPostgresServer } from '../testing/database.ts';
 import { client, observe, ORIGIN, settle } from '../testing/alerts.ts';
 import { startSmtp, type TestSmtp } from '../testing/smtp.ts';
 import { observed } from '../testing/prices.ts';
@@ -232,6 +232,38 @@ describe('delivery exactly once', () => {
     expect(mailsTo(u.email)).toHaveLength(0);
 
     await Bun.sleep(400); // the dead sender's lease runs out
+    await deliverAll(u.userId);
+    expect(mailsTo(u.email)).toHaveLength(1);
+    expect(await recorded(u.userId, 'EmailSent')).toHaveLength(1);
+  });
+
+  // Another process on the same database, killed (SIGKILL) while the server holds the message.
+  test.skipIf(!usingPostgresServer())('a sender process killed mid-delivery: after its lease the e-mail goes once', async () => {
+    const u = await userWithDrop();
+    await settle(ctx);
+    await Bun.sleep(FAST.quietMs! + 20);
+    let held = false;
+    smtp.hold(() => { held = true; });
+    const url = (ctx.database as { url?: string }).url!;
+    const child = Bun.spawn([process.execPath, '-e', `
+      const { loadConfig } = await import(${JSON.stringify(`${import.meta.dir}/../config.ts`)});
+      const { createContext } = await import(${JSON.stringify(`${import.meta.dir}/../context.ts`)});
+      const { openDatabase } = await import(${JSON.stringify(`${import.meta.dir}/../db.ts`)});
+      const { createMailer } = await import(${JSON.stringify(`${import.meta.dir}/mailer.ts`)});
+      const { createOutboxSender } = await import(${JSON.stringify(`${import.meta.dir}/sender.ts`)});
+      const config = loadConfig({ DATABASE_URL: ${JSON.stringify(url)}, SMTP_URL: ${JSON.stringify(smtp.url)}, PUBLIC_URL: ${JSON.stringify(ORIGIN)} });
+      const ctx = await createContext(config, { database: await openDatabase({ url: config.databaseUrl, max: 2 }) });
+      await createOutboxSender(ctx, createMailer(config), { quietMs: 50, leaseMs: 1000 }).deliverDue();`], { stdout: 'ignore', stderr: 'inherit' });
+    try {
+      await until(() => held, 20_000);
+    } finally {
+      child.kill('SIGKILL');
+      await child.exited;
+    }
+    await Bun.sleep(200); // the server sees the connection close
+    smtp.release();
+    expect(mailsTo(u.email)).toHaveLength(0);
+    await Bun.sleep(1_000); // the killed process's lease runs out
     await deliverAll(u.userId);
     expect(mailsTo(u.email)).toHaveLength(1);
     expect(await recorded(u.userId, 'EmailSent')).toHaveLength(1);

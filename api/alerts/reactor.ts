@@ -13,15 +13,19 @@ import type { Projection } from '../../projections/projection.ts';
  *
  * It keeps its own state (each product's rule and last price, each user's drop alert setting)
  * rather than reading the read models, which may be ahead of or behind its checkpoint.
+ * A PriceCorrected (a past observation read again by a fixed parser) of the last price becomes
+ * the reference for the next one, silently: a parser fix is not a change in the shop.
  */
 
 type Handled =
   | EventOf<'ProductAdded'> | EventOf<'ProductEdited'> | EventOf<'ProductRemoved'>
-  | EventOf<'PriceObserved'> | EventOf<'PriceManuallySet'> | EventOf<'SettingsChanged'>;
+  | EventOf<'PriceObserved'> | EventOf<'PriceManuallySet'> | EventOf<'PriceCorrected'> | EventOf<'SettingsChanged'>;
 
 type ProductState = {
   product_id: string; user_id: string; name: string; url: string; image_url: string | null;
   rule: AlertRule; price: number | null; currency: string | null;
+  /** The event the price comes from. */
+  price_position: number | null;
 };
 
 /** A stable id per triggering event: the same observation can only ever name the same alert. */
@@ -45,11 +49,12 @@ export function alertRulesReactor(store: EventStore): Projection {
         price      double precision,
         currency   text
       );
+      ALTER TABLE alert_rule_products ADD COLUMN IF NOT EXISTS price_position bigint;
       CREATE TABLE IF NOT EXISTS alert_rule_settings (
         user_id           text PRIMARY KEY,
         price_drop_alerts boolean NOT NULL
       );`,
-    handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceObserved', 'PriceManuallySet', 'SettingsChanged'],
+    handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceObserved', 'PriceManuallySet', 'PriceCorrected', 'SettingsChanged'],
 
     async apply(tx, recorded) {
       const events = recorded as RecordedEvent<Handled>[];
@@ -81,6 +86,7 @@ export function alertRulesReactor(store: EventStore): Projection {
         }
         p.price = price;
         p.currency = currency ?? p.currency;
+        p.price_position = e.position;
       };
 
       for (const e of events) {
@@ -91,7 +97,7 @@ export function alertRulesReactor(store: EventStore): Projection {
         }
         if (e.type === 'ProductAdded') {
           const d = e.data;
-          products.set(d.productId, { product_id: d.productId, user_id: d.userId, name: d.name, url: d.url, image_url: d.imageUrl, rule: d.alertRule, price: null, currency: null });
+          products.set(d.productId, { product_id: d.productId, user_id: d.userId, name: d.name, url: d.url, image_url: d.imageUrl, rule: d.alertRule, price: null, currency: null, price_position: null });
           removed.delete(d.productId);
           changed.add(d.productId);
           continue;
@@ -114,6 +120,9 @@ export function alertRulesReactor(store: EventStore): Projection {
             if (e.data.imageUrl) p.image_url = e.data.imageUrl;
             priced(p, e, e.data.price, e.data.currency, e.data.observedAt);
             break;
+          case 'PriceCorrected':
+            if (Number(p.price_position) === e.data.correctsPosition) p.price = e.data.price;
+            break;
         }
       }
 
@@ -123,7 +132,7 @@ export function alertRulesReactor(store: EventStore): Projection {
         await tx`
           INSERT INTO alert_rule_products SELECT * FROM jsonb_populate_recordset(NULL::alert_rule_products, ${tx.json(rows as never)})
           ON CONFLICT (product_id) DO UPDATE SET name = EXCLUDED.name, url = EXCLUDED.url, image_url = EXCLUDED.image_url,
-            rule = EXCLUDED.rule, price = EXCLUDED.price, currency = EXCLUDED.currency`;
+            rule = EXCLUDED.rule, price = EXCLUDED.price, currency = EXCLUDED.currency, price_position = EXCLUDED.price_position`;
       }
       if (settingsChanged.size) {
         const settings = [...settingsChanged].map((id) => ({ user_id: id, price_drop_alerts: dropAlerts.get(id)! }));
