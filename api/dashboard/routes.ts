@@ -40,24 +40,12 @@ export type DashboardStats = {
   priceTrends: DayOfChanges[];
 };
 
-/** Whether the alerts read model exists yet (it comes with the alerts work); asked once per database. */
-const alertsTable = new WeakMap<Sql, Promise<boolean>>();
-function hasAlertsTable(sql: Sql): Promise<boolean> {
-  let known = alertsTable.get(sql);
-  if (!known) {
-    known = sql<{ exists: boolean }[]>`SELECT to_regclass('alerts') IS NOT NULL AS exists`.then(([r]) => !!r?.exists);
-    alertsTable.set(sql, known);
-  }
-  return known;
-}
-
 /**
  * The alert figures, as a subquery of the stats statement: unread alerts and those raised since
- * the user's midnight; null until alerts exist. The only place the dashboard reads alerts.
+ * the user's midnight. The only place the dashboard reads alerts.
  * (A fragment, not a promise: awaiting it would run it on its own.)
  */
-function alertFigures(sql: Sql, userId: string, withAlerts: boolean) {
-  if (!withAlerts) return sql`NULL::json`;
+function alertFigures(sql: Sql, userId: string) {
   return sql`(SELECT json_build_object('active', count(*) FILTER (WHERE NOT a.is_read), 'newToday', count(*) FILTER (WHERE a.created_at >= clock.midnight))
               FROM alerts a WHERE a.user_id = ${userId})`;
 }
@@ -79,7 +67,6 @@ export async function readDashboardStats(sql: Sql, userId: string, now = new Dat
   const weekAgo = new Date(now.getTime() - 7 * DAY);
   const twoWeeksAgo = new Date(now.getTime() - 14 * DAY);
   const monthAgo = new Date(now.getTime() - 30 * DAY);
-  const withAlerts = await hasAlertsTable(sql);
   const [row] = await sql<StatsRow[]>`
     WITH clock AS MATERIALIZED (
       SELECT tz AS timezone, (${now}::timestamptz AT TIME ZONE tz)::date AS today, date_trunc('day', ${now}::timestamptz, tz) AS midnight
@@ -102,7 +89,7 @@ export async function readDashboardStats(sql: Sql, userId: string, now = new Dat
              WHERE user_id = ${userId} AND changed_at >= (day AT TIME ZONE clock.timezone)
                AND changed_at < ((day + interval '1 day') AT TIME ZONE clock.timezone)) x
          WHERE x.changes > 0) t) AS days,
-      ${alertFigures(sql, userId, withAlerts)} AS alerts
+      ${alertFigures(sql, userId)} AS alerts
     FROM clock,
       LATERAL (
         SELECT count(*)::int AS products,

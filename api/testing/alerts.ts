@@ -1,6 +1,5 @@
 import type { AppContext } from '../context.ts';
 import type { createApp } from '../server.ts';
-import type { AlertRule } from '../../events/catalogue.ts';
 import { observed } from './prices.ts';
 
 /** Helpers for the alert tests and benchmark: sign in, add products, observe prices, settle. */
@@ -39,9 +38,6 @@ export function client(app: ReturnType<typeof createApp>) {
 export async function observe(ctx: Pick<AppContext, 'store'>, productId: string, userId: string, price: number, at = new Date()) {
   return ctx.store.append(`product-${productId}`, 'any', [observed(productId, userId, price, at)]);
 }
-
-export const ruleOf = (threshold: string): AlertRule =>
-  threshold === 'any' ? { kind: 'any' } : threshold === 'none' ? { kind: 'none' } : { kind: 'drop', percent: -Number(threshold) };
 
 /**
  * Runs the reactors and the projections until both have every event of the log, the alerts they
