@@ -80,8 +80,10 @@ export async function keyOwner(sql: Sql, key: string): Promise<KeyOwner | null> 
   return row ? { keyId: row.id, userId: row.user_id, plan: planOf(row.subscription_plan ?? row.plan) } : null;
 }
 
-/** Whether a key is still live (a long-lived event stream checks now and then). */
-export async function keyIsLive(sql: Sql, keyId: string): Promise<boolean> {
-  const [row] = await sql`SELECT 1 FROM api_keys WHERE id = ${keyId} AND revoked_at IS NULL`;
-  return !!row;
+/** Whether a key still opens the API: not revoked, its owner still on a plan with it (a long-lived event stream checks now and then). */
+export async function keyStillValid(sql: Sql, keyId: string): Promise<boolean> {
+  const [row] = await sql<{ plan: string | null; subscription_plan: string | null }[]>`
+    SELECT u.plan, u.subscription_plan FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
+    WHERE k.id = ${keyId} AND k.revoked_at IS NULL`;
+  return !!row && planOf(row.subscription_plan ?? row.plan).apiAccess;
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
 import { readProducts } from '../products/read-model.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
-import { keyIsLive, keyOwner, NOT_PRO, type KeyOwner } from './keys.ts';
+import { keyOwner, keyStillValid, NOT_PRO, type KeyOwner } from './keys.ts';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.ts';
 import { decodeCursor, userEvents } from './feed.ts';
 import { createLogWatcher, eventStream } from './tail.ts';
@@ -142,7 +142,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
       streams.set(owner.keyId, open + 1);
       const body = eventStream({
         store: ctx.store, watcher, userId: owner.userId, from, signal: request.signal, heartbeatMs: opts.heartbeatMs,
-        stillAllowed: () => keyIsLive(ctx.sql, owner.keyId),
+        stillAllowed: () => keyStillValid(ctx.sql, owner.keyId),
         onClose: () => { const n = (streams.get(owner.keyId) ?? 1) - 1; if (n > 0) streams.set(owner.keyId, n); else streams.delete(owner.keyId); },
       });
       return new Response(body, {

@@ -50,7 +50,8 @@ const PAGE = 500;
  * Server-sent events with a user's new events, from `from` on: each with `id` (its cursor, so a
  * reconnecting client resumes with Last-Event-ID), `event` (its type) and `data` (the event as
  * JSON), and a comment line as a heartbeat. Stops when the client goes away, or when
- * `stillAllowed` says no (checked with each heartbeat: a revoked key ends its streams).
+ * `stillAllowed` says no (checked with each heartbeat: a revoked key, or an owner who left Pro,
+ * ends its streams).
  */
 export function eventStream(opts: {
   store: EventStore; watcher: LogWatcher; userId: string; from: Checkpoint; signal: AbortSignal;
