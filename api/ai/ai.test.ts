@@ -5,6 +5,7 @@ import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { startFakeOpenAI, type ChatRequest, type FakeOpenAI } from '../testing/fake-openai.ts';
 import { addProduct, observePrices } from '../testing/prices.ts';
 import { AI_DETECTION_NOT_IN_PLAN } from './routes.ts';
+import { signInDemo } from '../testing/sign-in.ts';
 
 setDefaultTimeout(30_000);
 
@@ -58,12 +59,7 @@ const shopUrl = (path: string) => `http://127.0.0.1:${shop.port}${path}`;
 const request = (path: string, init: RequestInit = {}, on = app) => on.handle(new Request(new URL(path, ORIGIN), init));
 
 type User = { cookie: string; userId: string };
-async function signedIn(): Promise<User> {
-  const res = await request(`/api/auth/demo?email=user-${crypto.randomUUID().slice(0, 8)}@example.com`);
-  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
-  const { id } = await (await request('/api/auth/user', { headers: { cookie } })).json();
-  return { cookie, userId: id };
-}
+const signedIn = (): Promise<User> => signInDemo(app, ORIGIN);
 const post = (user: User | null, path: string, body: unknown, on = app) =>
   request(path, { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/json', ...(user ? { cookie: user.cookie } : {}) }, body: JSON.stringify(body) }, on);
 

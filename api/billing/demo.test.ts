@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { createApp } from '../server.ts';
 import { loadConfig } from '../config.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
+import { signInDemo } from '../testing/sign-in.ts';
 
 // Demo billing: the same calls and answers as with Stripe, without Stripe.
 setDefaultTimeout(30_000);
@@ -20,10 +21,7 @@ afterAll(() => ctx?.close());
 
 const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
 
-async function signedIn() {
-  const res = await request(`/api/auth/demo?email=user-${crypto.randomUUID().slice(0, 8)}@example.com`);
-  return { cookie: `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}` };
-}
+const signedIn = () => signInDemo(app, ORIGIN);
 const post = (user: { cookie: string }, path: string, body?: unknown) =>
   request(path, { method: 'POST', headers: { origin: ORIGIN, cookie: user.cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
 const subscription = async (user: { cookie: string }) => (await request('/api/billing/subscription', { headers: { cookie: user.cookie } })).json();

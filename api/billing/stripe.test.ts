@@ -3,6 +3,7 @@ import Stripe from 'stripe';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { startFakeStripe, type FakeStripe } from '../testing/fake-stripe.ts';
+import { signInDemo } from '../testing/sign-in.ts';
 
 // Billing against a Stripe-shaped API on loopback, through the real stripe SDK.
 setDefaultTimeout(30_000);
@@ -33,13 +34,7 @@ afterAll(async () => { await ctx?.close(); fake?.stop(); });
 const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
 
 type User = { cookie: string; userId: string };
-async function signedIn(): Promise<User> {
-  const email = `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const res = await request(`/api/auth/demo?email=${email}`);
-  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
-  const { id } = await (await request('/api/auth/user', { headers: { cookie } })).json();
-  return { cookie, userId: id };
-}
+const signedIn = (): Promise<User> => signInDemo(app, ORIGIN);
 
 const post = (user: User | null, path: string, body?: unknown) =>
   request(path, {

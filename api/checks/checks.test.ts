@@ -11,6 +11,7 @@ import type { AlertRule } from '../../events/catalogue.ts';
 import { createFetcher } from './fetcher.ts';
 import { claimJobs, enqueueCheck, enqueueDueChecks, finishJobs } from './queue.ts';
 import { runWorker } from './worker.ts';
+import { signInDemo } from '../testing/sign-in.ts';
 
 setDefaultTimeout(60_000);
 
@@ -76,12 +77,7 @@ afterAll(async () => { shop.stop(true); await ctx.close(); }, SETUP_TIMEOUT);
 
 const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
 
-async function signedIn(email = `user-${crypto.randomUUID().slice(0, 8)}@example.com`) {
-  const res = await request(`/api/auth/demo?email=${email}`);
-  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
-  const { id } = await (await request('/api/auth/user', { headers: { cookie } })).json();
-  return { cookie, userId: id as string };
-}
+const signedIn = (email?: string) => signInDemo(app, ORIGIN, email);
 
 async function addProduct(c: Pick<Ctx, 'store' | 'projections'>, userId: string, url: string, selector = '.buy .price', alertRule: AlertRule = { kind: 'none' }) {
   const productId = crypto.randomUUID();

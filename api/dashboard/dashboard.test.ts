@@ -4,6 +4,7 @@ import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { addProduct, failCheck, observePrices } from '../testing/prices.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
 import { readDashboardStats } from './routes.ts';
+import { signInDemo } from '../testing/sign-in.ts';
 
 setDefaultTimeout(60_000);
 
@@ -22,12 +23,7 @@ afterAll(() => ctx.close(), SETUP_TIMEOUT);
 
 const request = (path: string, cookie?: string) => app.handle(new Request(new URL(path, ORIGIN), { headers: cookie ? { cookie } : {} }));
 
-async function signedIn() {
-  const res = await request(`/api/auth/demo?email=user-${crypto.randomUUID().slice(0, 8)}@example.com`);
-  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
-  const { id } = await (await request('/api/auth/user', cookie)).json();
-  return { cookie, userId: id as string };
-}
+const signedIn = () => signInDemo(app, ORIGIN);
 
 const stats = async (cookie: string) => {
   const res = await request('/api/dashboard/stats', cookie);

@@ -4,6 +4,7 @@ import { testContext, usingPostgresServer } from '../testing/database.ts';
 import { handleProductCommand, type ProductCommand } from '../../events/product.ts';
 import { productsProjection } from '../../projections/products.ts';
 import type { ProductItem } from './read-model.ts';
+import { signInDemo } from '../testing/sign-in.ts';
 
 // Starting a database takes longer than the 5 s default.
 setDefaultTimeout(30_000);
@@ -21,13 +22,7 @@ afterAll(() => ctx.close());
 
 const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
 
-async function signedIn() {
-  const email = `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const res = await request(`/api/auth/demo?email=${email}`);
-  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
-  const { id } = await (await request('/api/auth/user', { headers: { cookie } })).json();
-  return { cookie, userId: id as string };
-}
+const signedIn = () => signInDemo(app, ORIGIN);
 type User = Awaited<ReturnType<typeof signedIn>>;
 
 const send = (user: User | null, method: string, path: string, body?: unknown, raw?: { text: string; type: string }) =>

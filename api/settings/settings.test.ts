@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { createApp } from '../server.ts';
 import { testContext } from '../testing/database.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
+import { signInDemo } from '../testing/sign-in.ts';
 
 // Starting a database takes longer than the 5 s default.
 setDefaultTimeout(30_000);
@@ -20,13 +21,7 @@ afterAll(() => ctx.close());
 const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
 
 /** A fresh user per test, so each starts without saved settings. */
-async function signedIn() {
-  const email = `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const res = await request(`/api/auth/demo?email=${email}`);
-  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
-  const { id } = await (await request('/api/auth/user', { headers: { cookie } })).json();
-  return { cookie, userId: id as string };
-}
+const signedIn = () => signInDemo(app, ORIGIN);
 
 const getSettings = (cookie: string) => request('/api/settings', { headers: { cookie } });
 const putSettings = (cookie: string, body: string, contentType = 'application/json') =>

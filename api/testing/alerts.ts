@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { createApp } from '../server.ts';
 import { observed } from './prices.ts';
+import { signInDemo } from './sign-in.ts';
 
 /** Helpers for the alert tests and benchmark: sign in, add products, observe prices, settle. */
 
@@ -15,12 +16,7 @@ export function client(app: ReturnType<typeof createApp>) {
     return app.handle(new Request(new URL(path, ORIGIN), { ...init, headers }));
   };
 
-  async function signIn(email = `user-${crypto.randomUUID().slice(0, 8)}@example.com`) {
-    const res = await request(`/api/auth/demo?email=${encodeURIComponent(email)}`);
-    const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
-    const { id } = await (await request('/api/auth/user', { cookie })).json();
-    return { cookie, userId: id as string, email };
-  }
+  const signIn = (email?: string) => signInDemo(app, ORIGIN, email);
 
   async function addProduct(cookie: string, opts: { name?: string; threshold?: string | null; url?: string } = {}) {
     const res = await request('/api/products', {
