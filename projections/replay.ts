@@ -7,7 +7,7 @@ import type { Projection } from './projection.ts';
  * (a product's current price, a user's read version) leaves a version that cannot be cleaned up
  * before commit, and lookups walk them all. Fewer, larger batches rewrite each row fewer times.
  */
-const BATCH = 20_000;
+const BATCH = 50_000;
 
 export function chooseProjections(projections: readonly Projection[], names?: readonly string[]): readonly Projection[] {
   const unknown = names?.filter((n) => !projections.some((p) => p.name === n)) ?? [];
