@@ -106,8 +106,10 @@ describe.skipIf(!browserAvailable)('signed-in shell', () => {
     await page.goto(product.url + '/settings');
     await page.getByRole('button', { name: 'Save Settings' }).waitFor();
     await ctx.clearCookies();
+    // The toast lives for the 500 ms before the redirect: watch for it before clicking.
+    const toast = page.getByText('You are logged out. Logging in again...').first().waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    await page.getByText('You are logged out. Logging in again...').first().waitFor();
+    await toast;
     // After 500 ms the browser goes to /api/login, which signs the demo user in again.
     await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
     await ctx.close();
