@@ -1,17 +1,6 @@
-import { useState, type MouseEvent } from 'react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
 import { toast } from '../../stores/toast';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../ui/AlertDialog';
-import { Spinner } from '../ui/Spinner';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 
 type DeleteProductDialogProps = {
   product: Product;
@@ -21,11 +10,7 @@ type DeleteProductDialogProps = {
 };
 
 export function DeleteProductDialog({ product, onClose, onDeleted, onCloseAutoFocus }: DeleteProductDialogProps) {
-  const [pending, setPending] = useState(false);
-
-  async function confirm(event: MouseEvent) {
-    event.preventDefault(); // stay open until the server has answered
-    setPending(true);
+  async function remove() {
     try {
       await api.products.remove(product.id);
       toast({ title: 'Product deleted', description: `${product.name} is no longer monitored.` });
@@ -39,22 +24,15 @@ export function DeleteProductDialog({ product, onClose, onDeleted, onCloseAutoFo
   }
 
   return (
-    <AlertDialog open onOpenChange={(open) => !open && !pending && onClose()}>
-      <AlertDialogContent onCloseAutoFocus={onCloseAutoFocus}>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete {product.name}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Are you sure you want to delete this product? This action cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={confirm} disabled={pending}>
-            {pending && <Spinner className="size-4 text-current" label="Deleting" />}
-            {pending ? 'Deleting...' : 'Delete'}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      title={`Delete ${product.name}?`}
+      description="Are you sure you want to delete this product? This action cannot be undone."
+      cancelLabel="Cancel"
+      confirmLabel="Delete"
+      pendingLabel="Deleting..."
+      onConfirm={remove}
+      onClose={onClose}
+      onCloseAutoFocus={onCloseAutoFocus}
+    />
   );
 }
