@@ -68,7 +68,8 @@ export function alertRulesReactor(store: EventStore): Projection {
       const alerts = new Map<string, NewEvent[]>();
 
       const priced = (p: ProductState, e: RecordedEvent, price: number, currency: string | null, at: string) => {
-        const decision = decideAlert(p.rule, p.price === null ? null : { price: p.price, currency: p.currency }, { price, currency },
+        // Backfilled history (the demo account's past week) sets the reference price but is not news.
+        const decision = e.metadata.backfill ? null : decideAlert(p.rule, p.price === null ? null : { price: p.price, currency: p.currency }, { price, currency },
           { priceDropAlerts: dropAlerts.get(p.user_id) ?? DEFAULT_SETTINGS.priceDropAlerts });
         if (decision) {
           const list = alerts.get(p.user_id) ?? [];

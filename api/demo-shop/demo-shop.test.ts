@@ -126,6 +126,10 @@ describe('the demo shop inside the server', () => {
       expect(n).toBeGreaterThan(50);
     }
     expect((await ctx.sql`SELECT 1 FROM price_changes WHERE user_id = ${userId}`).length).toBeGreaterThan(0);
+    // The backfilled week is history, not news: it raises no alerts.
+    await ctx.reactors.catchUp();
+    await ctx.projections.catchUp();
+    expect((await ctx.sql`SELECT 1 FROM alerts WHERE user_id = ${userId}`).length).toBe(0);
 
     // Signing in again does not add more.
     await app.handle(new Request(`${origin}/api/auth/demo`));

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
-import { checkpointOf } from '../../events/store.ts';
-import { productDecider, productStream, type ProductCommand, type ProductEvent, type ProductState } from '../../events/product.ts';
+import { checkpointOf, type NewEvent } from '../../events/store.ts';
+import { productDecider, productStream, type ProductCommand, type ProductState } from '../../events/product.ts';
 import { extractPrice } from '../checks/extract.ts';
 import { DEMO_PRICE_SELECTOR, DEMO_PRODUCTS } from './shop.ts';
 import { imagePath, productPage, productPath } from './pages.ts';
@@ -41,11 +41,12 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
     const url = `${origin}${productPath(slug)}`;
     const imageUrl = `${origin}${imagePath(slug)}`;
     let state: ProductState = productDecider.initialState();
-    const events: ProductEvent[] = [];
+    const events: NewEvent[] = [];
     const run = (command: ProductCommand) => {
       for (const event of productDecider.decide(command, state)) {
         state = productDecider.evolve(state, event);
-        events.push(event);
+        // Backfilled history: what the page showed then, not news, so it raises no alerts.
+        events.push({ ...event, metadata: { backfill: true } } as NewEvent);
       }
     };
     run({ type: 'Add', productId, userId, details: { name: product.name, url, selector: DEMO_PRICE_SELECTOR, alertRule }, imageUrl });
