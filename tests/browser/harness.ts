@@ -35,7 +35,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
   const deadline = Date.now() + 60_000;
   for (;;) {
     try { if ((await fetch(`${url}/api/auth/user`)).status === 401) break; } catch {}
-    if (proc.exitCode !== null) throw new Error(`The product exited with code ${proc.exitCode}`);
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`The product exited (${proc.exitCode ?? proc.signalCode})`);
     if (Date.now() > deadline) { proc.kill(); throw new Error('The product did not start within 60 s'); }
     await Bun.sleep(200);
   }
