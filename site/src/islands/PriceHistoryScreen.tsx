@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { ExternalLink, History, Package, Search } from 'lucide-react';
+import { ExternalLink, History, Search } from 'lucide-react';
 import { api, isUnauthorizedError, type DetailRange, type HistoryRange, type PriceHistoryProduct, type PricePoint } from '../lib/api';
 import { formatDateTime, formatPrice, formatSignedPercent, hostWithoutWww } from '../lib/format';
 import {
@@ -16,8 +16,9 @@ import { Card, CardContent, CardHeader, CardTitle } from './ui/Card';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from './ui/Dialog';
 import { Input } from './ui/Input';
 import { Label } from './ui/Label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from './ui/Select';
+import { OptionSelect } from './ui/Select';
 import { Skeleton } from './ui/Skeleton';
+import { ProductImage } from './ui/ProductImage';
 
 export default function PriceHistoryScreen() {
   return (
@@ -75,7 +76,7 @@ function PriceHistory() {
           <Label htmlFor={rangeId} className="sr-only">
             Time range
           </Label>
-          <RangeSelect id={rangeId} value={range} options={HISTORY_RANGES} onChange={setRange} />
+          <OptionSelect id={rangeId} value={range} options={HISTORY_RANGES} onChange={setRange} />
         </div>
       </div>
 
@@ -115,35 +116,7 @@ function PriceHistory() {
   );
 }
 
-function RangeSelect<V extends string>({ id, value, options, onChange }: { id: string; value: V; options: readonly { value: V; label: string }[]; onChange: (value: V) => void }) {
-  return (
-    <Select value={value} onValueChange={(v) => onChange(v as V)}>
-      <SelectTrigger id={id}>
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
-  );
-}
 
-function ProductImage({ src, className }: { src: string | null; className?: string }) {
-  const [failed, setFailed] = useState(false);
-  const box = cn('size-12 shrink-0 rounded-lg', className);
-  if (src && !failed) {
-    return <img src={src} alt="" loading="lazy" referrerPolicy="no-referrer" onError={() => setFailed(true)} className={cn(box, 'border object-cover')} />;
-  }
-  return (
-    <span className={cn(box, 'flex items-center justify-center bg-muted')}>
-      <Package aria-hidden="true" className="size-5 text-muted-foreground" />
-    </span>
-  );
-}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -152,7 +125,7 @@ function HistoryRow({ product, onOpen }: { product: PriceHistoryProduct; onOpen:
   return (
     // Phones: image, name and link on top, sparkline and price below; wider screens: one line.
     <li className="relative grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-4 gap-y-3 rounded-xl border bg-card p-4 shadow-sm transition-colors hover:bg-accent/50 sm:flex">
-      <ProductImage src={product.imageUrl} />
+      <ProductImage url={product.imageUrl} />
       <div className="min-w-0 flex-1">
         <h2 className="line-clamp-2 font-medium sm:line-clamp-none sm:truncate">
           <button
@@ -260,7 +233,7 @@ function HistoryDialog({ product, listRange, onClose }: DialogProps) {
             Time range
           </Label>
           <div className="w-44">
-            <RangeSelect id={rangeId} value={range} options={DETAIL_RANGES} onChange={setRange} />
+            <OptionSelect id={rangeId} value={range} options={DETAIL_RANGES} onChange={setRange} />
           </div>
         </div>
 

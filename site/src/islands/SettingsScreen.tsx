@@ -15,7 +15,7 @@ import { Button } from './ui/Button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './ui/Card';
 import { Input } from './ui/Input';
 import { Label } from './ui/Label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from './ui/Select';
+import { OptionSelect } from './ui/Select';
 import { Skeleton } from './ui/Skeleton';
 import { Spinner } from './ui/Spinner';
 import { Switch } from './ui/Switch';
@@ -242,18 +242,7 @@ function SelectField<V extends string>({ label, value, options, onChange, loadin
         loading ? (
           <Skeleton className="h-9 w-full" />
         ) : (
-          <Select value={value} onValueChange={(v) => onChange(v as V)}>
-            <SelectTrigger id={id}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {options.map((option) => (
-                <SelectItem key={option.value} value={option.value}>
-                  {option.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <OptionSelect id={id} value={value} options={options} onChange={onChange} />
         )
       }
     </Field>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { BellOff, Check, CheckCheck, ExternalLink, Package, Search } from 'lucide-react';
+import { BellOff, Check, CheckCheck, ExternalLink, Search } from 'lucide-react';
 import { api, isUnauthorizedError, type Alert } from '../../lib/api';
 import { filterAlerts, unreadOf, type AlertTypeFilter, type StatusFilter } from '../../lib/alerts';
 import { relativeTime } from '../../lib/format';
@@ -11,9 +11,10 @@ import { AppShell } from '../AppShell';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Input } from '../ui/Input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/Select';
+import { OptionSelect } from '../ui/Select';
 import { Skeleton } from '../ui/Skeleton';
 import { AlertTypeBadge, AlertTypeIcon } from './AlertType';
+import { ProductImage } from '../ui/ProductImage';
 
 export default function AlertsScreen() {
   return (
@@ -101,8 +102,8 @@ function Alerts() {
           />
         </div>
         <div className="flex flex-wrap gap-3">
-          <FilterSelect label="Filter by type" value={type} options={TYPE_OPTIONS} onChange={setType} />
-          <FilterSelect label="Filter by status" value={status} options={STATUS_OPTIONS} onChange={setStatus} />
+          <OptionSelect aria-label="Filter by type" className="w-40" value={type} options={TYPE_OPTIONS} onChange={setType} />
+          <OptionSelect aria-label="Filter by status" className="w-40" value={status} options={STATUS_OPTIONS} onChange={setStatus} />
         </div>
         {unread > 0 && (
           <Button variant="outline" className="lg:ml-auto" onClick={markAllRead} disabled={marking}>
@@ -159,7 +160,7 @@ function AlertCard({ alert, onMarkRead }: { alert: Alert; onMarkRead: () => void
       data-unread={!alert.isRead || undefined}
     >
       <AlertTypeIcon type={alert.type} className="size-10" />
-      <ProductImage url={alert.productImage} />
+      <ProductImage url={alert.productImage} className="hidden sm:flex" />
       <div className="min-w-0 flex-1 space-y-1.5">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="min-w-0 break-words font-semibold leading-tight">{alert.productName}</h3>
@@ -204,33 +205,4 @@ function AlertCard({ alert, onMarkRead }: { alert: Alert; onMarkRead: () => void
   );
 }
 
-function ProductImage({ url }: { url: string | null }) {
-  const [failedUrl, setFailedUrl] = useState<string | null>(null);
-  const box = 'hidden size-12 shrink-0 rounded-md border sm:flex';
-  if (url && failedUrl !== url) {
-    // Decorative: the name is right next to it.
-    return <img src={url} alt="" loading="lazy" referrerPolicy="no-referrer" onError={() => setFailedUrl(url)} className={cn(box, 'object-cover')} />;
-  }
-  return (
-    <span aria-hidden="true" className={cn(box, 'items-center justify-center bg-muted text-muted-foreground')}>
-      <Package className="size-5" />
-    </span>
-  );
-}
 
-function FilterSelect<V extends string>({ label, value, options, onChange }: { label: string; value: V; options: { value: V; label: string }[]; onChange: (v: V) => void }) {
-  return (
-    <Select value={value} onValueChange={(v) => onChange(v as V)}>
-      <SelectTrigger aria-label={label} className="w-40">
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
-  );
-}

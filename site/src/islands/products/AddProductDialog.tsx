@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
 import { ADD_THRESHOLDS, serverError, validateProduct, type AddThreshold, type FieldErrors, type ProductFields as Fields } from '../../lib/products';
 import { toast } from '../../stores/toast';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/Select';
+import { OptionSelect } from '../ui/Select';
 import { Field, focusFirstInvalid, FormDialog } from './FormDialog';
 import { ProductFields } from './ProductFields';
 import { AiDetectButton, SelectorSuggestions, useSelectorDetection } from './AiDetect';
@@ -78,18 +78,7 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
       />
       <Field label="Alert Threshold" error={errors.threshold} hint="When to alert you about this product's price.">
         {(control) => (
-          <Select value={form.threshold} onValueChange={(value) => change('threshold', value)} disabled={pending}>
-            <SelectTrigger {...control}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {ADD_THRESHOLDS.map((option) => (
-                <SelectItem key={option.value} value={option.value}>
-                  {option.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <OptionSelect {...control} value={form.threshold} options={ADD_THRESHOLDS} onChange={(value) => change('threshold', value)} disabled={pending} />
         )}
       </Field>
     </FormDialog>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ExternalLink, Package, Pencil, PoundSterling, RefreshCw, Trash2, TrendingDown, TrendingUp } from 'lucide-react';
+import { ExternalLink, Pencil, PoundSterling, RefreshCw, Trash2, TrendingDown, TrendingUp } from 'lucide-react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
 import { formatPriceIn, hostWithoutWww, relativeTime } from '../../lib/format';
 import { formatChange, statusLabel, thresholdLabel } from '../../lib/products';
@@ -9,6 +9,7 @@ import { toast } from '../../stores/toast';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Tooltip, TooltipContent, TooltipTrigger, WithTooltip } from '../ui/Tooltip';
+import { ProductImage } from '../ui/ProductImage';
 
 export type ProductAction = 'edit' | 'delete' | 'price';
 
@@ -126,29 +127,6 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
   );
 }
 
-/** The shop's product image, or a package icon when there is none or it fails to load. */
-function ProductImage({ url }: { url: string | null }) {
-  const [failedUrl, setFailedUrl] = useState<string | null>(null);
-  const box = 'size-12 shrink-0 rounded-md border';
-  if (url && failedUrl !== url) {
-    // Decorative: the name is right next to it.
-    return (
-      <img
-        src={url}
-        alt=""
-        loading="lazy"
-        referrerPolicy="no-referrer"
-        onError={() => setFailedUrl(url)}
-        className={cn(box, 'bg-muted object-cover')}
-      />
-    );
-  }
-  return (
-    <span aria-hidden="true" className={cn(box, 'flex items-center justify-center bg-muted text-muted-foreground')}>
-      <Package className="size-6" />
-    </span>
-  );
-}
 
 /** Spec section 4: a rise reads in the destructive colour, a drop in green, no change neutral. */
 function Change({ percent }: { percent: number | null }) {

@@ -62,3 +62,27 @@ export function SelectItem({ className, children, ...props }: ComponentProps<typ
     </SelectPrimitive.Item>
   );
 }
+
+type OptionSelectProps<V extends string> = Omit<ComponentProps<typeof SelectPrimitive.Trigger>, 'onChange'> & {
+  value: V;
+  options: readonly { value: V; label: string }[];
+  onChange: (value: V) => void;
+};
+
+/** A select over a fixed list of labelled options; other props (id, aria-*, disabled, className) go to the trigger. */
+export function OptionSelect<V extends string>({ value, options, onChange, disabled, ...trigger }: OptionSelectProps<V>) {
+  return (
+    <Select value={value} onValueChange={(v) => onChange(v as V)} disabled={disabled}>
+      <SelectTrigger {...trigger}>
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent>
+        {options.map((option) => (
+          <SelectItem key={option.value} value={option.value}>
+            {option.label}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
+}
