@@ -106,12 +106,18 @@ describe.skipIf(!browserAvailable)('signed-in shell', () => {
     await page.goto(product.url + '/settings');
     await page.getByRole('button', { name: 'Save Settings' }).waitFor();
     await ctx.clearCookies();
-    // The toast lives for the 500 ms before the redirect: watch for it before clicking.
-    const toast = page.getByText('You are logged out. Logging in again...').first().waitFor({ timeout: 10_000 });
+    // The toast lives only for the 500 ms before the redirect: the page reports it the moment it appears.
+    let toastSeen = false;
+    await page.exposeFunction('reportToast', () => { toastSeen = true; });
+    await page.evaluate(() => {
+      new MutationObserver(() => {
+        if (document.body.innerText.includes('You are logged out. Logging in again...')) (window as any).reportToast();
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    await toast;
     // After 500 ms the browser goes to /api/login, which signs the demo user in again.
-    await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
+    expect(toastSeen).toBe(true);
     await ctx.close();
   });
 
