@@ -112,7 +112,7 @@ export const events = {
     productId, userId,
     price: money,
     currency,
-    source: z.enum(['selector', 'json-ld', 'microdata', 'opengraph']),
+    source: z.enum(['selector', 'page', 'json-ld', 'microdata', 'rdfa', 'opengraph', 'meta', 'script-state']),
     selector: z.string().nullable(),
     matchedText: z.string().max(2000),
     url: z.string().url(),

@@ -506,7 +506,9 @@ const samePrice = (a: number, b: number) => Math.abs(a - b) < 0.005;
 // ---------------------------------------------------------------------------------------------
 // Descriptions
 
-const SOURCE_NAMES = { 'json-ld': 'JSON-LD offer', microdata: 'microdata offer', opengraph: 'OpenGraph price' } as const;
+const SOURCE_NAMES = {
+  'json-ld': 'JSON-LD offer', microdata: 'microdata offer', rdfa: 'RDFa offer', opengraph: 'OpenGraph price', meta: 'price meta tag', 'script-state': 'page script data',
+} as const;
 
 /** What was matched, in a sentence: "Sale price £24.99 from the product form, matching the page's JSON-LD offer". */
 function describe(candidate: Candidate, page: Page): string {

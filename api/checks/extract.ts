@@ -5,8 +5,11 @@
 import { parseHTML } from 'linkedom';
 import { normalizePriceText, readPrice, type PriceReading } from './price-text.ts';
 
-export type StructuredSource = 'json-ld' | 'microdata' | 'opengraph';
-export type ExtractionSource = 'selector' | StructuredSource;
+export type StructuredSource = 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'meta' | 'script-state';
+/** `page`: read from the visible price block, found without a selector. */
+export type ExtractionSource = 'selector' | 'page' | StructuredSource;
+/** Whether the page offers the product for sale now (schema.org ItemAvailability); null when it does not say. */
+export type Availability = 'InStock' | 'OutOfStock' | 'PreOrder' | 'BackOrder';
 export type ExtractionFailureCode = 'selector-no-match' | 'no-price-in-text' | 'ambiguous' | 'no-price' | 'invalid-selector';
 
 export interface ExtractedPrice {
@@ -20,6 +23,7 @@ export interface ExtractedPrice {
   matchedText: string;
   /** Set when the selector failed and structured data stood in: why the selector failed. */
   warning: string | null;
+  availability: Availability | null;
 }
 
 export interface ExtractionFailure {
@@ -29,6 +33,8 @@ export interface ExtractionFailure {
   reason: string;
   /** Evidence: the text the selector matched, when it matched something. */
   matchedText: string | null;
+  /** A page without a price can still say the product is sold out. */
+  availability: Availability | null;
 }
 
 export type ExtractionResult = ExtractedPrice | ExtractionFailure;
@@ -77,13 +83,13 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
 }
 
 function failure(code: ExtractionFailureCode, reason: string, matchedText: string | null = null): ExtractionFailure {
-  return { ok: false, code, reason, matchedText };
+  return { ok: false, code, reason, matchedText, availability: null };
 }
 
 function fromStructuredData(prices: StructuredPrice[]): ExtractedPrice | null {
   const [best] = prices;
   if (!best) return null;
-  return { ok: true, price: best.amount, currency: best.currency, source: best.source, selector: null, matchedText: best.raw, warning: null };
+  return { ok: true, price: best.amount, currency: best.currency, source: best.source, selector: null, matchedText: best.raw, warning: null, availability: null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -124,7 +130,7 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
     );
   }
   const { text, reading } = priced.find(({ reading }) => reading.currency) ?? priced[0];
-  return { ok: true, price: reading.amount, currency: reading.currency, source: 'selector', selector, matchedText: text, warning: null };
+  return { ok: true, price: reading.amount, currency: reading.currency, source: 'selector', selector, matchedText: text, warning: null, availability: null };
 }
 
 /** The price in an element's text, else in its content/value attributes. */
