@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'bun:test';
-import { parseHTML } from 'linkedom';
+import { parsePage, queryAll, queryOne } from '../checks/page.ts';
 import { detectPriceSelectors, isGeneratedName, positionalSelector, rankPriceCandidates, stableSelector } from './detect.ts';
 import { extractPrice } from '../checks/extract.ts';
 import { productPage } from '../demo-shop/pages.ts';
 import { DEMO_PRODUCTS, demoPriceAt } from '../demo-shop/shop.ts';
 
-const parse = (html: string) => parseHTML(html).document as unknown as Document;
+const parse = parsePage;
 
 function page(body: string, head = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Product</title>${head}</head><body>${body}</body></html>`;
@@ -151,26 +151,26 @@ describe('selector stability', () => {
     const document = parse(page(`<main><h1>Kettle</h1>
       <div class="css-1x2y3z price-wrap on-sale"><span class="sc-bdVaJa kXrJPq" data-testid="product-price">£24.99</span></div>
       <div class="price-wrap"><span class="price">£3.00</span></div></main>`));
-    const element = document.querySelector('[data-testid="product-price"]')!;
+    const element = queryOne(document, '[data-testid="product-price"]')!;
     expect(stableSelector(document, element)).toBe('[data-testid="product-price"]');
-    const wrap = document.querySelector('.on-sale')!;
+    const wrap = queryOne(document, '.on-sale')!;
     expect(stableSelector(document, wrap)).toBeNull(); // only generated, state and shared names
   });
 
   test('a non-unique name is qualified by an ancestor', () => {
     const document = parse(page(`<main><div class="summary"><p class="price">£24.99</p></div><div class="related"><p class="price">£9.99</p></div></main>`));
-    expect(stableSelector(document, document.querySelector('.summary .price')!)).toBe('.summary .price');
+    expect(stableSelector(document, queryOne(document, '.summary .price')!)).toBe('.summary .price');
   });
 
   test('a price attribute that holds the amount is used by presence, not value', () => {
     const document = parse(page('<main><span data-price-amount="24.99" class="x1a2b3c">£24.99</span></main>'));
-    expect(stableSelector(document, document.querySelector('span')!)).toBe('[data-price-amount]');
+    expect(stableSelector(document, queryOne(document, 'span')!)).toBe('[data-price-amount]');
   });
 
   test('by position only from a named ancestor, and only when nothing has a name', () => {
     const html = page('<div id="main"><h1>Sketchbook</h1><p>96 pages, sewn by hand.</p><p><b>Price:</b> £15.00</p><form><input type="submit" value="Buy Now"></form></div>');
     const document = parse(html);
-    expect(positionalSelector(document, document.querySelectorAll('p')[1]!)).toBe('#main > p:nth-of-type(2)');
+    expect(positionalSelector(document, queryAll(document, 'p')[1]!)).toBe('#main > p:nth-of-type(2)');
     const [best] = detect(html);
     expect(best!.selector).toBe('#main > p:nth-of-type(2)');
     expect(best!.description).toContain('position');

@@ -11,6 +11,7 @@
  * verified by the extraction code price checks run, returning exactly that price.
  */
 import { extractPriceFromDocument, priceTextOf, structuredDataPrices, type StructuredPrice } from '../checks/extract.ts';
+import { attr, bodyOf, childElements, descendants, hasAttr, parentOf, queryAll, queryOne, textOf, type Document, type Element } from '../checks/page.ts';
 import { findPriceMentions, readPrice, type PriceMention } from '../checks/price-text.ts';
 
 export type SelectorSuggestion = { selector: string; description: string; confidence: number };
@@ -92,15 +93,15 @@ const SKIPPED_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript',
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|hide|u-hidden|display-none|invisible)(?=\s|$)/;
 
 function isHidden(element: Element): boolean {
-  if (element.hasAttribute('hidden')) return true;
-  if (element.localName === 'input' && element.getAttribute('type') === 'hidden') return true;
-  if (/(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(element.getAttribute('style') ?? '')) return true;
-  return HIDDEN_CLASS.test(element.getAttribute('class') ?? '');
+  if (hasAttr(element, 'hidden')) return true;
+  if (element.name === 'input' && attr(element, 'type') === 'hidden') return true;
+  if (/(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(attr(element, 'style') ?? '')) return true;
+  return HIDDEN_CLASS.test(attr(element, 'class') ?? '');
 }
 
 /** A microdata price kept in an attribute of an invisible element: still what extraction reads. */
 function isMicrodataPrice(element: Element): boolean {
-  return /(?:^|\s)(?:price|lowPrice)(?:\s|$)/.test(element.getAttribute('itemprop') ?? '') && element.hasAttribute('content');
+  return /(?:^|\s)(?:price|lowPrice)(?:\s|$)/.test(attr(element, 'itemprop') ?? '') && hasAttr(element, 'content');
 }
 
 function readPage(document: Document, url: string | undefined): Page {
@@ -108,18 +109,18 @@ function readPage(document: Document, url: string | undefined): Page {
   const order = new Map<Element, number>();
   const depth = new Map<Element, number>();
   const visit = (element: Element, level: number) => {
-    if (SKIPPED_TAGS.has(element.localName)) return;
+    if (SKIPPED_TAGS.has(element.name)) return;
     const hidden = isHidden(element);
     if (hidden && !isMicrodataPrice(element)) return;
     order.set(element, order.size);
     depth.set(element, level);
     elements.push(element);
-    if (!hidden) for (const child of element.children) visit(child, level + 1);
+    if (!hidden) for (const child of childElements(element)) visit(child, level + 1);
   };
-  const root = document.body ?? document.documentElement;
+  const root = bodyOf(document);
   if (root) visit(root, depthOf(root));
   // Microdata in <head> or hidden blocks is read by extraction too.
-  for (const meta of document.querySelectorAll('meta[itemprop]')) {
+  for (const meta of queryAll(document, 'meta[itemprop]')) {
     if (!order.has(meta) && isMicrodataPrice(meta)) {
       order.set(meta, order.size);
       depth.set(meta, depthOf(meta));
@@ -137,22 +138,22 @@ function readPage(document: Document, url: string | undefined): Page {
     currency: structured.find((price) => price.currency)?.currency ?? null,
     patterns: platformMatches(document),
   };
-  if (page.productArea && /^(?:html|body)$/.test(page.productArea.localName)) page.productArea = null;
+  if (page.productArea && /^(?:html|body)$/.test(page.productArea.name)) page.productArea = null;
   return page;
 }
 
 function depthOf(element: Element): number {
   let level = 0;
-  for (let parent = element.parentElement; parent; parent = parent.parentElement) level++;
+  for (let parent = parentOf(element); parent; parent = parentOf(parent)) level++;
   return level;
 }
 
 function findTitle(document: Document, visible: Element[]): Element | null {
-  const headings = visible.filter((element) => element.localName === 'h1' && !inPageChrome(element));
+  const headings = visible.filter((element) => element.name === 'h1' && !inPageChrome(element));
   if (headings.length > 0) return headings[0]!;
-  const named = visible.find((element) => /(?:^|\s)name(?:\s|$)/.test(element.getAttribute('itemprop') ?? ''));
+  const named = visible.find((element) => /(?:^|\s)name(?:\s|$)/.test(attr(element, 'itemprop') ?? ''));
   if (named) return named;
-  return visible.find((element) => /\bproduct[-_]?(?:title|name)\b/i.test(element.getAttribute('class') ?? '')) ?? document.querySelector('h2');
+  return visible.find((element) => /\bproduct[-_]?(?:title|name)\b/i.test(attr(element, 'class') ?? '')) ?? queryOne(document, 'h2');
 }
 
 const BUY_TEXT =
@@ -162,10 +163,10 @@ const BUY_NAME = /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?
 /** The add-to-cart button nearest the title; none on a listing where every item has one. */
 function findBuyButton(visible: Element[], title: Element | null, depth: Map<Element, number>): Element | null {
   const buttons = visible.filter((element) => {
-    const tag = element.localName;
+    const tag = element.name;
     if (tag !== 'button' && tag !== 'input' && tag !== 'a') return false;
-    const label = `${element.textContent ?? ''} ${element.getAttribute('value') ?? ''} ${element.getAttribute('aria-label') ?? ''}`;
-    const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''} ${element.getAttribute('name') ?? ''}`;
+    const label = `${textOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'aria-label') ?? ''}`;
+    const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''} ${attr(element, 'name') ?? ''}`;
     return (BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(element) && !inPageChrome(element);
   });
   if (buttons.length === 0) return null;
@@ -204,7 +205,7 @@ const PLATFORM_PATTERNS: PlatformPattern[] = [
 function platformMatches(document: Document): Map<Element, PlatformPattern> {
   const matches = new Map<Element, PlatformPattern>();
   for (const pattern of PLATFORM_PATTERNS) {
-    for (const element of document.querySelectorAll(pattern.selector)) if (!matches.has(element)) matches.set(element, pattern);
+    for (const element of queryAll(document, pattern.selector)) if (!matches.has(element)) matches.set(element, pattern);
   }
   return matches;
 }
@@ -214,11 +215,11 @@ function platformMatches(document: Document): Map<Element, PlatformPattern> {
 
 /** The words an element's names are made of: "oldPrice price-item--sale" -> old price price item sale. */
 function nameWords(element: Element): string {
-  const parts = [element.getAttribute('class'), element.getAttribute('id'), element.getAttribute('itemprop')];
-  for (const attribute of element.attributes) {
-    if (!attribute.name.startsWith('data-')) continue;
-    parts.push(attribute.name.slice(5));
-    if (attribute.value.length <= 40 && !/\d/.test(attribute.value)) parts.push(attribute.value);
+  const parts = [attr(element, 'class'), attr(element, 'id'), attr(element, 'itemprop')];
+  for (const [name, value] of Object.entries(element.attribs)) {
+    if (!name.startsWith('data-')) continue;
+    parts.push(name.slice(5));
+    if (value.length <= 40 && !/\d/.test(value)) parts.push(value);
   }
   return parts
     .filter(Boolean)
@@ -246,8 +247,8 @@ const RELATED_HEADING = /you (?:may|might) also|related|recommended|customers (?
 const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
 
 function inPageChrome(element: Element): boolean {
-  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
-    if (CHROME_TAGS.has(parent.localName) && !parent.querySelector('h1')) return true;
+  for (let parent = parentOf(element); parent; parent = parentOf(parent)) {
+    if (CHROME_TAGS.has(parent.name) && !queryOne(parent, 'h1')) return true;
   }
   return false;
 }
@@ -255,11 +256,11 @@ function inPageChrome(element: Element): boolean {
 /** Inside a block of other products: related, recommended, a mini cart, a nested microdata product. */
 function inRelatedBlock(element: Element): boolean {
   let products = 0;
-  for (let child = element, parent = element.parentElement; parent; child = parent, parent = parent.parentElement) {
+  for (let child = element, parent = parentOf(element); parent; child = parent, parent = parentOf(parent)) {
     if (RELATED_WORDS.test(nameWords(parent))) return true;
-    if (/Product/.test(parent.getAttribute('itemtype') ?? '') && ++products > 1) return true;
+    if (/Product/.test(attr(parent, 'itemtype') ?? '') && ++products > 1) return true;
     const heading = headingBefore(parent, child);
-    if (heading && RELATED_HEADING.test(heading.textContent ?? '')) return true;
+    if (heading && RELATED_HEADING.test(textOf(heading))) return true;
   }
   return false;
 }
@@ -267,10 +268,10 @@ function inRelatedBlock(element: Element): boolean {
 /** The heading that opens the part of `parent` holding `child`: the last h2-h4 (or heading wrapper) before it. */
 function headingBefore(parent: Element, child: Element): Element | null {
   let found: Element | null = null;
-  for (const sibling of parent.children) {
+  for (const sibling of childElements(parent)) {
     if (sibling === child) return found;
-    if (/^h[1-4]$/.test(sibling.localName) || sibling.getAttribute('role') === 'heading') found = sibling;
-    else if (/\b(?:title|heading|header)\b/i.test(sibling.getAttribute('class') ?? '') && (sibling.textContent ?? '').length < 120) found = sibling;
+    if (/^h[1-4]$/.test(sibling.name) || attr(sibling, 'role') === 'heading') found = sibling;
+    else if (/\b(?:title|heading|header)\b/i.test(attr(sibling, 'class') ?? '') && textOf(sibling).length < 120) found = sibling;
   }
   return null;
 }
@@ -298,10 +299,10 @@ const DISTRACTING_ROLES = new Set<PriceMention['role']>(['shipping', 'instalment
 
 /** What extraction would read from the element alone: its text, else a price attribute. */
 function readElement(element: Element, currency: string | null): { amount: number; currency: string | null; mention: PriceMention } | null {
-  const text = isMicrodataPrice(element) && element.localName === 'meta' ? '' : priceTextOf(element);
+  const text = isMicrodataPrice(element) && element.name === 'meta' ? '' : priceTextOf(element);
   const tries = text && text.length <= MAX_CANDIDATE_TEXT && /\d/.test(text) ? [text] : [];
   for (const attribute of PRICE_ATTRIBUTES) {
-    const value = element.getAttribute(attribute)?.trim();
+    const value = attr(element, attribute)?.trim();
     if (value && /\d/.test(value) && value.length <= 40) tries.push(value);
   }
   for (const written of tries) {
@@ -314,10 +315,10 @@ function readElement(element: Element, currency: string | null): { amount: numbe
 function scoreCandidates(page: Page): Candidate[] {
   const read: Omit<Candidate, 'score' | 'reasons' | 'nearTitle' | 'nearBuy' | 'inBuyForm' | 'sale' | 'matchesReference'>[] = [];
   for (const element of page.elements) {
-    const text = element.textContent ?? '';
+    const text = textOf(element);
     if (!isMicrodataPrice(element) && (text.length > MAX_CANDIDATE_TEXT * 4 || !/\d/.test(text)) && !hasPriceAttribute(element)) continue;
     // The title is never the price, nor is a block around it ("EOS R50" reads as 50 rand).
-    if (page.title && (element.contains(page.title) || page.title.contains(element))) continue;
+    if (page.title && (contains(element, page.title) || contains(page.title, element))) continue;
     const found = readElement(element, page.currency);
     // A bare number ("2-Group", a quantity, an id) is a price only where structured data says so.
     if (found && (hasCurrencySign(found.mention) || samePrice(found.amount, page.reference?.amount ?? NaN))) read.push({ element, ...found });
@@ -348,7 +349,7 @@ function scoreCandidates(page: Page): Candidate[] {
     const matchesReference = referenceShown && samePrice(c.amount, page.reference!.amount);
     if (matchesReference) add(30, `shows the ${page.reference!.source} price`);
     else if (referenceShown) add(-25, `differs from the ${page.reference!.source} price`);
-    if (/(?:^|\s)price(?:\s|$)/.test(element.getAttribute('itemprop') ?? '')) add(20, 'itemprop price');
+    if (/(?:^|\s)price(?:\s|$)/.test(attr(element, 'itemprop') ?? '')) add(20, 'itemprop price');
     if (page.patterns.has(element)) add(15, `${page.patterns.get(element)!.platform} price markup`);
 
     if (PRICE_WORDS.test(own)) add(10, 'named price');
@@ -377,17 +378,17 @@ function scoreCandidates(page: Page): Candidate[] {
     const buyDistance = page.buy ? treeDistance(element, page.buy, page.depth) : Infinity;
     add(Math.max(0, 24 - titleDistance), 'near the title');
     add(Math.max(0, 18 - buyDistance), 'near the add-to-cart button');
-    if (page.buy && element.contains(page.buy)) add(-15, 'holds the add-to-cart button');
-    const inBuyForm = !!buyForm && buyForm.contains(element);
+    if (page.buy && contains(element, page.buy)) add(-15, 'holds the add-to-cart button');
+    const inBuyForm = !!buyForm && contains(buyForm, element);
     if (inBuyForm) add(6, 'in the product form');
-    if (page.productArea) add(page.productArea.contains(element) ? 10 : -10, page.productArea.contains(element) ? 'in the product block' : 'outside the product block');
+    if (page.productArea) add(contains(page.productArea, element) ? 10 : -10, contains(page.productArea, element) ? 'in the product block' : 'outside the product block');
     if (page.title && followsClosely(page, element)) add(6, 'right after the title');
 
     if (inRunningText(element)) add(-15, 'in running text');
-    if (element.localName === 'meta' || isHidden(element)) add(-25, 'not shown');
+    if (element.name === 'meta' || isHidden(element)) add(-25, 'not shown');
     // The tightest element around the price makes the sturdiest selector; wide blocks lose points.
     add(Math.round((12 * c.mention.text.length) / Math.max(text.length, c.mention.text.length)) - 6, 'tightness');
-    add(-Math.min(15, Math.max(0, element.getElementsByTagName('*').length - 4)), 'nested elements');
+    add(-Math.min(15, Math.max(0, descendants(element).length - 4)), 'nested elements');
 
     return {
       ...c,
@@ -406,13 +407,13 @@ function scoreCandidates(page: Page): Candidate[] {
 
 /** Inside one of several alike items (cards of a listing), each with its own link or heading and figures. */
 function inListItem(element: Element): boolean {
-  for (let item = element, level = 0; item.parentElement && level < 6; item = item.parentElement, level++) {
-    const key = `${item.localName}.${item.getAttribute('class') ?? ''}`;
-    const alike = [...item.parentElement.children].filter(
+  for (let item = element, parent = parentOf(item), level = 0; parent && level < 6; item = parent, parent = parentOf(item), level++) {
+    const key = `${item.name}.${attr(item, 'class') ?? ''}`;
+    const alike = childElements(parent).filter(
       (sibling) =>
-        `${sibling.localName}.${sibling.getAttribute('class') ?? ''}` === key &&
-        sibling.querySelector('a[href], h2, h3, h4') !== null &&
-        /\d/.test(sibling.textContent ?? ''),
+        `${sibling.name}.${attr(sibling, 'class') ?? ''}` === key &&
+        queryOne(sibling, 'a[href], h2, h3, h4') !== null &&
+        /\d/.test(textOf(sibling)),
     );
     if (alike.length >= 3) return true;
   }
@@ -421,16 +422,17 @@ function inListItem(element: Element): boolean {
 
 /** A price mentioned inside a sentence of prose ("usually sells for around <b>£165</b>"). */
 function inRunningText(element: Element): boolean {
-  const block = element.parentElement;
-  if (!block || !/^(?:p|li|td|blockquote)$/.test(block.localName)) return false;
-  const around = (block.textContent ?? '').length - (element.textContent ?? '').length;
-  return around >= 30 && /[a-z]{3,}\s+[a-z]{2,}\s+[a-z]{2,}/i.test(block.textContent ?? '');
+  const block = parentOf(element);
+  if (!block || !/^(?:p|li|td|blockquote)$/.test(block.name)) return false;
+  const blockText = textOf(block);
+  const around = blockText.length - textOf(element).length;
+  return around >= 30 && /[a-z]{3,}\s+[a-z]{2,}\s+[a-z]{2,}/i.test(blockText);
 }
 
 /** Crossed out by an inline style, which extraction's text reading does not see. */
 function struckThrough(element: Element): boolean {
-  for (let e: Element | null = element, level = 0; e && level < 3; e = e.parentElement, level++) {
-    if (/line-through/i.test(e.getAttribute('style') ?? '')) return true;
+  for (let e: Element | null = element, level = 0; e && level < 3; e = parentOf(e), level++) {
+    if (/line-through/i.test(attr(e, 'style') ?? '')) return true;
   }
   return false;
 }
@@ -440,20 +442,20 @@ function hasCurrencySign(mention: PriceMention): boolean {
 }
 
 function hasPriceAttribute(element: Element): boolean {
-  return PRICE_ATTRIBUTES.some((attribute) => /\d/.test(element.getAttribute(attribute) ?? ''));
+  return PRICE_ATTRIBUTES.some((attribute) => /\d/.test(attr(element, attribute) ?? ''));
 }
 
 function ancestorWords(element: Element, levels: number): string {
   const found: string[] = [];
-  for (let parent = element.parentElement, level = 0; parent && level < levels; parent = parent.parentElement, level++) {
+  for (let parent = parentOf(element), level = 0; parent && level < levels; parent = parentOf(parent), level++) {
     found.push(nameWords(parent));
   }
   return found.join(' ');
 }
 
 function isEmphasised(element: Element): boolean {
-  if (/^(?:strong|b|h2|h3|h4|big)$/.test(element.localName)) return true;
-  const style = element.getAttribute('style') ?? '';
+  if (/^(?:strong|b|h2|h3|h4|big)$/.test(element.name)) return true;
+  const style = attr(element, 'style') ?? '';
   const size = /font-size\s*:\s*(\d+(?:\.\d+)?)(px|rem|em)/i.exec(style);
   if (size && Number(size[1]) * (size[2] === 'px' ? 1 : 16) >= 18) return true;
   return /font-weight\s*:\s*(?:bold|[6-9]00)/i.test(style);
@@ -467,7 +469,8 @@ function followsClosely(page: Page, element: Element): boolean {
 
 /** A crossed-out or "was" price next to it makes it a sale price. */
 function besideWasPrice(element: Element): boolean {
-  const container = element.parentElement?.parentElement ?? element.parentElement;
+  const parent = parentOf(element);
+  const container = (parent && parentOf(parent)) ?? parent;
   if (!container) return false;
   const text = priceTextOf(container);
   return text.length <= 300 && findPriceMentions(text).some((mention) => mention.role === 'was');
@@ -481,7 +484,7 @@ function sellsAProduct(page: Page): boolean {
     page.reference !== null ||
     page.buy !== null ||
     page.patterns.size > 0 ||
-    /product/i.test(page.document.querySelector('meta[property="og:type"]')?.getAttribute('content') ?? '')
+    /product/i.test(ogType(page.document))
   );
 }
 
@@ -517,7 +520,7 @@ function describe(candidate: Candidate, page: Page): string {
     : page.patterns.has(candidate.element)
       ? `, in ${page.patterns.get(candidate.element)!.platform}'s price markup`
       : '';
-  if (candidate.element.localName === 'meta') return `Microdata price ${candidate.mention.text}, not shown on the page itself`;
+  if (candidate.element.name === 'meta') return `Microdata price ${candidate.mention.text}, not shown on the page itself`;
   const kind = candidate.sale ? 'Sale price' : 'Price';
   const where = candidate.inBuyForm
     ? 'from the product form'
@@ -563,29 +566,29 @@ const TEST_ATTRIBUTE = /^data-(?:[\w-]*(?:price|amount|cost)[\w-]*|testid|test-i
 /** Simple selectors naming the element by itself, most telling first. */
 function ownParts(element: Element): string[] {
   const parts: string[] = [];
-  const id = element.getAttribute('id');
+  const id = attr(element, 'id');
   if (id && !isGeneratedName(id)) parts.push(`#${id}`);
-  const itemprop = element.getAttribute('itemprop')?.trim();
+  const itemprop = attr(element, 'itemprop')?.trim();
   if (itemprop && /^[A-Za-z]+$/.test(itemprop)) parts.push(`[itemprop="${itemprop}"]`);
-  for (const attribute of element.attributes) {
-    if (!TEST_ATTRIBUTE.test(attribute.name) || isGeneratedName(attribute.name.slice(5))) continue;
-    const value = attribute.value.trim();
+  for (const [name, written] of Object.entries(element.attribs)) {
+    if (!TEST_ATTRIBUTE.test(name) || isGeneratedName(name.slice(5))) continue;
+    const value = written.trim();
     // A value with digits is the price itself or an id: only the attribute's presence is stable.
-    if (!value || /\d/.test(value)) parts.push(`[${attribute.name}]`);
-    else if (/^[\w -]{1,40}$/.test(value) && !isGeneratedName(value.replace(/ /g, '-'))) parts.push(`[${attribute.name}="${value}"]`);
+    if (!value || /\d/.test(value)) parts.push(`[${name}]`);
+    else if (/^[\w -]{1,40}$/.test(value) && !isGeneratedName(value.replace(/ /g, '-'))) parts.push(`[${name}="${value}"]`);
   }
   for (const name of classList(element)) if (usableClass(name)) parts.push(`.${name}`);
   return parts;
 }
 
 function classList(element: Element): string[] {
-  return (element.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
+  return (attr(element, 'class') ?? '').split(/\s+/).filter(Boolean);
 }
 
 /** Simple selectors naming an ancestor, for "ancestor descendant" selectors. */
 function ancestorParts(element: Element): string[] {
   const parts = ownParts(element).filter((part) => !part.startsWith('[itemprop="price"]'));
-  if (/^(?:form|main|article|ins|del|h1|h2|h3|dl|dd|table)$/.test(element.localName)) parts.push(element.localName);
+  if (/^(?:form|main|article|ins|del|h1|h2|h3|dl|dd|table)$/.test(element.name)) parts.push(element.name);
   return parts;
 }
 
@@ -603,15 +606,15 @@ export function stableSelector(document: Document, element: Element, pattern?: P
     if (!options.has(selector)) options.set(selector, rank);
   };
   const own = ownParts(element);
-  const tag = element.localName;
+  const tag = element.name;
   for (const part of own) add(part, 0);
   for (const part of own) if (!part.startsWith('#')) add(`${tag}${part}`, 0);
   const classes = own.filter((part) => part.startsWith('.'));
   for (let i = 0; i < classes.length; i++) for (let j = i + 1; j < classes.length; j++) add(`${classes[i]}${classes[j]}`, 0);
   if (pattern) add(pattern.selector, 1);
   const ancestors: string[][] = [];
-  for (let parent = element.parentElement, level = 0; parent && level < 4; parent = parent.parentElement, level++) {
-    if (/^(?:html|body)$/.test(parent.localName)) break;
+  for (let parent = parentOf(element), level = 0; parent && level < 4; parent = parentOf(parent), level++) {
+    if (/^(?:html|body)$/.test(parent.name)) break;
     ancestors.push(ancestorParts(parent));
   }
   for (const parts of ancestors) for (const part of parts) for (const target of own) add(`${part} ${target}`, 1);
@@ -630,7 +633,7 @@ export function stableSelector(document: Document, element: Element, pattern?: P
     if (++tries > MAX_SELECTOR_TRIES) break;
     let matches: Element[];
     try {
-      matches = [...document.querySelectorAll(selector)];
+      matches = queryAll(document, selector);
     } catch {
       continue;
     }
@@ -645,15 +648,14 @@ export function stableSelector(document: Document, element: Element, pattern?: P
  */
 export function positionalSelector(document: Document, element: Element): string | null {
   const steps: string[] = [];
-  for (let e = element, level = 0; e.parentElement && level < 3; e = e.parentElement, level++) {
-    const parent = e.parentElement;
-    const sameTag = [...parent.children].filter((sibling) => sibling.localName === e.localName);
-    steps.unshift(sameTag.length > 1 ? `${e.localName}:nth-of-type(${sameTag.indexOf(e) + 1})` : e.localName);
+  for (let e = element, parent = parentOf(e), level = 0; parent && level < 3; e = parent, parent = parentOf(e), level++) {
+    const sameTag = childElements(parent).filter((sibling) => sibling.name === e.name);
+    steps.unshift(sameTag.length > 1 ? `${e.name}:nth-of-type(${sameTag.indexOf(e) + 1})` : e.name);
     const anchor = ancestorParts(parent).find((part) => part.startsWith('#') || part.startsWith('.'));
     if (!anchor) continue;
     const selector = `${anchor} > ${steps.join(' > ')}`;
     try {
-      const matches = document.querySelectorAll(selector);
+      const matches = queryAll(document, selector);
       if (matches.length === 1 && matches[0] === element) return selector;
     } catch {
       return null;
@@ -667,19 +669,19 @@ export function positionalSelector(document: Document, element: Element): string
 
 /** The element's tag and classes with its parent's: the same signature means the same markup. */
 function signature(element: Element): string {
-  const own = (e: Element | null) => (e ? `${e.localName}.${classList(e).sort().join('.')}` : '');
-  return `${own(element.parentElement)}>${own(element)}`;
+  const own = (e: Element | null) => (e ? `${e.name}.${classList(e).sort().join('.')}` : '');
+  return `${own(parentOf(element))}>${own(element)}`;
 }
 
 function closest(element: Element, tag: string): Element | null {
-  for (let e: Element | null = element; e; e = e.parentElement) if (e.localName === tag) return e;
+  for (let e: Element | null = element; e; e = parentOf(e)) if (e.name === tag) return e;
   return null;
 }
 
 function commonAncestor(a: Element, b: Element): Element | null {
   const seen = new Set<Element>();
-  for (let e: Element | null = a; e; e = e.parentElement) seen.add(e);
-  for (let e: Element | null = b; e; e = e.parentElement) if (seen.has(e)) return e;
+  for (let e: Element | null = a; e; e = parentOf(e)) seen.add(e);
+  for (let e: Element | null = b; e; e = parentOf(e)) if (seen.has(e)) return e;
   return null;
 }
 
@@ -693,4 +695,15 @@ function treeDistance(candidate: Element, landmark: Element, depth: Map<Element,
   if (!common) return Infinity;
   const level = (e: Element) => depth.get(e) ?? depthOf(e);
   return 4 * (level(landmark) - level(common)) + (level(candidate) - level(common));
+}
+
+/** True when `outer` is `inner` or holds it. */
+function contains(outer: Element, inner: Element): boolean {
+  for (let e: Element | null = inner; e; e = parentOf(e)) if (e === outer) return true;
+  return false;
+}
+
+function ogType(document: Document): string {
+  const meta = queryOne(document, 'meta[property="og:type"]');
+  return (meta && attr(meta, 'content')) ?? '';
 }

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { z } from 'zod';
-import { parseHTML } from 'linkedom';
+import { parsePage } from '../checks/page.ts';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
@@ -44,8 +44,7 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
     if (!plan.aiDetection) throw new HttpError(403, AI_DETECTION_NOT_IN_PLAN);
     const page = await fetcher.fetchPage(url, fetchOptionsFor(ctx.config, url));
     if (!page.ok) throw new HttpError(422, `The page could not be analysed: ${page.reason}`, page.code === 'bad-url' ? 'url' : undefined);
-    const { document } = parseHTML(page.body);
-    const verified = detectPriceSelectors(document as unknown as Document, { url });
+    const verified = detectPriceSelectors(parsePage(page.body), { url });
     return { success: true, selectors: await rankSelectors(model, verified, { url }) };
   }
 

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { parseHTML } from 'linkedom';
 import type { AppContext } from '../context.ts';
 import { transaction } from '../db.ts';
 import type { EventOf } from '../../events/catalogue.ts';
@@ -7,6 +6,7 @@ import { checkpointOf, type Checkpoint } from '../../events/store.ts';
 import { productStream } from '../../events/product.ts';
 import { createFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
 import { extractPriceFromDocument } from './extract.ts';
+import { attr, parsePage, queryOne, type Document } from './page.ts';
 import { finishJobs } from './queue.ts';
 import { isDemoShopUrl } from '../demo-shop/address.ts';
 
@@ -45,7 +45,7 @@ export async function checkPage(
     return targets.map((target) => failed(target, page.code, page.reason, page.status ?? null, attemptedAt));
   }
   const observedAt = new Date().toISOString();
-  const document = parseHTML(page.body).document as unknown as Document;
+  const document = parsePage(page.body);
   const pageHash = createHash('sha256').update(page.body).digest('hex');
   const imageUrl = openGraphImage(document, page.url);
   return targets.map((target) => {
@@ -76,7 +76,8 @@ function failed(target: CheckTarget, code: string, reason: string, httpStatus: n
 
 /** The page's og:image as an absolute http(s) address, if it has one. */
 function openGraphImage(document: Document, pageUrl: string): string | null {
-  const content = document.querySelector('meta[property="og:image"], meta[property="og:image:url"], meta[name="og:image"]')?.getAttribute('content')?.trim();
+  const meta = queryOne(document, 'meta[property="og:image"], meta[property="og:image:url"], meta[name="og:image"]');
+  const content = meta && attr(meta, 'content')?.trim();
   if (!content) return null;
   try {
     const url = new URL(content, pageUrl);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { parseHTML } from 'linkedom';
+import { parsePage } from './page.ts';
 import { extractPrice, structuredDataPrices, type ExtractionResult } from './extract.ts';
 import { parsePriceText } from './price-text.ts';
 
@@ -375,8 +375,7 @@ describe('JSON-LD', () => {
   });
   test('the markup shortcut and the DOM find the same blocks', () => {
     const head = `${product({ price: '24.99', priceCurrency: 'GBP' })}<script type='application/ld+json' id="x">{"@type":"Thing"}</script>`;
-    const { document } = parseHTML(page('', head));
-    expect(structuredDataPrices(document as unknown as Document)).toEqual([{ source: 'json-ld', amount: 24.99, currency: 'GBP', raw: '24.99' }]);
+    expect(structuredDataPrices(parsePage(page('', head)))).toEqual([{ source: 'json-ld', amount: 24.99, currency: 'GBP', raw: '24.99' }]);
     expectPrice(extractPrice(page('', head)), 24.99, 'GBP', 'json-ld');
   });
   test('a zero price is not a price', () => {
@@ -427,8 +426,7 @@ describe('structured data order and failures', () => {
   test('JSON-LD before microdata before OpenGraph', () => {
     const head = jsonLd({ '@type': 'Product', offers: { price: '24.99', priceCurrency: 'GBP' } }) + '<meta property="product:price:amount" content="25.99">';
     const body = '<div itemscope itemtype="https://schema.org/Product"><meta itemprop="price" content="26.99"></div>';
-    const { document } = parseHTML(page(body, head));
-    expect(structuredDataPrices(document as unknown as Document).map((p) => [p.source, p.amount])).toEqual([
+    expect(structuredDataPrices(parsePage(page(body, head))).map((p) => [p.source, p.amount])).toEqual([
       ['json-ld', 24.99],
       ['microdata', 26.99],
       ['opengraph', 25.99],

@@ -2,7 +2,7 @@
  * Finds a product's price in a fetched page: the user's CSS selector first, then the page's
  * structured data (JSON-LD, microdata, OpenGraph). Pure: html in, result out.
  */
-import { parseHTML } from 'linkedom';
+import { attr, hasAttr, isElement, parentOf, parsePage, queryAll, queryOne, textOf, type AnyNode, type Document, type Element } from './page.ts';
 import { normalizePriceText, readPrice, type PriceReading } from './price-text.ts';
 
 export type StructuredSource = 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'meta' | 'script-state';
@@ -59,8 +59,7 @@ export function extractPrice(html: string, opts: ExtractOptions = {}): Extractio
     const fromJsonLd = fromStructuredData(jsonLdPrices(jsonLdBlocksInHtml(html), opts.url));
     if (fromJsonLd) return fromJsonLd;
   }
-  const { document } = parseHTML(html);
-  return extractPriceFromDocument(document as unknown as Document, opts);
+  return extractPriceFromDocument(parsePage(html), opts);
 }
 
 export function extractPriceFromDocument(document: Document, opts: ExtractOptions = {}): ExtractionResult {
@@ -103,7 +102,7 @@ const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-price']
 function extractBySelector(document: Document, selector: string, pageCurrency: () => string | null): ExtractionResult {
   let elements: Element[];
   try {
-    elements = [...document.querySelectorAll(selector)].slice(0, MAX_ELEMENTS);
+    elements = queryAll(document, selector).slice(0, MAX_ELEMENTS);
   } catch (error) {
     const detail = error instanceof Error && error.message.trim() ? ` (${error.message.trim()})` : '';
     return failure('invalid-selector', `The CSS selector “${selector}” is not valid${detail}. Check it for typos or pick the price element again.`);
@@ -139,7 +138,7 @@ function readElement(element: Element, pageCurrency: () => string | null): { tex
   const fromText = { text, reading: readWithPageCurrency(text, pageCurrency) };
   if (fromText.reading.ok) return fromText;
   for (const attribute of PRICE_ATTRIBUTES) {
-    const value = element.getAttribute(attribute)?.trim();
+    const value = attr(element, attribute)?.trim();
     if (!value) continue;
     const reading = readWithPageCurrency(value, pageCurrency);
     if (reading.ok) return { text: value, reading };
@@ -177,19 +176,19 @@ const FRACTION_CLASS = /(?:^|[\s_-])(?:fraction|fractional|cents?|decimals?|penc
  */
 export function priceTextOf(root: Element): string {
   let text = '';
-  const visit = (node: Node, isRoot: boolean) => {
+  const visit = (node: AnyNode, isRoot: boolean) => {
     if (text.length > MAX_TEXT) return;
-    if (node.nodeType === 3) {
-      text += node.textContent ?? '';
+    if (node.type === 'text') {
+      text += node.data;
       return;
     }
-    if (node.nodeType !== 1) return;
-    const element = node as Element;
-    const tag = element.localName;
+    if (!isElement(node)) return;
+    const element = node;
+    const tag = element.name;
     if (!isRoot && (SKIPPED_TAGS.has(tag) || isHidden(element))) return;
 
     if (!isRoot && (tag === 'sup' || FRACTION_CLASS.test(classesOf(element)))) {
-      const cents = (element.textContent ?? '').trim();
+      const cents = textOf(element).trim();
       const afterWholeNumber = /\d\s*$/.test(text) && !/[.,]\d{1,2}\s*$/.test(text);
       if (/^\d{1,2}$/.test(cents) && afterWholeNumber) {
         text = `${text.trimEnd()}.${cents}`;
@@ -200,7 +199,7 @@ export function priceTextOf(root: Element): string {
     const separate = SEPARATE_TAGS.has(tag);
     if (separate) text += ' ';
     if (label) text += ` ${label} `;
-    for (const child of element.childNodes) visit(child, false);
+    for (const child of element.children) visit(child, false);
     if (separate || label) text += ' ';
   };
   visit(root, true);
@@ -209,20 +208,20 @@ export function priceTextOf(root: Element): string {
 
 function classesOf(element: Element): string {
   // "oldPrice" reads as "old-Price".
-  return (element.getAttribute('class') ?? '').replace(/([a-z])([A-Z])/g, '$1-$2');
+  return (attr(element, 'class') ?? '').replace(/([a-z])([A-Z])/g, '$1-$2');
 }
 
 function isHidden(element: Element): boolean {
-  return element.hasAttribute('hidden') || /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(element.getAttribute('style') ?? '');
+  return hasAttr(element, 'hidden') || /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(attr(element, 'style') ?? '');
 }
 
 /** A label the markup gives a price without writing it: crossed out, "old", "regular". */
 function priceLabelOf(element: Element): string | null {
   const classes = classesOf(element);
   if (
-    STRUCK_TAGS.has(element.localName) ||
-    element.getAttribute('data-a-strike') === 'true' ||
-    element.getAttribute('data-price-type') === 'oldPrice' ||
+    STRUCK_TAGS.has(element.name) ||
+    attr(element, 'data-a-strike') === 'true' ||
+    attr(element, 'data-price-type') === 'oldPrice' ||
     WAS_CLASS.test(classes)
   ) {
     return 'was';
@@ -321,9 +320,9 @@ function parseJsonLd(text: string): unknown {
 }
 
 function jsonLdBlocks(document: Document): string[] {
-  return [...document.querySelectorAll('script')]
-    .filter((script) => /ld\+json/i.test(script.getAttribute('type') ?? ''))
-    .map((script) => script.textContent ?? '');
+  return queryAll(document, 'script')
+    .filter((script) => /ld\+json/i.test(attr(script, 'type') ?? ''))
+    .map((script) => textOf(script));
 }
 
 const JSON_LD_SCRIPT = /<script\b[^>]*?\btype\s*=\s*["']?\s*application\/ld\+json\b[^>]*>([\s\S]*?)<\/script\s*>/gi;
@@ -405,8 +404,8 @@ function offerPrices(offer: JsonObject, inheritedCurrency: string | null = null)
 // Microdata --------------------------------------------------------------------------------------
 
 function itemScopeOf(element: Element, type?: RegExp): Element | null {
-  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
-    if (parent.hasAttribute('itemscope') && (!type || type.test(parent.getAttribute('itemtype') ?? ''))) return parent;
+  for (let parent = parentOf(element); parent; parent = parentOf(parent)) {
+    if (hasAttr(parent, 'itemscope') && (!type || type.test(attr(parent, 'itemtype') ?? ''))) return parent;
   }
   return null;
 }
@@ -414,8 +413,8 @@ function itemScopeOf(element: Element, type?: RegExp): Element | null {
 const PRODUCT_ITEMTYPE = /Product|Vehicle|Car\b|Book\b/i;
 
 function microdataPrices(document: Document, url: string | undefined): StructuredPrice[] {
-  const priceElements = [...document.querySelectorAll('[itemprop]')].filter((element) =>
-    /(?:^|\s)(?:price|lowPrice)(?:\s|$)/.test(element.getAttribute('itemprop') ?? ''),
+  const priceElements = queryAll(document, '[itemprop]').filter((element) =>
+    /(?:^|\s)(?:price|lowPrice)(?:\s|$)/.test(attr(element, 'itemprop') ?? ''),
   );
   if (priceElements.length === 0) return [];
   // The page's product is the first one not nested in another product (those are related items).
@@ -425,12 +424,12 @@ function microdataPrices(document: Document, url: string | undefined): Structure
     .filter((element) => productOf(element) === mainProduct)
     .flatMap((element): OfferPrice[] => {
       const offer = itemScopeOf(element);
-      const currencyElement = (offer ?? document).querySelector('[itemprop~="priceCurrency"]');
-      const currency = currencyCode(currencyElement?.getAttribute('content') ?? currencyElement?.textContent);
-      const value = element.getAttribute('content') ?? element.getAttribute('value') ?? priceTextOf(element);
+      const currencyElement = queryOne(offer ?? document, '[itemprop~="priceCurrency"]');
+      const currency = currencyCode(currencyElement && (attr(currencyElement, 'content') ?? textOf(currencyElement)));
+      const value = attr(element, 'content') ?? attr(element, 'value') ?? priceTextOf(element);
       const found = structuredAmount(value, currency);
-      const offerUrl = offer?.querySelector('[itemprop~="url"]');
-      return found ? [{ ...found, url: offerUrl?.getAttribute('href') ?? offerUrl?.getAttribute('content') ?? null }] : [];
+      const offerUrl = offer && queryOne(offer, '[itemprop~="url"]');
+      return found ? [{ ...found, url: offerUrl ? attr(offerUrl, 'href') ?? attr(offerUrl, 'content') : null }] : [];
     });
   return bestFirst(prices, url).map(({ amount, currency, raw }) => ({ source: 'microdata', amount, currency, raw }));
 }
@@ -438,7 +437,8 @@ function microdataPrices(document: Document, url: string | undefined): Structure
 // OpenGraph --------------------------------------------------------------------------------------
 
 function metaContent(document: Document, name: string): string | null {
-  return document.querySelector(`meta[property="${name}"], meta[name="${name}"]`)?.getAttribute('content')?.trim() || null;
+  const meta = queryOne(document, `meta[property="${name}"], meta[name="${name}"]`);
+  return (meta && attr(meta, 'content')?.trim()) || null;
 }
 
 function openGraphPrices(document: Document): StructuredPrice[] {
@@ -456,10 +456,10 @@ function openGraphPrices(document: Document): StructuredPrice[] {
 
 /** The currency the page declares for its prices, even where it gives no amount. */
 function declaredCurrency(document: Document): string | null {
-  const itemprop = document.querySelector('[itemprop~="priceCurrency"]');
+  const itemprop = queryOne(document, '[itemprop~="priceCurrency"]');
   return (
     currencyCode(metaContent(document, 'product:price:currency')) ??
     currencyCode(metaContent(document, 'og:price:currency')) ??
-    currencyCode(itemprop?.getAttribute('content') ?? itemprop?.textContent)
+    currencyCode(itemprop && (attr(itemprop, 'content') ?? textOf(itemprop)))
   );
 }

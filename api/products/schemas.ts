@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseHTML } from 'linkedom';
+import { compileSelector } from '../checks/page.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 
 /**
@@ -13,12 +13,10 @@ export const MAX_URL = 2048;
 export const MAX_SELECTOR = 500;
 const MAX_PRICE = 1_000_000_000;
 
-// The price checker runs selectors with linkedom; a selector it cannot parse would fail every check.
-const { document: probe } = parseHTML('<!doctype html><html><body><div><span></span></div></body></html>');
-
 export function isRunnableSelector(selector: string): boolean {
   if (selector.length > MAX_SELECTOR) return false;
-  try { probe.querySelector(selector); return true; } catch { return false; }
+  // A selector the price checker cannot run would fail every check.
+  try { compileSelector(selector); return true; } catch { return false; }
 }
 
 export function isWebUrl(text: string): boolean {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseHTML } from 'linkedom';
+import { parsePage } from '../../api/checks/page.ts';
 import { detectPriceSelectors } from '../../api/ai/detect.ts';
 import { extractPrice } from '../../api/checks/extract.ts';
 
@@ -21,8 +21,7 @@ let pricedRight = 0, priced = 0, emptyRight = 0, empty = 0;
 const started = performance.now();
 for (const c of cases) {
   const html = readFileSync(join(dir, 'fixtures', c.file), 'utf8');
-  const { document } = parseHTML(html);
-  const suggestions = detectPriceSelectors(document as unknown as Document, { url: c.url });
+  const suggestions = detectPriceSelectors(parsePage(html), { url: c.url });
   const top = suggestions[0];
   const found = top ? extractPrice(html, { selector: top.selector, url: c.url }) : null;
   const got = found?.ok && found.source === 'selector' ? found.price : null;
