@@ -1,0 +1,80 @@
+/**
+ * An element's text as a price reader needs it.
+ */
+import { normalizePriceText } from './price-text.ts';
+import { attr, hasAttr, isElement, textOf, type AnyNode, type Element } from './page.ts';
+
+/** Enough for any price block; a selector matching the whole page gives "ambiguous" anyway. */
+const MAX_TEXT = 5000;
+const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'noscript', 'select', 'svg', 'iframe', 'object']);
+/** Elements whose text never runs into the text next to them. */
+const SEPARATE_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer',
+  'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table',
+  'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'sub', 'sup', 'small', 'button', 'label',
+]);
+const STRUCK_TAGS = new Set(['del', 's', 'strike']);
+const WAS_CLASS = /(?:^|[\s_-])(?:old|was|compare|compare-at|rrp|msrp|strike|strikethrough|crossed|line-through|original|before|non-sale|oldprice|wasprice)(?=$|[\s_-])/i;
+const REGULAR_CLASS = /(?:^|[\s_-])regular(?=$|[\s_-])/i;
+const FRACTION_CLASS = /(?:^|[\s_-])(?:fraction|fractional|cents?|decimals?|pence|minor)(?=$|[\s_-])/i;
+
+/**
+ * The element's visible text, with what markup says and text alone would lose: struck-out
+ * and old prices are labelled "was", split cents ("24<sup>99</sup>") get their decimal point,
+ * and blocks are kept apart ("<div>24.99</div><div>3</div>" is not 24.993).
+ */
+export function priceTextOf(root: Element): string {
+  let text = '';
+  const visit = (node: AnyNode, isRoot: boolean) => {
+    if (text.length > MAX_TEXT) return;
+    if (node.type === 'text') {
+      text += node.data;
+      return;
+    }
+    if (!isElement(node)) return;
+    const element = node;
+    const tag = element.name;
+    if (!isRoot && (SKIPPED_TAGS.has(tag) || isHidden(element))) return;
+
+    if (!isRoot && (tag === 'sup' || FRACTION_CLASS.test(classesOf(element)))) {
+      const cents = textOf(element).trim();
+      const afterWholeNumber = /\d\s*$/.test(text) && !/[.,]\d{1,2}\s*$/.test(text);
+      if (/^\d{1,2}$/.test(cents) && afterWholeNumber) {
+        text = `${text.trimEnd()}.${cents}`;
+        return;
+      }
+    }
+    const label = isRoot ? null : priceLabelOf(element);
+    const separate = SEPARATE_TAGS.has(tag);
+    if (separate) text += ' ';
+    if (label) text += ` ${label} `;
+    for (const child of element.children) visit(child, false);
+    if (separate || label) text += ' ';
+  };
+  visit(root, true);
+  return normalizePriceText(text);
+}
+
+export function classesOf(element: Element): string {
+  // "oldPrice" reads as "old-Price".
+  return (attr(element, 'class') ?? '').replace(/([a-z])([A-Z])/g, '$1-$2');
+}
+
+export function isHidden(element: Element): boolean {
+  return hasAttr(element, 'hidden') || /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(attr(element, 'style') ?? '');
+}
+
+/** A label the markup gives a price without writing it: crossed out, "old", "regular". */
+function priceLabelOf(element: Element): string | null {
+  const classes = classesOf(element);
+  if (
+    STRUCK_TAGS.has(element.name) ||
+    attr(element, 'data-a-strike') === 'true' ||
+    attr(element, 'data-price-type') === 'oldPrice' ||
+    WAS_CLASS.test(classes)
+  ) {
+    return 'was';
+  }
+  return REGULAR_CLASS.test(classes) ? 'regular price' : null;
+}
+

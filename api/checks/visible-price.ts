@@ -1,0 +1,508 @@
+/**
+ * The visible price of a product page, found without a selector: every element whose text (or
+ * price attribute) reads as a price is a candidate, scored by what the page says about it: the
+ * structured-data price it shows, known price markup of shop platforms, its distance from the
+ * product title and the add-to-cart button, its names (itemprop, class, id, data attributes) and
+ * emphasis; was/RRP, per-unit, instalment, delivery, saving and related-product prices are pushed
+ * down. Pure: a parsed page in, ranked candidates out. Price checks without a selector and
+ * AI Detect both read pages through it.
+ */
+import { priceTextOf } from './element-text.ts';
+import { attr, bodyOf, childElements, descendants, hasAttr, parentOf, queryAll, queryOne, textOf, type Document, type Element } from './page.ts';
+import { findPriceMentions, readPrice, type PriceMention } from './price-text.ts';
+import { structuredDataPrices, type StructuredPrice } from './structured-data.ts';
+
+/** Below this a candidate is not taken for the page's main price: listings and price-less pages offer nothing. */
+export const MIN_SCORE = 22;
+const MAX_CANDIDATE_TEXT = 160;
+
+// ---------------------------------------------------------------------------------------------
+// The page: its elements in order, the product title, the add-to-cart button, structured data
+
+export type Page = {
+  document: Document;
+  elements: Element[];
+  order: Map<Element, number>;
+  depth: Map<Element, number>;
+  title: Element | null;
+  buy: Element | null;
+  /** The smallest element holding both the title and the button: the product's own block. */
+  productArea: Element | null;
+  reference: StructuredPrice | null;
+  currency: string | null;
+  /** Elements matched by a platform's price markup, with the platform's selector and name. */
+  patterns: Map<Element, PlatformPattern>;
+};
+
+const SKIPPED_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 'select', 'option', 'svg', 'iframe', 'object', 'textarea', 'title']);
+const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|hide|u-hidden|display-none|invisible)(?=\s|$)/;
+
+export function isHidden(element: Element): boolean {
+  if (hasAttr(element, 'hidden')) return true;
+  if (element.name === 'input' && attr(element, 'type') === 'hidden') return true;
+  if (/(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(attr(element, 'style') ?? '')) return true;
+  return HIDDEN_CLASS.test(attr(element, 'class') ?? '');
+}
+
+/** A microdata price kept in an attribute of an invisible element: still what extraction reads. */
+function isMicrodataPrice(element: Element): boolean {
+  return /(?:^|\s)(?:price|lowPrice)(?:\s|$)/.test(attr(element, 'itemprop') ?? '') && hasAttr(element, 'content');
+}
+
+export function readPage(document: Document, url: string | undefined, structured = structuredDataPrices(document, { url })): Page {
+  const elements: Element[] = [];
+  const order = new Map<Element, number>();
+  const depth = new Map<Element, number>();
+  const visit = (element: Element, level: number) => {
+    if (SKIPPED_TAGS.has(element.name)) return;
+    const hidden = isHidden(element);
+    if (hidden && !isMicrodataPrice(element)) return;
+    order.set(element, order.size);
+    depth.set(element, level);
+    elements.push(element);
+    if (!hidden) for (const child of childElements(element)) visit(child, level + 1);
+  };
+  const root = bodyOf(document);
+  if (root) visit(root, depthOf(root));
+  // Microdata in <head> or hidden blocks is read by extraction too.
+  for (const meta of queryAll(document, 'meta[itemprop]')) {
+    if (!order.has(meta) && isMicrodataPrice(meta)) {
+      order.set(meta, order.size);
+      depth.set(meta, depthOf(meta));
+      elements.push(meta);
+    }
+  }
+
+  const title = findTitle(document, elements);
+  const buy = findBuyButton(elements, title, depth);
+  const page: Page = {
+    document, elements, order, depth, title, buy,
+    productArea: title && buy ? commonAncestor(title, buy) : null,
+    reference: structured[0] ?? null,
+    currency: structured.find((price) => price.currency)?.currency ?? null,
+    patterns: platformMatches(document),
+  };
+  if (page.productArea && /^(?:html|body)$/.test(page.productArea.name)) page.productArea = null;
+  return page;
+}
+
+function depthOf(element: Element): number {
+  let level = 0;
+  for (let parent = parentOf(element); parent; parent = parentOf(parent)) level++;
+  return level;
+}
+
+function findTitle(document: Document, visible: Element[]): Element | null {
+  const headings = visible.filter((element) => element.name === 'h1' && !inPageChrome(element));
+  if (headings.length > 0) return headings[0]!;
+  const named = visible.find((element) => /(?:^|\s)name(?:\s|$)/.test(attr(element, 'itemprop') ?? ''));
+  if (named) return named;
+  return visible.find((element) => /\bproduct[-_]?(?:title|name)\b/i.test(attr(element, 'class') ?? '')) ?? queryOne(document, 'h2');
+}
+
+const BUY_TEXT =
+  /\b(?:add\s+to\s+(?:cart|basket|bag|trolley)|add\s+to\s+my\s+(?:cart|basket|bag)|buy\s+(?:it\s+)?now|buy\s+now|in\s+den\s+warenkorb|ajouter\s+au\s+panier|añadir\s+al\s+carrito|aggiungi\s+al\s+carrello|in\s+winkelwagen|pre-?order\s+now|add\s+to\s+order|subscribe\s+now|start\s+(?:my\s+)?subscription)\b/i;
+const BUY_NAME = /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart/i;
+
+/** The add-to-cart button nearest the title; none on a listing where every item has one. */
+function findBuyButton(visible: Element[], title: Element | null, depth: Map<Element, number>): Element | null {
+  const buttons = visible.filter((element) => {
+    const tag = element.name;
+    if (tag !== 'button' && tag !== 'input' && tag !== 'a') return false;
+    const label = `${textOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'aria-label') ?? ''}`;
+    const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''} ${attr(element, 'name') ?? ''}`;
+    return (BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(element) && !inPageChrome(element);
+  });
+  if (buttons.length === 0) return null;
+  if (buttons.length >= 3 && new Set(buttons.map(signature)).size < buttons.length) return null;
+  if (!title) return buttons[0]!;
+  return buttons.reduce((best, button) => (treeDistance(button, title, depth) < treeDistance(best, title, depth) ? button : best));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Platform price markup (Shopify, WooCommerce, Magento, BigCommerce, PrestaShop, Amazon-style)
+
+export type PlatformPattern = { platform: string; selector: string };
+
+const PLATFORM_PATTERNS: PlatformPattern[] = [
+  { platform: 'Shopify', selector: '.price__sale .price-item--sale' },
+  { platform: 'Shopify', selector: '.price-item--sale' },
+  { platform: 'Shopify', selector: '[data-product-price]' },
+  { platform: 'Shopify', selector: '.product__price' },
+  { platform: 'Shopify', selector: '.product-single__price' },
+  { platform: 'WooCommerce', selector: '.summary .price ins .woocommerce-Price-amount' },
+  { platform: 'WooCommerce', selector: '.summary .price > .woocommerce-Price-amount' },
+  { platform: 'WooCommerce', selector: '.woocommerce-variation-price .woocommerce-Price-amount' },
+  { platform: 'Magento', selector: '.product-info-main [data-price-type="finalPrice"]' },
+  { platform: 'Magento', selector: '.product-info-main .special-price .price' },
+  { platform: 'BigCommerce', selector: '.productView-price [data-product-price-with-tax]' },
+  { platform: 'BigCommerce', selector: '.productView-price [data-product-price-without-tax]' },
+  { platform: 'PrestaShop', selector: '.product-prices .current-price [itemprop="price"]' },
+  { platform: 'PrestaShop', selector: '.product-prices .current-price-value' },
+  { platform: 'Amazon', selector: '.priceToPay .a-offscreen' },
+  { platform: 'Amazon', selector: '.apexPriceToPay .a-offscreen' },
+  { platform: 'Amazon', selector: '#corePrice_feature_div .a-price .a-offscreen' },
+  { platform: 'Amazon', selector: '#priceblock_ourprice' },
+  { platform: 'Amazon', selector: '#priceblock_dealprice' },
+];
+
+function platformMatches(document: Document): Map<Element, PlatformPattern> {
+  const matches = new Map<Element, PlatformPattern>();
+  for (const pattern of PLATFORM_PATTERNS) {
+    for (const element of queryAll(document, pattern.selector)) if (!matches.has(element)) matches.set(element, pattern);
+  }
+  return matches;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Words in markup
+
+/** The words an element's names are made of: "oldPrice price-item--sale" -> old price price item sale. */
+export function nameWords(element: Element): string {
+  const parts = [attr(element, 'class'), attr(element, 'id'), attr(element, 'itemprop')];
+  for (const [name, value] of Object.entries(element.attribs)) {
+    if (!name.startsWith('data-')) continue;
+    parts.push(name.slice(5));
+    if (value.length <= 40 && !/\d/.test(value)) parts.push(value);
+  }
+  return parts
+    .filter(Boolean)
+    .join(' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[^A-Za-z]+/g, ' ')
+    .toLowerCase();
+}
+
+const words = (pattern: string) => new RegExp(`\\b(?:${pattern})\\b`);
+const PRICE_WORDS = words('price|prices|pricing|prix|preis|precio|prezzo|cena|pris|amount|cost');
+const SELLING_WORDS = words('sale|now|current|final|special|offer|deal|selling|actual|promo|reduced|our|today|pay');
+const SALE_WORDS = words('sale|special|reduced|promo|deal|offer|discounted|clearance');
+const EMPHASIS_WORDS = words('big|large|lg|xl|xxl|bold|strong|main|primary|hero|headline|huge|display');
+const WAS_WORDS = words('was|old|compare|rrp|msrp|srp|uvp|strike|strikethrough|struck|crossed|original|before|previous|prev|retail|list price|listprice|non sale|basis');
+const REGULAR_WORDS = words('regular|reg|standard');
+const UNIT_WORDS = words('unit|per|kg|kilo|litre|liter|measure|base price|comparison|ppu');
+const INSTALMENT_WORDS = words('instal\\w*|install\\w*|klarna|afterpay|clearpay|affirm|laybuy|sezzle|paypal|finance|financing|credit|monthly|month|apr|payments?');
+const SHIPPING_WORDS = words('ship\\w*|deliver\\w*|postage|freight|carriage|dispatch');
+const SAVING_WORDS = words('save|saving|savings|you save|discount|off|percent|badge|reduction');
+const RELATED_WORDS = words(
+  'related|recommend\\w*|upsell\\w*|up sell|cross sell\\w*|crosssell\\w*|similar|also|recently|viewed|carousel|swiper|slick|slider|bundle\\w*|accessor\\w*|sponsored|mini cart|minicart|cart drawer|complete the look|frequently|search results?|facets?|filters?|refine|sort by',
+);
+const RELATED_HEADING = /you (?:may|might) also|related|recommended|customers (?:also|who)|similar|recently viewed|frequently bought|more from|complete the look|people also|often bought|you might like|inspired by/i;
+const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
+
+function inPageChrome(element: Element): boolean {
+  for (let parent = parentOf(element); parent; parent = parentOf(parent)) {
+    if (CHROME_TAGS.has(parent.name) && !queryOne(parent, 'h1')) return true;
+  }
+  return false;
+}
+
+/** Inside a block of other products: related, recommended, a mini cart, a nested microdata product. */
+function inRelatedBlock(element: Element): boolean {
+  let products = 0;
+  for (let child = element, parent = parentOf(element); parent; child = parent, parent = parentOf(parent)) {
+    if (RELATED_WORDS.test(nameWords(parent))) return true;
+    if (/Product/.test(attr(parent, 'itemtype') ?? '') && ++products > 1) return true;
+    const heading = headingBefore(parent, child);
+    if (heading && RELATED_HEADING.test(textOf(heading))) return true;
+  }
+  return false;
+}
+
+/** The heading that opens the part of `parent` holding `child`: the last h2-h4 (or heading wrapper) before it. */
+function headingBefore(parent: Element, child: Element): Element | null {
+  let found: Element | null = null;
+  for (const sibling of childElements(parent)) {
+    if (sibling === child) return found;
+    if (/^h[1-4]$/.test(sibling.name) || attr(sibling, 'role') === 'heading') found = sibling;
+    else if (/\b(?:title|heading|header)\b/i.test(attr(sibling, 'class') ?? '') && textOf(sibling).length < 120) found = sibling;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates and their scores
+
+export type Candidate = {
+  element: Element;
+  amount: number;
+  currency: string | null;
+  mention: PriceMention;
+  score: number;
+  /** What the score is made of, for explaining and testing it. */
+  reasons: string[];
+  nearTitle: boolean;
+  nearBuy: boolean;
+  inBuyForm: boolean;
+  sale: boolean;
+  matchesReference: boolean;
+};
+
+const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-price'];
+const DISTRACTING_ROLES = new Set<PriceMention['role']>(['shipping', 'instalment', 'unit', 'period', 'saving', 'threshold', 'multibuy']);
+
+/** What extraction would read from the element alone: its text, else a price attribute. */
+function readElement(element: Element, currency: string | null): { amount: number; currency: string | null; mention: PriceMention } | null {
+  const text = isMicrodataPrice(element) && element.name === 'meta' ? '' : priceTextOf(element);
+  const tries = text && text.length <= MAX_CANDIDATE_TEXT && /\d/.test(text) ? [text] : [];
+  for (const attribute of PRICE_ATTRIBUTES) {
+    const value = attr(element, attribute)?.trim();
+    if (value && /\d/.test(value) && value.length <= 40) tries.push(value);
+  }
+  for (const written of tries) {
+    const reading = readPrice(written, { currencyHint: currency });
+    if (reading.ok) return { amount: reading.amount, currency: reading.currency, mention: reading.mention };
+  }
+  return null;
+}
+
+export function scoreCandidates(page: Page): Candidate[] {
+  const read: Omit<Candidate, 'score' | 'reasons' | 'nearTitle' | 'nearBuy' | 'inBuyForm' | 'sale' | 'matchesReference'>[] = [];
+  for (const element of page.elements) {
+    const text = textOf(element);
+    if (!isMicrodataPrice(element) && (text.length > MAX_CANDIDATE_TEXT * 4 || !/\d/.test(text)) && !hasPriceAttribute(element)) continue;
+    // The title is never the price, nor is a block around it ("EOS R50" reads as 50 rand).
+    if (page.title && (contains(element, page.title) || contains(page.title, element))) continue;
+    const found = readElement(element, page.currency);
+    // A bare number ("2-Group", a quantity, an id) is a price only where structured data says so.
+    if (found && (hasCurrencySign(found.mention) || samePrice(found.amount, page.reference?.amount ?? NaN))) read.push({ element, ...found });
+  }
+  const referenceShown = page.reference !== null && read.some((c) => samePrice(c.amount, page.reference!.amount));
+  // Repeated markup with different prices is a list of products, not this product.
+  const bySignature = new Map<string, Set<number>>();
+  for (const c of read) {
+    const key = signature(c.element);
+    bySignature.set(key, (bySignature.get(key) ?? new Set()).add(c.amount));
+  }
+  const buyForm = page.buy ? closest(page.buy, 'form') : null;
+
+  const scored = read.map((c): Candidate => {
+    const { element } = c;
+    const reasons: string[] = [];
+    let score = 0;
+    const add = (points: number, why: string) => {
+      score += points;
+      if (points !== 0) reasons.push(`${points > 0 ? '+' : ''}${points} ${why}`);
+    };
+    // "with-list-price", "has-compare-price" describe a sale price that has a was price beside it.
+    const state = /\b(?:with|has)\s+(?:list|compare|old|was|original|regular)(?:\s+(?:at\s+)?price)?\b/g;
+    const own = nameWords(element).replace(state, '');
+    const near = ancestorWords(element, 3).replace(state, '');
+    const label = `${own} ${near}`;
+
+    const matchesReference = referenceShown && samePrice(c.amount, page.reference!.amount);
+    if (matchesReference) add(30, `shows the ${page.reference!.source} price`);
+    else if (referenceShown) add(-25, `differs from the ${page.reference!.source} price`);
+    if (/(?:^|\s)price(?:\s|$)/.test(attr(element, 'itemprop') ?? '')) add(20, 'itemprop price');
+    if (page.patterns.has(element)) add(15, `${page.patterns.get(element)!.platform} price markup`);
+
+    if (PRICE_WORDS.test(own)) add(10, 'named price');
+    else if (PRICE_WORDS.test(near)) add(4, 'inside a price block');
+    if (SELLING_WORDS.test(own)) add(8, 'named sale/now/final');
+    else if (SELLING_WORDS.test(near)) add(3, 'inside a sale/now/final block');
+    if (EMPHASIS_WORDS.test(own) || isEmphasised(element)) add(5, 'emphasised');
+
+    if (WAS_WORDS.test(label)) add(-35, 'named was/old/RRP');
+    else if (struckThrough(element)) add(-35, 'struck through');
+    else if (REGULAR_WORDS.test(own)) add(-12, 'named regular');
+    if (UNIT_WORDS.test(label)) add(-25, 'named per-unit');
+    if (INSTALMENT_WORDS.test(label)) add(-30, 'named instalment/finance');
+    if (SHIPPING_WORDS.test(label)) add(-30, 'named delivery');
+    if (SAVING_WORDS.test(own)) add(-25, 'named saving');
+    if (c.mention.role !== 'price') add(-15, `reads as a ${c.mention.role} price`);
+    const text = priceTextOf(element) || c.mention.text;
+    if (findPriceMentions(text).some((mention) => DISTRACTING_ROLES.has(mention.role))) add(-10, 'next to a delivery, instalment, unit or saving amount');
+
+    if (inRelatedBlock(element)) add(-40, 'among other products');
+    if (inPageChrome(element)) add(-30, 'in the page header, navigation or footer');
+    if (bySignature.get(signature(element))!.size >= 3) add(-25, 'repeated markup with other prices');
+    else if (inListItem(element)) add(-40, 'one of a list of products');
+
+    const titleDistance = page.title ? treeDistance(element, page.title, page.depth) : Infinity;
+    const buyDistance = page.buy ? treeDistance(element, page.buy, page.depth) : Infinity;
+    add(Math.max(0, 24 - titleDistance), 'near the title');
+    add(Math.max(0, 18 - buyDistance), 'near the add-to-cart button');
+    if (page.buy && contains(element, page.buy)) add(-15, 'holds the add-to-cart button');
+    const inBuyForm = !!buyForm && contains(buyForm, element);
+    if (inBuyForm) add(6, 'in the product form');
+    if (page.productArea) add(contains(page.productArea, element) ? 10 : -10, contains(page.productArea, element) ? 'in the product block' : 'outside the product block');
+    if (page.title && followsClosely(page, element)) add(6, 'right after the title');
+
+    if (inRunningText(element)) add(-15, 'in running text');
+    if (element.name === 'meta' || isHidden(element)) add(-25, 'not shown');
+    // The tightest element around the price makes the sturdiest selector; wide blocks lose points.
+    add(Math.round((12 * c.mention.text.length) / Math.max(text.length, c.mention.text.length)) - 6, 'tightness');
+    add(-Math.min(15, Math.max(0, descendants(element).length - 4)), 'nested elements');
+
+    return {
+      ...c,
+      score,
+      reasons,
+      nearTitle: titleDistance <= 12,
+      nearBuy: buyDistance <= 10,
+      inBuyForm,
+      sale: SALE_WORDS.test(label) || besideWasPrice(element),
+      matchesReference,
+    };
+  });
+  // Ties go to the element seen first, then to the innermost (its selector is the tightest).
+  return scored.sort((a, b) => b.score - a.score || page.order.get(a.element)! - page.order.get(b.element)!);
+}
+
+/** Inside one of several alike items (cards of a listing), each with its own link or heading and figures. */
+function inListItem(element: Element): boolean {
+  for (let item = element, parent = parentOf(item), level = 0; parent && level < 6; item = parent, parent = parentOf(item), level++) {
+    const key = `${item.name}.${attr(item, 'class') ?? ''}`;
+    const alike = childElements(parent).filter(
+      (sibling) =>
+        `${sibling.name}.${attr(sibling, 'class') ?? ''}` === key &&
+        queryOne(sibling, 'a[href], h2, h3, h4') !== null &&
+        /\d/.test(textOf(sibling)),
+    );
+    if (alike.length >= 3) return true;
+  }
+  return false;
+}
+
+/** A price mentioned inside a sentence of prose ("usually sells for around <b>£165</b>"). */
+function inRunningText(element: Element): boolean {
+  const block = parentOf(element);
+  if (!block || !/^(?:p|li|td|blockquote)$/.test(block.name)) return false;
+  const blockText = textOf(block);
+  const around = blockText.length - textOf(element).length;
+  return around >= 30 && /[a-z]{3,}\s+[a-z]{2,}\s+[a-z]{2,}/i.test(blockText);
+}
+
+/** Crossed out by an inline style, which extraction's text reading does not see. */
+function struckThrough(element: Element): boolean {
+  for (let e: Element | null = element, level = 0; e && level < 3; e = parentOf(e), level++) {
+    if (/line-through/i.test(attr(e, 'style') ?? '')) return true;
+  }
+  return false;
+}
+
+function hasCurrencySign(mention: PriceMention): boolean {
+  return /[^\d\s.,'’–—-]/.test(mention.text);
+}
+
+function hasPriceAttribute(element: Element): boolean {
+  return PRICE_ATTRIBUTES.some((attribute) => /\d/.test(attr(element, attribute) ?? ''));
+}
+
+function ancestorWords(element: Element, levels: number): string {
+  const found: string[] = [];
+  for (let parent = parentOf(element), level = 0; parent && level < levels; parent = parentOf(parent), level++) {
+    found.push(nameWords(parent));
+  }
+  return found.join(' ');
+}
+
+function isEmphasised(element: Element): boolean {
+  if (/^(?:strong|b|h2|h3|h4|big)$/.test(element.name)) return true;
+  const style = attr(element, 'style') ?? '';
+  const size = /font-size\s*:\s*(\d+(?:\.\d+)?)(px|rem|em)/i.exec(style);
+  if (size && Number(size[1]) * (size[2] === 'px' ? 1 : 16) >= 18) return true;
+  return /font-weight\s*:\s*(?:bold|[6-9]00)/i.test(style);
+}
+
+/** Shown within a few elements after the title, as shops lay out a product. */
+function followsClosely(page: Page, element: Element): boolean {
+  const distance = page.order.get(element)! - page.order.get(page.title!)!;
+  return distance > 0 && distance <= 25;
+}
+
+/** A crossed-out or "was" price next to it makes it a sale price. */
+function besideWasPrice(element: Element): boolean {
+  const parent = parentOf(element);
+  const container = (parent && parentOf(parent)) ?? parent;
+  if (!container) return false;
+  const text = priceTextOf(container);
+  return text.length <= 300 && findPriceMentions(text).some((mention) => mention.role === 'was');
+}
+
+const NO_PRODUCT_PENALTY = 15;
+
+/** Structured data with a price, an add-to-cart button, OpenGraph product or a platform's price markup. */
+function sellsAProduct(page: Page): boolean {
+  return (
+    page.reference !== null ||
+    page.buy !== null ||
+    page.patterns.size > 0 ||
+    /product/i.test(ogType(page.document))
+  );
+}
+
+/** Points by which the best candidate must beat one with another price: a tie means the page does not say. */
+const MIN_LEAD = 5;
+
+/** The page's main price: the best-scored candidate's, if it clears the bar and leads clearly. */
+export function mainPrice(page: Page, candidates: Candidate[]): number | null {
+  const best = candidates[0];
+  // Without any sign of a product for sale, a price needs stronger evidence of its own.
+  if (!best || best.score < MIN_SCORE + (sellsAProduct(page) ? 0 : NO_PRODUCT_PENALTY)) return null;
+  const rival = candidates.find((c) => !samePrice(c.amount, best.amount));
+  return rival && best.score - rival.score < MIN_LEAD ? null : best.amount;
+}
+export const samePrice = (a: number, b: number) => Math.abs(a - b) < 0.005;
+
+export type VisiblePrice = { amount: number; currency: string | null; text: string; score: number; element: Element; referenceShown: boolean };
+
+/** The price the page shows for its product, if one clearly leads; `referenceShown`: the stated price is among the page's prices. */
+export function visiblePrice(document: Document, opts: { url?: string; structured?: StructuredPrice[] } = {}): VisiblePrice | null {
+  const page = readPage(document, opts.url, opts.structured);
+  const candidates = scoreCandidates(page);
+  const main = mainPrice(page, candidates);
+  const best = main === null ? null : candidates.find((c) => samePrice(c.amount, main))!;
+  if (!best) return null;
+  const referenceShown = page.reference !== null && candidates.some((c) => samePrice(c.amount, page.reference!.amount));
+  return { amount: best.amount, currency: best.currency, text: best.mention.text, score: best.score, element: best.element, referenceShown };
+}
+
+export function classList(element: Element): string[] {
+  return (attr(element, 'class') ?? '').split(/\s+/).filter(Boolean);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Tree helpers
+
+/** The element's tag and classes with its parent's: the same signature means the same markup. */
+function signature(element: Element): string {
+  const own = (e: Element | null) => (e ? `${e.name}.${classList(e).sort().join('.')}` : '');
+  return `${own(parentOf(element))}>${own(element)}`;
+}
+
+function closest(element: Element, tag: string): Element | null {
+  for (let e: Element | null = element; e; e = parentOf(e)) if (e.name === tag) return e;
+  return null;
+}
+
+function commonAncestor(a: Element, b: Element): Element | null {
+  const seen = new Set<Element>();
+  for (let e: Element | null = a; e; e = parentOf(e)) seen.add(e);
+  for (let e: Element | null = b; e; e = parentOf(e)) if (seen.has(e)) return e;
+  return null;
+}
+
+/**
+ * How far a candidate is from a landmark (the title, the button): steps up from the landmark to
+ * their common ancestor weigh most, steps down to the candidate a little, so the price element
+ * beside the title is near, and so is its own wrapper, but not a block far up the page.
+ */
+function treeDistance(candidate: Element, landmark: Element, depth: Map<Element, number>): number {
+  const common = commonAncestor(candidate, landmark);
+  if (!common) return Infinity;
+  const level = (e: Element) => depth.get(e) ?? depthOf(e);
+  return 4 * (level(landmark) - level(common)) + (level(candidate) - level(common));
+}
+
+/** True when `outer` is `inner` or holds it. */
+function contains(outer: Element, inner: Element): boolean {
+  for (let e: Element | null = inner; e; e = parentOf(e)) if (e === outer) return true;
+  return false;
+}
+
+function ogType(document: Document): string {
+  const meta = queryOne(document, 'meta[property="og:type"]');
+  return (meta && attr(meta, 'content')) ?? '';
+}
