@@ -29,6 +29,8 @@ export type Page = {
   /** The smallest element holding both the title and the button: the product's own block. */
   productArea: Element | null;
   reference: StructuredPrice | null;
+  /** Whether the page shows the reference price as a selling price (set when candidates are scored). */
+  referenceShown: boolean;
   currency: string | null;
   /** Elements matched by a platform's price markup, with the platform's selector and name. */
   patterns: Map<Element, PlatformPattern>;
@@ -79,6 +81,7 @@ export function readPage(document: Document, url: string | undefined, structured
     document, elements, order, depth, title, buy,
     productArea: title && buy ? commonAncestor(title, buy) : null,
     reference: structured[0] ?? null,
+    referenceShown: false,
     currency: structured.find((price) => price.currency)?.currency ?? null,
     patterns: platformMatches(document),
   };
@@ -92,29 +95,65 @@ function depthOf(element: Element): number {
   return level;
 }
 
+/**
+ * The product's title: the h1 whose words the page's own title (or og:title) shares most, since
+ * shops also put logos, banners and pop-up headings in h1s; else an itemprop name or a
+ * product-title class.
+ */
 function findTitle(document: Document, visible: Element[]): Element | null {
   const headings = visible.filter((element) => element.name === 'h1' && !inPageChrome(element));
+  const pageTitle = titleWords(document);
+  if (headings.length > 1 && pageTitle.size > 0) {
+    const overlap = (element: Element) => [...wordsOf(textOf(element))].filter((word) => pageTitle.has(word)).length;
+    const best = headings.reduce((a, b) => (overlap(b) > overlap(a) ? b : a));
+    if (overlap(best) > 0) return best;
+  }
   if (headings.length > 0) return headings[0]!;
   const named = visible.find((element) => /(?:^|\s)name(?:\s|$)/.test(attr(element, 'itemprop') ?? ''));
   if (named) return named;
   return visible.find((element) => /\bproduct[-_]?(?:title|name)\b/i.test(attr(element, 'class') ?? '')) ?? queryOne(document, 'h2');
 }
 
-const BUY_TEXT =
-  /\b(?:add\s+to\s+(?:cart|basket|bag|trolley)|add\s+to\s+my\s+(?:cart|basket|bag)|buy\s+(?:it\s+)?now|buy\s+now|in\s+den\s+warenkorb|ajouter\s+au\s+panier|añadir\s+al\s+carrito|aggiungi\s+al\s+carrello|in\s+winkelwagen|pre-?order\s+now|add\s+to\s+order|subscribe\s+now|start\s+(?:my\s+)?subscription)\b/i;
-const BUY_NAME = /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart/i;
+function wordsOf(text: string): Set<string> {
+  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 2));
+}
+
+function titleWords(document: Document): Set<string> {
+  const title = queryOne(document, 'head > title, title');
+  const og = queryOne(document, 'meta[property="og:title"]');
+  return wordsOf(`${title ? textOf(title) : ''} ${og ? attr(og, 'content') ?? '' : ''}`);
+}
+
+const BUY_TEXT = new RegExp(
+  '(?:^|[^\\p{L}])(?:' +
+    [
+      'add to (?:my )?(?:cart|basket|bag|trolley|order)', 'buy (?:it )?now', 'pre-?order(?: now)?', 'subscribe now', 'start (?:my )?subscription',
+      'in den (?:warenkorb|einkaufswagen)', 'in den korb', 'zum warenkorb hinzufügen', 'jetzt kaufen', 'ajouter au (?:panier|caddie)', 'acheter',
+      'añadir al (?:carrito|carro|cesta)', 'agregar al (?:carrito|carro)', 'comprar(?: ahora)?', 'aggiungi al carrello', 'acquista(?: ora)?',
+      'in (?:de )?winkel(?:wagen|mand)', 'bestellen', 'do koszyka', 'dodaj do koszyka', 'kup teraz', 'do košíku', 'přidat do košíku', 'vložiť do košíka',
+      'adicionar ao carrinho', 'adicionar à sacola', 'lägg i varukorgen', 'köp', 'læg i kurv', 'legg i handlekurven', 'lisää ostoskoriin',
+      'adaugă în coș', 'adauga in cos', 'kosárba', 'sepete ekle', 'в корзину', 'купить', 'до кошика', 'купити', 'Στο καλάθι',
+      'カートに入れる', '購入', '加入购物车', '立即购买', '加入購物車', '直接購買', '立即購買', '장바구니', '구매하기', 'ใส่ตะกร้า', 'أضف إلى السلة', 'اشتر الآن',
+      'הוסף לסל', 'thêm vào giỏ', 'mua ngay', 'masukkan keranjang', 'beli sekarang', 'add to bag',
+    ].join('|') +
+    ')(?![\\p{L}])',
+  'iu',
+);
+const BUY_NAME = /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart|add[-_]?basket|cart[-_]?add/i;
 
 /** The add-to-cart button nearest the title; none on a listing where every item has one. */
 function findBuyButton(visible: Element[], title: Element | null, depth: Map<Element, number>): Element | null {
   const buttons = visible.filter((element) => {
     const tag = element.name;
     if (tag !== 'button' && tag !== 'input' && tag !== 'a') return false;
-    const label = `${textOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'aria-label') ?? ''}`;
+    const label = `${textOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'aria-label') ?? ''} ${attr(element, 'title') ?? ''}`.replace(/\s+/g, ' ');
     const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''} ${attr(element, 'name') ?? ''}`;
     return (BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(element) && !inPageChrome(element);
   });
   if (buttons.length === 0) return null;
-  if (buttons.length >= 3 && new Set(buttons.map(signature)).size < buttons.length) return null;
+  // Many alike buttons are a listing's; a button with an id of its own is one of a kind.
+  const alike = buttons.filter((button) => !attr(button, 'id'));
+  if (alike.length >= 3 && new Set(alike.map(signature)).size < alike.length) return null;
   if (!title) return buttons[0]!;
   return buttons.reduce((best, button) => (treeDistance(button, title, depth) < treeDistance(best, title, depth) ? button : best));
 }
@@ -262,12 +301,15 @@ export function scoreCandidates(page: Page): Candidate[] {
     const text = textOf(element);
     if (!isMicrodataPrice(element) && (text.length > MAX_CANDIDATE_TEXT * 4 || !/\d/.test(text)) && !hasPriceAttribute(element)) continue;
     // The title is never the price, nor is a block around it ("EOS R50" reads as 50 rand).
-    if (page.title && (contains(element, page.title) || contains(page.title, element))) continue;
+    // (A price element inside the title, as classified ads write it, is fine: it has a currency sign.)
+    if (page.title && contains(element, page.title)) continue;
     const found = readElement(element, page.currency);
     // A bare number ("2-Group", a quantity, an id) is a price only where structured data says so.
     if (found && (hasCurrencySign(found.mention) || samePrice(found.amount, page.reference?.amount ?? NaN))) read.push({ element, ...found });
   }
-  const referenceShown = page.reference !== null && read.some((c) => samePrice(c.amount, page.reference!.amount));
+  // The stated price counts as shown when the page shows it as a selling price, not only crossed out or in markup.
+  const referenceShown = page.reference !== null && read.some((c) => samePrice(c.amount, page.reference!.amount) && shownAsSellingPrice(c.element, c.mention));
+  page.referenceShown = referenceShown;
   // Repeated markup with different prices is a list of products, not this product.
   const bySignature = new Map<string, Set<number>>();
   for (const c of read) {
@@ -347,6 +389,11 @@ export function scoreCandidates(page: Page): Candidate[] {
   });
   // Ties go to the element seen first, then to the innermost (its selector is the tightest).
   return scored.sort((a, b) => b.score - a.score || page.order.get(a.element)! - page.order.get(b.element)!);
+}
+
+function shownAsSellingPrice(element: Element, mention: PriceMention): boolean {
+  if (element.name === 'meta' || isHidden(element) || mention.role !== 'price' || struckThrough(element)) return false;
+  return !WAS_WORDS.test(`${nameWords(element)} ${ancestorWords(element, 2)}`);
 }
 
 /** Inside one of several alike items (cards of a listing), each with its own link or heading and figures. */
@@ -454,8 +501,7 @@ export function visiblePrice(document: Document, opts: { url?: string; structure
   const main = mainPrice(page, candidates);
   const best = main === null ? null : candidates.find((c) => samePrice(c.amount, main))!;
   if (!best) return null;
-  const referenceShown = page.reference !== null && candidates.some((c) => samePrice(c.amount, page.reference!.amount));
-  return { amount: best.amount, currency: best.currency, text: best.mention.text, score: best.score, element: best.element, referenceShown };
+  return { amount: best.amount, currency: best.currency, text: best.mention.text, score: best.score, element: best.element, referenceShown: page.referenceShown };
 }
 
 export function classList(element: Element): string[] {
