@@ -226,7 +226,21 @@ const SAVING_WORDS = words('save|saving|savings|you save|discount|off|percent|ba
 const RELATED_WORDS = words(
   'related|recommend\\w*|upsell\\w*|up sell|cross sell\\w*|crosssell\\w*|similar|also|recently|viewed|carousel|swiper|slick|slider|bundle\\w*|accessor\\w*|sponsored|mini cart|minicart|cart drawer|complete the look|frequently|search results?|facets?|filters?|refine|sort by',
 );
-const RELATED_HEADING = /you (?:may|might) also|related|recommended|customers (?:also|who)|similar|recently viewed|frequently bought|more from|complete the look|people also|often bought|you might like|inspired by/i;
+const RELATED_HEADING = new RegExp(
+  [
+    'you (?:may|might) also', 'related', 'recommended', 'customers (?:also|who)', 'similar', 'recently viewed', 'frequently bought', 'bought together',
+    'more from', 'complete the look', 'people also', 'often bought', 'you might like', 'inspired by', 'sponsored',
+    'oft zusammen gekauft', 'kunden, die', 'könnte ihnen auch gefallen', 'ähnliche', 'zuletzt angesehen', 'passende', 'gesponsert',
+    'fréquemment achetés', 'les clients ayant', 'vous aimerez', 'produits similaires', 'articles similaires', 'consultés récemment',
+    'spesso comprati', 'i clienti che hanno', 'potrebbe interessarti', 'prodotti simili', 'correlati', 'sponsorizzat',
+    'comprados juntos', 'los clientes que', 'también te puede', 'productos (?:similares|relacionados)', 'relacionados', 'patrocinado',
+    'comprados (?:frequentemente|juntos)', 'você também', 'produtos (?:similares|relacionados)', 'vaak samen gekocht', 'vergelijkbare',
+    'podobne produkty', 'klienci kupili', 'podobné produkty', 'zákazníci (?:také|tiež)', 'produse similare', 'похожие товары', 'с этим товаром',
+    'よく一緒に購入', 'この商品を買った人', '関連商品', '相关商品', '猜你喜欢', '看了又看', '相關商品', '함께 구매', '관련 상품', '비슷한 상품',
+    'منتجات مشابهة', 'قد يعجبك', 'מוצרים דומים', 'benzer ürünler',
+  ].join('|'),
+  'i',
+);
 const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
 
 function inPageChrome(element: Element): boolean {
@@ -414,7 +428,7 @@ function inListItem(element: Element): boolean {
 /** A price mentioned inside a sentence of prose ("usually sells for around <b>£165</b>"). */
 function inRunningText(element: Element): boolean {
   const block = parentOf(element);
-  if (!block || !/^(?:p|li|td|blockquote)$/.test(block.name)) return false;
+  if (!block || !/^(?:p|li|blockquote)$/.test(block.name)) return false;
   const blockText = textOf(block);
   const around = blockText.length - textOf(element).length;
   return around >= 30 && /[a-z]{3,}\s+[a-z]{2,}\s+[a-z]{2,}/i.test(blockText);
