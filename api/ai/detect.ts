@@ -10,7 +10,7 @@
  * main price is the best candidate's; every offered selector is stable, unique on the page, and
  * verified by the extraction code price checks run, returning exactly that price.
  */
-import { extractPriceFromDocument } from '../checks/extract.ts';
+import { extractPriceFromDocument, type StructuredPrice } from '../checks/extract.ts';
 import { attr, childElements, parentOf, queryAll, type Document, type Element } from '../checks/page.ts';
 import { classList, mainPrice, MIN_SCORE, readPage, samePrice, scoreCandidates, type Candidate, type Page, type PlatformPattern } from '../checks/visible-price.ts';
 
@@ -29,13 +29,41 @@ export function detectPriceSelectors(document: Document, opts: DetectOptions = {
   const page = readPage(document, opts.url);
   const candidates = scoreCandidates(page);
   const main = mainPrice(page, candidates);
-  if (main === null) return [];
-  // Alternatives must make the bar too: a related product can cost the same.
-  const shortlist = candidates.filter((c) => samePrice(c.amount, main) && c.score >= MIN_SCORE).slice(0, MAX_VERIFIED);
   const limit = opts.limit ?? MAX_SUGGESTIONS;
-  const named = verify(page, shortlist, main, opts.url, limit, false);
-  // Positions only where the page names nothing (hand-written HTML).
-  return named.length > 0 ? named : verify(page, shortlist, main, opts.url, limit, true);
+  if (main !== null) {
+    // Alternatives must make the bar too: a related product can cost the same.
+    const shortlist = candidates.filter((c) => samePrice(c.amount, main) && c.score >= MIN_SCORE).slice(0, MAX_VERIFIED);
+    const named = verify(page, shortlist, main, opts.url, limit, false);
+    // Positions only where the page names nothing (hand-written HTML).
+    const found = named.length > 0 ? named : verify(page, shortlist, main, opts.url, limit, true);
+    if (found.length > 0) return found;
+  }
+  // A page that states its price only for machines: the statement itself is what checks follow.
+  return page.reference && (main === null || samePrice(main, page.reference.amount)) ? statedPriceSelector(page, opts.url) : [];
+}
+
+/** Where each kind of statement lives, as a selector extraction can follow. */
+const STATED_PRICE_SELECTORS: Partial<Record<StructuredPrice['source'], string[]>> = {
+  'json-ld': ['script[type="application/ld+json"]'],
+  microdata: ['[itemprop="price"]', '[itemprop="lowPrice"]'],
+  opengraph: ['meta[property="product:sale_price:amount"]', 'meta[property="product:price:amount"]', 'meta[property="og:price:amount"]'],
+};
+
+function statedPriceSelector(page: Page, url: string | undefined): DetectedSelector[] {
+  const reference = page.reference!;
+  for (const selector of STATED_PRICE_SELECTORS[reference.source] ?? []) {
+    const result = extractPriceFromDocument(page.document, { selector, url });
+    if (!result.ok || result.source !== 'selector' || !samePrice(result.price, reference.amount)) continue;
+    return [{
+      selector,
+      description: `Price ${result.matchedText} from the page's ${SOURCE_NAMES[reference.source]}, which the page does not show as text; checks read it from there`,
+      confidence: 70,
+      price: result.price,
+      currency: result.currency,
+      matchedText: result.matchedText,
+    }];
+  }
+  return [];
 }
 
 function verify(page: Page, shortlist: Candidate[], main: number, url: string | undefined, limit: number, byPosition: boolean): DetectedSelector[] {

@@ -6,9 +6,9 @@
  * wins only when the stated price appears nowhere on the page. Pure: html in, result out.
  */
 import { priceTextOf } from './element-text.ts';
-import { attr, parsePage, queryAll, type Document, type Element } from './page.ts';
+import { attr, parsePage, queryAll, textOf, type Document, type Element } from './page.ts';
 import { readPrice, type PriceReading } from './price-text.ts';
-import { declaredCurrency, structuredDataPrices, type StructuredPrice, type StructuredSource } from './structured-data.ts';
+import { declaredCurrency, jsonLdPrices, structuredDataPrices, type StructuredPrice, type StructuredSource } from './structured-data.ts';
 import { pageAvailability } from './availability.ts';
 import { visiblePrice } from './visible-price.ts';
 
@@ -67,7 +67,7 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
 
   if (!selector) return withAvailability(priceWithoutSelector(document, structuredPrices(), opts.url), availability);
   const pageCurrency = () => structuredPrices().find((price) => price.currency)?.currency ?? declaredCurrency(document);
-  const bySelector = extractBySelector(document, selector, pageCurrency);
+  const bySelector = extractBySelector(document, selector, pageCurrency, opts.url);
   if (bySelector.ok || bySelector.code === 'invalid-selector') return withAvailability(bySelector, availability);
   const fallback = fromStructuredData(structuredPrices());
   if (fallback) return withAvailability({ ...fallback, warning: `${bySelector.reason} The price was taken from the page’s structured data instead.` }, availability);
@@ -111,7 +111,7 @@ function fromStructuredData(prices: StructuredPrice[]): ExtractedPrice | null {
 const MAX_ELEMENTS = 50;
 const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-price'];
 
-function extractBySelector(document: Document, selector: string, pageCurrency: () => string | null): ExtractionResult {
+function extractBySelector(document: Document, selector: string, pageCurrency: () => string | null, url: string | undefined): ExtractionResult {
   let elements: Element[];
   try {
     elements = queryAll(document, selector).slice(0, MAX_ELEMENTS);
@@ -121,6 +121,12 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
   }
   if (elements.length === 0) {
     return failure('selector-no-match', `The CSS selector “${selector}” matched nothing on the page. The page may have changed; pick the price element again.`);
+  }
+  // A selector may name the page's structured data itself (AI Detect offers it where no price is shown as text).
+  if (elements.every((element) => element.name === 'script' && /ld\+json/i.test(attr(element, 'type') ?? ''))) {
+    const [stated] = jsonLdPrices(elements.map(textOf), url);
+    if (!stated) return failure('no-price-in-text', `The CSS selector “${selector}” matched the page's structured data, but it states no price.`);
+    return { ok: true, price: stated.amount, currency: stated.currency, source: 'selector', selector, matchedText: stated.raw, warning: null, availability: null };
   }
 
   const readings = elements.map((element) => readElement(element, pageCurrency));
