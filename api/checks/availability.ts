@@ -1,10 +1,82 @@
 /**
- * Whether a product page offers its product now: what its structured data states, else what
- * its buy button and the words next to the product say. Null when the page does not say.
+ * Whether a product page offers its product now. What the page states for machines (schema.org
+ * offers, microdata, `product:availability`) comes first; else what it shows people: a sold-out
+ * notice in the product's availability block, a disabled buy button, an enabled one. Null when
+ * the page does not say. Pure: a parsed page in.
  */
 import type { Availability } from './extract.ts';
-import type { Document } from './page.ts';
+import { isHidden } from './element-text.ts';
+import { attr, bodyOf, descendants, hasAttr, parentOf, textOf, type Document, type Element } from './page.ts';
+import { statedAvailability } from './structured-data.ts';
+import { BUY_NAME, BUY_TEXT, inPageChrome, inRelatedBlock } from './visible-price.ts';
 
-export function pageAvailability(_document: Document, _opts: { url?: string } = {}): Availability | null {
-  return null;
+/** Sold-out notices in the main languages of European and Asian shops. */
+const SOLD_OUT = new RegExp(
+  '(?:^|[^\\p{L}])(?:' +
+    [
+      'out of stock', 'sold out', 'currently unavailable', 'temporarily unavailable', 'no longer available', 'temporarily out of stock',
+      'ausverkauft', 'nicht (?:mehr )?(?:verfügbar|lieferbar|auf lager)', 'derzeit nicht verfügbar', 'vergriffen', 'nicht vorrätig',
+      'épuisé', 'en rupture de stock', 'rupture de stock', 'actuellement indisponible', 'temporairement indisponible', 'plus disponible',
+      'agotado', 'sin stock', 'fuera de stock', 'esaurito', 'attualmente non disponibile', 'non più disponibile', 'momentaneamente non disponibile',
+      'uitverkocht', 'niet (?:meer )?(?:leverbaar|op voorraad)', 'esgotado', 'sem estoque', 'fora de estoque',
+      'brak w magazynie', 'wyprzedany', 'vyprodáno', 'není skladem', 'nedostupné', 'vypredané', 'slutsåld', 'ej i lager',
+      'udsolgt', 'ikke på lager', 'utsolgt', 'loppuunmyyty', 'ei varastossa', 'stoc epuizat', 'elfogyott', 'nincs készleten',
+      'stokta yok', 'tükendi', 'нет в наличии', 'распродано', 'немає в наявності', 'εξαντλημένο',
+      '品切れ', '在庫切れ', '売り切れ', '販売終了', '缺货', '售罄', '已售完', '暂时缺货', '無庫存', '缺貨', '售完', '品절', '품절', '일시품절',
+      'สินค้าหมด', 'hết hàng', 'stok habis', 'نفدت الكمية', 'نفذ من المخزون', 'אזל מהמלאי', 'לא במלאי',
+    ].join('|') +
+    ')(?![\\p{L}])',
+  'iu',
+);
+/** A stock notice that opens with "not available" says it of the product (elsewhere the words are about an image or a size). */
+const OPENS_UNAVAILABLE =
+  /^(?:currently |temporarily |momentan |derzeit |actuellement |attualmente |momentaneamente )?(?:unavailable|not available|nicht verfügbar|non disponibile|no disponible|indisponible|indisponível|niet beschikbaar|niedostępny|nedostupné|недоступ\p{L}*|μη διαθέσιμο|غير متوفر|indisponibil|nem elérhető|ikke tilgængelig|inte tillgänglig)(?![\p{L}])/iu;
+const IN_STOCK = /(?:^|[^\p{L}])(?:in stock|available|auf lager|lieferbar|sofort verfügbar|en stock|disponible|disponibile|op voorraad|em estoque|na skladě|skladem|w magazynie|dostępny|i lager|på lager|varastossa|в наличии|在庫あり|有货|有現貨|재고 있음|متوفر|במלאי|còn hàng|tersedia)(?![\p{L}])/iu;
+/** Elements whose names say they tell the stock state. */
+const STOCK_NAMES = /avail|stock|inventory|sold-?out|soldout|out-of-stock/i;
+/** Pop-ups and sign-up forms hold notices for later ("tell me when it is back"), not the page's state. */
+const NOT_NOW_NAMES = /dialog|popup|pop-up|modal|notify|notification|layer|tooltip|overlay|template|alert-me|back-?in-?stock|variation/i;
+const HIDDEN_CLASS = /(?:^|\s)(?:hidden|a-hidden|d-none|is-hidden|hide|u-hidden|display-none|invisible|sr-only|visually-hidden)(?=\s|$)/;
+const MAX_NOTICE = 300;
+
+/** Neither it nor an ancestor is hidden or a pop-up. */
+function shown(element: Element): boolean {
+  for (let e: Element | null = element; e; e = parentOf(e)) {
+    if (isHidden(e) || HIDDEN_CLASS.test(attr(e, 'class') ?? '') || NOT_NOW_NAMES.test(`${attr(e, 'class') ?? ''} ${attr(e, 'id') ?? ''}`) || e.name === 'dialog') return false;
+  }
+  return true;
+}
+
+export function pageAvailability(document: Document, opts: { url?: string } = {}): Availability | null {
+  const stated = statedAvailability(document, opts.url);
+  const shown = shownAvailability(document);
+  // Stated sold out while the page sells it: the statement is another variant's, or stale.
+  if (stated === 'OutOfStock' && shown === 'InStock') return shown;
+  return stated ?? shown;
+}
+
+function shownAvailability(document: Document): Availability | null {
+  const body = bodyOf(document);
+  if (!body) return null;
+  let notice: Availability | null = null;
+  let button: Availability | null = null;
+  for (const element of descendants(body)) {
+    const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''}`;
+    const isButton = /^(?:button|input)$/.test(element.name) || attr(element, 'role') === 'button';
+    if (!isButton && !STOCK_NAMES.test(names)) continue;
+    if (/^(?:script|style|template|noscript|a)$/.test(element.name) || !shown(element) || inPageChrome(element) || inRelatedBlock(element)) continue;
+    if (isButton) {
+      const label = `${textOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'title') ?? ''}`.replace(/\s+/g, ' ');
+      if (!BUY_TEXT.test(label) && !BUY_NAME.test(names)) continue;
+      const disabled = hasAttr(element, 'disabled') || attr(element, 'aria-disabled') === 'true' || /(?:^|\s)(?:disabled|is-disabled)(?:\s|$)/.test(attr(element, 'class') ?? '');
+      button ??= disabled || SOLD_OUT.test(label) ? 'OutOfStock' : 'InStock';
+      continue;
+    }
+    const text = textOf(element).replace(/\s+/g, ' ').trim();
+    if (!text || text.length > MAX_NOTICE) continue;
+    if (SOLD_OUT.test(text) || OPENS_UNAVAILABLE.test(text)) notice = 'OutOfStock';
+    else if (IN_STOCK.test(text)) notice ??= 'InStock';
+  }
+  // A sold-out notice outweighs a buy button (shops often leave one in the markup); an enabled button outweighs nothing said.
+  return notice === 'OutOfStock' ? notice : button ?? notice;
 }

@@ -90,8 +90,9 @@ function priceWithoutSelector(document: Document, structured: StructuredPrice[],
   return stated ?? failure('no-price', NO_PRICE);
 }
 
+/** A page that sells its product at a price and says nothing of stock is taken to have it in stock. */
 function withAvailability<T extends ExtractionResult>(result: T, availability: Availability | null): T {
-  return { ...result, availability };
+  return { ...result, availability: availability ?? (result.ok ? 'InStock' : null) };
 }
 
 function failure(code: ExtractionFailureCode, reason: string, matchedText: string | null = null): ExtractionFailure {

@@ -249,3 +249,35 @@ export function declaredCurrency(document: Document): string | null {
   );
 }
 
+
+// Availability -----------------------------------------------------------------------------------
+
+export type StatedAvailability = 'InStock' | 'OutOfStock' | 'PreOrder' | 'BackOrder';
+
+/** schema.org ItemAvailability values (and the words meta tags use) as the four states offers can be in. */
+export function availabilityOf(value: unknown): StatedAvailability | null {
+  if (typeof value !== 'string') return null;
+  const word = value.trim().split(/[/:#]/).pop()!.replace(/[\s_-]+/g, '').toLowerCase();
+  if (/^(?:instock|limitedavailability|onlineonly|instoreonly|available|availablefororder|yes|true|1)$/.test(word)) return 'InStock';
+  if (/^(?:outofstock|soldout|discontinued|oos|unavailable|notavailable|no|false|0)$/.test(word)) return 'OutOfStock';
+  if (/^(?:preorder|presale)$/.test(word)) return 'PreOrder';
+  if (/^(?:backorder|madetoorder)$/.test(word)) return 'BackOrder';
+  return null;
+}
+
+/** The availability the page states for its product: its JSON-LD offer, microdata, then meta tags. */
+export function statedAvailability(document: Document, url: string | undefined): StatedAvailability | null {
+  const nodes = jsonLdNodes(jsonLdBlocks(document));
+  const products = nodes.filter((node) => hasType(node, ...PRODUCT_TYPES));
+  const main = (url && products.find((product) => productUrls(product).some((u) => sameUrl(u, url, false)))) || products[0];
+  const offers = main ? offersOf(main) : nodes.filter((node) => hasType(node, ...OFFER_TYPES));
+  const forUrl = url ? offers.find((offer) => typeof offer.url === 'string' && sameUrl(offer.url, url, true)) : undefined;
+  const offerStates = (forUrl ? [forUrl] : offers).map((offer) => availabilityOf(offer.availability)).filter((state) => state !== null);
+  // Several offers (variants): the product can be bought if any of them can.
+  if (offerStates.length > 0) return offerStates.find((state) => state !== 'OutOfStock') ?? 'OutOfStock';
+
+  const itemprop = queryOne(document, '[itemprop~="availability"]');
+  const fromMicrodata = itemprop && availabilityOf(attr(itemprop, 'href') ?? attr(itemprop, 'content') ?? textOf(itemprop));
+  if (fromMicrodata) return fromMicrodata;
+  return availabilityOf(metaContent(document, 'product:availability') ?? metaContent(document, 'og:availability'));
+}

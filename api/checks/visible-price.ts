@@ -124,7 +124,7 @@ function titleWords(document: Document): Set<string> {
   return wordsOf(`${title ? textOf(title) : ''} ${og ? attr(og, 'content') ?? '' : ''}`);
 }
 
-const BUY_TEXT = new RegExp(
+export const BUY_TEXT = new RegExp(
   '(?:^|[^\\p{L}])(?:' +
     [
       'add to (?:my )?(?:cart|basket|bag|trolley|order)', 'buy (?:it )?now', 'pre-?order(?: now)?', 'subscribe now', 'start (?:my )?subscription',
@@ -139,7 +139,7 @@ const BUY_TEXT = new RegExp(
     ')(?![\\p{L}])',
   'iu',
 );
-const BUY_NAME = /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart|add[-_]?basket|cart[-_]?add/i;
+export const BUY_NAME = /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart|add[-_]?basket|cart[-_]?add/i;
 
 /** The add-to-cart button nearest the title; none on a listing where every item has one. */
 function findBuyButton(visible: Element[], title: Element | null, depth: Map<Element, number>): Element | null {
@@ -243,7 +243,7 @@ const RELATED_HEADING = new RegExp(
 );
 const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
 
-function inPageChrome(element: Element): boolean {
+export function inPageChrome(element: Element): boolean {
   for (let parent = parentOf(element); parent; parent = parentOf(parent)) {
     if (CHROME_TAGS.has(parent.name) && !queryOne(parent, 'h1')) return true;
   }
@@ -251,7 +251,7 @@ function inPageChrome(element: Element): boolean {
 }
 
 /** Inside a block of other products: related, recommended, a mini cart, a nested microdata product. */
-function inRelatedBlock(element: Element): boolean {
+export function inRelatedBlock(element: Element): boolean {
   let products = 0;
   for (let child = element, parent = parentOf(element); parent; child = parent, parent = parentOf(parent)) {
     if (RELATED_WORDS.test(nameWords(parent))) return true;
