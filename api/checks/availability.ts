@@ -6,9 +6,9 @@
  */
 import type { Availability } from './extract.ts';
 import { isHidden } from './element-text.ts';
-import { attr, bodyOf, descendants, hasAttr, parentOf, textOf, type Document, type Element } from './page.ts';
+import { attr, bodyOf, childElements, hasAttr, textOf, type Document, type Element } from './page.ts';
 import { statedAvailability } from './structured-data.ts';
-import { BUY_NAME, BUY_TEXT, inPageChrome, inRelatedBlock } from './visible-price.ts';
+import { BUY_NAME, BUY_TEXT, inRelatedBlock } from './visible-price.ts';
 
 /** Sold-out notices in the main languages of European and Asian shops. */
 const SOLD_OUT = new RegExp(
@@ -39,20 +39,21 @@ const NOT_NOW_NAMES = /dialog|popup|pop-up|modal|notify|notification|layer|toolt
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|a-hidden|d-none|is-hidden|hide|u-hidden|display-none|invisible|sr-only|visually-hidden)(?=\s|$)/;
 const MAX_NOTICE = 300;
 
-/** Neither it nor an ancestor is hidden or a pop-up. */
-function shown(element: Element): boolean {
-  for (let e: Element | null = element; e; e = parentOf(e)) {
-    if (isHidden(e) || HIDDEN_CLASS.test(attr(e, 'class') ?? '') || NOT_NOW_NAMES.test(`${attr(e, 'class') ?? ''} ${attr(e, 'id') ?? ''}`) || e.name === 'dialog') return false;
-  }
-  return true;
-}
-
 export function pageAvailability(document: Document, opts: { url?: string } = {}): Availability | null {
   const stated = statedAvailability(document, opts.url);
+  if (stated !== null && stated !== 'OutOfStock') return stated;
   const shown = shownAvailability(document);
   // Stated sold out while the page sells it: the statement is another variant's, or stale.
   if (stated === 'OutOfStock' && shown === 'InStock') return shown;
   return stated ?? shown;
+}
+
+const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'svg', 'a', 'header', 'footer', 'nav', 'aside', 'dialog', 'select', 'iframe']);
+
+/** Hidden, a pop-up, or page chrome: nothing in it speaks of the product on show. */
+function skipped(element: Element): boolean {
+  const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''}`;
+  return SKIPPED.has(element.name) || isHidden(element) || HIDDEN_CLASS.test(attr(element, 'class') ?? '') || NOT_NOW_NAMES.test(names);
 }
 
 function shownAvailability(document: Document): Availability | null {
@@ -60,23 +61,29 @@ function shownAvailability(document: Document): Availability | null {
   if (!body) return null;
   let notice: Availability | null = null;
   let button: Availability | null = null;
-  for (const element of descendants(body)) {
-    const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''}`;
-    const isButton = /^(?:button|input)$/.test(element.name) || attr(element, 'role') === 'button';
-    if (!isButton && !STOCK_NAMES.test(names)) continue;
-    if (/^(?:script|style|template|noscript|a)$/.test(element.name) || !shown(element) || inPageChrome(element) || inRelatedBlock(element)) continue;
-    if (isButton) {
-      const label = `${textOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'title') ?? ''}`.replace(/\s+/g, ' ');
-      if (!BUY_TEXT.test(label) && !BUY_NAME.test(names)) continue;
-      const disabled = hasAttr(element, 'disabled') || attr(element, 'aria-disabled') === 'true' || /(?:^|\s)(?:disabled|is-disabled)(?:\s|$)/.test(attr(element, 'class') ?? '');
-      button ??= disabled || SOLD_OUT.test(label) ? 'OutOfStock' : 'InStock';
-      continue;
+  const visit = (element: Element) => {
+    for (const child of childElements(element)) {
+      if (skipped(child)) continue;
+      const names = `${attr(child, 'class') ?? ''} ${attr(child, 'id') ?? ''}`;
+      if (/^(?:button|input)$/.test(child.name) || attr(child, 'role') === 'button') {
+        const label = `${textOf(child)} ${attr(child, 'value') ?? ''} ${attr(child, 'title') ?? ''}`.replace(/\s+/g, ' ');
+        if ((BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(child)) {
+          const disabled = hasAttr(child, 'disabled') || attr(child, 'aria-disabled') === 'true' || /(?:^|\s)(?:disabled|is-disabled)(?:\s|$)/.test(attr(child, 'class') ?? '');
+          button ??= disabled || SOLD_OUT.test(label) ? 'OutOfStock' : 'InStock';
+        }
+        continue;
+      }
+      if (STOCK_NAMES.test(names)) {
+        const text = textOf(child).replace(/\s+/g, ' ').trim();
+        if (text && text.length <= MAX_NOTICE && !inRelatedBlock(child)) {
+          if (SOLD_OUT.test(text) || OPENS_UNAVAILABLE.test(text)) notice = 'OutOfStock';
+          else if (IN_STOCK.test(text)) notice ??= 'InStock';
+        }
+      }
+      visit(child);
     }
-    const text = textOf(element).replace(/\s+/g, ' ').trim();
-    if (!text || text.length > MAX_NOTICE) continue;
-    if (SOLD_OUT.test(text) || OPENS_UNAVAILABLE.test(text)) notice = 'OutOfStock';
-    else if (IN_STOCK.test(text)) notice ??= 'InStock';
-  }
+  };
+  visit(body);
   // A sold-out notice outweighs a buy button (shops often leave one in the markup); an enabled button outweighs nothing said.
   return notice === 'OutOfStock' ? notice : button ?? notice;
 }
