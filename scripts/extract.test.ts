@@ -27,19 +27,48 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 describe('bun run extract on a saved page', () => {
   test('with a selector', async () => {
     const { output, exitCode } = await run([pagePath, '--selector', 'p.price']);
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'p.price' });
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'p.price', availability: 'InStock' });
     expect(exitCode).toBe(0);
   });
   test('without a selector, from structured data', async () => {
     const { output, exitCode } = await run([pagePath]);
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null });
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null, availability: 'InStock' });
     expect(exitCode).toBe(0);
   });
   test('a failing selector falls back to structured data and says why on stderr', async () => {
     const { output, stderr, exitCode } = await run([pagePath, '--selector=.nothing']);
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null });
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null, availability: 'InStock' });
     expect(stderr).toContain('.nothing');
     expect(exitCode).toBe(0);
+  });
+  test('--detect prints the verified suggestions, and each selector given back yields the same price', async () => {
+    const { output, exitCode } = await run([pagePath, '--detect', '--url', 'https://shop.example/kettle']);
+    expect(exitCode).toBe(0);
+    expect(output.availability).toBe('InStock');
+    expect(output.suggestions.length).toBeGreaterThan(0);
+    for (const suggestion of output.suggestions) {
+      expect(Object.keys(suggestion).sort()).toEqual(['confidence', 'currency', 'description', 'price', 'selector']);
+      const again = await run([pagePath, '--selector', suggestion.selector]);
+      expect(again.output.price).toBe(suggestion.price);
+    }
+  });
+  test('--detect on a page without a price is an empty list, exit 0', async () => {
+    const empty = join(folder, 'nothing.html');
+    await writeFile(empty, '<html><body><h1>About us</h1><p>We sell things.</p></body></html>');
+    const { output, exitCode } = await run([empty, '--detect']);
+    expect(output).toEqual({ suggestions: [], availability: null });
+    expect(exitCode).toBe(0);
+  });
+  test('a sold-out page says so', async () => {
+    const soldOut = join(folder, 'sold-out.html');
+    await writeFile(soldOut, PRODUCT_PAGE.replace('"priceCurrency":"GBP"', '"priceCurrency":"GBP","availability":"https://schema.org/OutOfStock"'));
+    const { output } = await run([soldOut, '--url', 'https://shop.example/kettle']);
+    expect(output).toMatchObject({ price: 24.99, availability: 'OutOfStock' });
+  });
+  test('--url must be an address', async () => {
+    const { output, exitCode } = await run([pagePath, '--url', 'kettle']);
+    expect(output.code).toBe('usage');
+    expect(exitCode).toBe(2);
   });
   test('an invalid selector is a JSON error', async () => {
     const { output, exitCode } = await run([pagePath, '--selector', 'p[']);
@@ -83,7 +112,7 @@ describe('bun run extract on a url', () => {
 
   test('fetches the page and reads the price', async () => {
     const { output, exitCode } = await run([`http://127.0.0.1:${server.port}/kettle`, '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins' });
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins', availability: 'InStock' });
     expect(exitCode).toBe(0);
   });
   test('a page that cannot be fetched is a JSON error', async () => {
