@@ -150,7 +150,7 @@ const ZERO_DECIMAL_CURRENCIES = new Set(
 
 /** The decimal separator of each currency's home format (null: it varies, e.g. EUR, CAD). */
 const CURRENCY_DECIMALS = new Map<string, DecimalSeparator>([
-  ...'USD GBP AUD NZD SGD HKD MXN PHP MYR THB JPY CNY KRW INR PKR LKR NPR BDT ILS TWD NGN KES GHS EGP SAR AED QAR KWD BHD OMR JOD PEN GTQ DOP CHF IRR MMK'
+  ...'USD GBP AUD NZD SGD HKD MXN PHP MYR THB JPY CNY KRW INR PKR LKR NPR BDT ILS TWD NGN KES GHS EGP SAR AED QAR KWD BHD OMR JOD PEN GTQ DOP CHF IRR MMK MNT'
     .split(' ')
     .map((code) => [code, '.'] as const),
   ...'BRL ARS CLP COP UYU PYG BOB VES PLN CZK HUF RON BGN RUB UAH BYN KZT TRY SEK NOK DKK ISK IDR VND RSD MKD HRK GEL AMD AZN KGS MDL BAM'
@@ -244,10 +244,10 @@ interface LocaleFacts {
 
 const COMMA_LANGUAGES = new Set(
   ('de fr es it pt nl pl cs sk ro ru tr id vi da sv nb nn no fi el hu uk be bg mk sr hr sl bs sq lt lv et is ' +
-    'ca eu gl af az kk ky uz ka hy km lo mn tk').split(' '),
+    'ca eu gl af az kk ky uz ka hy km lo tk').split(' '),
 );
 const DOT_LANGUAGES = new Set(
-  'en ja zh ko he iw th hi ms fil tl sw ur bn ne si ta te mr gu kn ml pa my fa ar ga cy mt am yo ha ig zu xh'.split(' '),
+  'en ja zh ko he iw th hi mn ms fil tl sw ur bn ne si ta te mr gu kn ml pa my fa ar ga cy mt am yo ha ig zu xh'.split(' '),
 );
 /** Countries whose format differs from their language's: Mexico and Central America, Switzerland, Maghreb. */
 const DOT_REGIONS = new Set('MX US PR DO GT HN NI PA SV PE CH LI ZA'.split(' '));
@@ -372,9 +372,9 @@ function words(alternatives: string[]): string {
   return alternatives.map((word) => word.replace(/[.+$]/g, (c) => `\\${c}`).replace(/ /g, '\\s*')).join('|');
 }
 
-/** A label only when a currency sign and the amount follow at once: "De R$ 199,90 por R$ 149,90". */
-function beforeSign(alternatives: string[]): string {
-  return `(?:${alternatives.join('|')})(?=\\s*(?:R\\$|\\$|€|£)\\s*$)`;
+/** Short words that are labels only right before the amount: "De R$ 199,90 por R$ 149,90". */
+function rightBefore(alternatives: string[], openingText = false): string {
+  return `${openingText ? '(?<=^[^\\p{L}\\d]*)' : ''}(?:${alternatives.join('|')})(?=\\s*$)`;
 }
 
 /** A tax-inclusive label: the price, and the consumer price when an ex-tax one is shown too. */
@@ -385,12 +385,12 @@ const TAXES = 'vat|tax|taxes|gst|hst|mwst|ust|btw|tva|iva|moms|mva|alv|dph|áfa|
 /** A label before an amount: the last label with no digit between it and the amount. */
 const PREFIX_LABELS: [Label, RegExp][] = (
   [
-    ['price', `${words(['now', 'sale', 'sale price', 'our price', 'price', 'your price', 'special price', 'offer price', 'current price', 'deal price', 'from', 'only', 'just', 'today', 'jetzt', 'nur', 'ab', 'preis', 'aktionspreis', 'angebot', 'sonderpreis', 'maintenant', 'prix', 'prix promo', 'à partir de', 'a partir de', 'dès', 'desde', 'ahora', 'precio', 'oferta', 'precio final', 'preço', 'adesso', 'ora', 'prezzo', 'cena', 'teraz', 'pris', 'nu', 'vanaf', 'prijs', 'fiyat', 'цена', 'ціна', 'hinta', '価格', '販売価格', '特価', '价格', '價格', '售价', '가격', '판매가', '할인가'])}|${beforeSign(['por', 'voor'])}`],
+    ['price', `${words(['now', 'sale', 'sale price', 'our price', 'price', 'your price', 'special price', 'offer price', 'current price', 'deal price', 'from', 'only', 'just', 'today', 'jetzt', 'nur', 'ab', 'preis', 'aktionspreis', 'angebot', 'sonderpreis', 'maintenant', 'prix', 'prix promo', 'à partir de', 'a partir de', 'dès', 'desde', 'ahora', 'precio', 'oferta', 'precio final', 'preço', 'adesso', 'ora', 'prezzo', 'cena', 'teraz', 'pris', 'nu', 'vanaf', 'prijs', 'fiyat', 'цена', 'ціна', 'hinta', '価格', '販売価格', '特価', '价格', '價格', '售价', '가격', '판매가', '할인가'])}|${rightBefore(['por', 'voor'])}`],
     ['incl-tax', `${words(['incl. vat', 'incl vat', 'inc vat', 'inc. vat', 'including vat', 'inkl. mwst.', 'inkl. mwst', 'inkl mwst', 'incl. btw', 'ttc'])}`],
     ['regular', words(['regular price', 'regular', 'reg.', 'reg', 'list price', 'list', 'normal price', 'normalpreis', 'standard price', 'prix normal', 'precio normal', 'precio regular', 'normalpris', 'ordinarie pris', 'ord. pris', '通常価格'])],
-    ['was', `${words(['was', 'were', 'previously', 'prev.', 'before', 'old price', 'original price', 'originally', 'rrp', 'srp', 'msrp', 'uvp', 'compare at', 'compare-at', 'compared at', 'compare', 'instead of', 'statt', 'anstatt', 'vorher', 'bisher', 'ehemals', 'alter preis', 'streichpreis', 'avant', 'au lieu de', 'ancien prix', 'prix barré', 'prix initial', 'prix conseillé', 'antes', 'precio anterior', 'precio original', 'pvp', 'preço original', 'prima', 'era', 'invece di', 'prezzo consigliato', 'stara cena', 'poprzednia cena', 'старая цена', 'было', 'eski fiyat', 'önceki fiyat', 'før', 'förr', 'tidligere', 'aiemmin', 'retail price', 'retail', 'typical price', 'usual price', 'normally', 'value', 'worth', 'high street price', '定価', '参考価格', '希望小売価格', '原价', '原價', '정가'])}|${beforeSign(['de', 'van'])}|(?:lowest|niedrigster|prix le plus bas|najniższa|laagste|precio más bajo|prezzo più basso|nejnižší|legalacsonyabb|lägsta|laveste|alhaisin)[^\\d]{0,50}?\\d{1,3}\\s*(?:days|tage[n]?|jours|dni|días|dias|giorni|dagen|dagar|dage|dní|nap|zile|päivän)\\p{L}*`],
+    ['was', `${words(['was', 'were', 'previously', 'prev.', 'before', 'old price', 'original price', 'originally', 'rrp', 'srp', 'msrp', 'uvp', 'compare at', 'compare-at', 'compared at', 'compare', 'instead of', 'statt', 'anstatt', 'vorher', 'bisher', 'ehemals', 'alter preis', 'streichpreis', 'avant', 'au lieu de', 'ancien prix', 'prix barré', 'prix initial', 'prix conseillé', 'antes', 'precio anterior', 'precio original', 'pvp', 'preço original', 'prima', 'era', 'invece di', 'prezzo consigliato', 'stara cena', 'poprzednia cena', 'старая цена', 'было', 'eski fiyat', 'önceki fiyat', 'før', 'förr', 'tidligere', 'aiemmin', 'retail price', 'retail', 'typical price', 'usual price', 'normally', 'value', 'worth', 'high street price', '定価', '参考価格', '希望小売価格', '原价', '原價', '정가'])}|${rightBefore(['de', 'van'], true)}|(?:lowest|niedrigster|prix le plus bas|najniższa|laagste|precio más bajo|prezzo più basso|nejnižší|legalacsonyabb|lägsta|laveste|alhaisin)[^\\d]{0,50}?\\d{1,3}\\s*(?:days|tage[n]?|jours|dni|días|dias|giorni|dagen|dagar|dage|dní|nap|zile|päivän)\\p{L}*`],
     ['saving', words(['save', 'you save', 'saving', 'savings', 'discount', 'reduced by', 'sparen', 'sie sparen', 'ersparnis', 'économisez', 'economisez', 'ahorra', 'ahorras', 'ahorro', 'risparmi', 'risparmia', 'bespaar', 'oszczędzasz', 'economize'])],
-    ['instalment', `${words(['payments of', 'payment of', 'instalments of', 'installments of', 'instalments', 'installments', 'interest-free', 'interest free', 'monthly payments', 'klarna', 'afterpay', 'clearpay', 'affirm', 'laybuy', 'sezzle', 'paypal', 'ratenzahlung', 'raten', 'rate da', 'cuotas de', 'mensualités de', 'parcelas de'])}|pay\\s*in\\s*\\d+|en\\s*\\d+\\s*fois|\\d+\\s*x(?:\\s*de)?`],
+    ['instalment', `${words(['payments of', 'payment of', 'instalments of', 'installments of', 'instalments', 'installments', 'interest-free', 'interest free', 'monthly payments', 'klarna', 'afterpay', 'clearpay', 'affirm', 'laybuy', 'sezzle', 'paypal', 'ratenzahlung', 'raten', 'rate da', 'cuotas de', 'mensualités de', 'parcelas de'])}|pay\\s*in\\s*\\d+|en\\s*\\d+\\s*fois|\\d{1,2}\\s*x(?:\\s*de)?`],
     ['shipping', words(['shipping', 'delivery', 'postage', 'p&p', 'p+p', 'freight', 'carriage', 'versand', 'versandkosten', 'lieferung', 'livraison', 'frais de port', 'envío', 'envio', 'entrega', 'frete', 'spedizione', 'consegna', 'porto', 'verzending', 'verzendkosten', 'bezorging', 'frakt', 'fragt', 'leverans', 'toimitus', 'wysyłka', 'dostawa', 'doprava', 'szállítás', 'kargo', 'доставка', '送料', '配送料', '运费', '運費', '배송비'])],
     ['threshold', words(['over', 'above', 'orders over', 'orders of', 'spend', 'when you spend', 'minimum', 'minimum order', 'min.'])],
     ['multibuy', `\\d+\\s*(?:for|für|pour)|any\\s*\\d+\\s*for|buy\\s*\\d+`],
@@ -453,6 +453,8 @@ function labelBefore(text: string): { role: Label; end: number } | null {
 function labelAfter(text: string, atEnd: boolean): { role: Label | null; length: number } | null {
   for (const [role, pattern] of atEnd ? [...SUFFIXES, ...TAIL_SUFFIXES] : SUFFIXES) {
     const match = pattern.exec(text);
+    // "(netto 1.037,00 €)": a label opening a parenthesis belongs to the amount inside it.
+    if (match && !atEnd && /[(（][^)）]*$/.test(match[0])) return null;
     if (match) return { role, length: match[0].length };
   }
   return null;
@@ -545,8 +547,10 @@ function writtenNumbers(text: string, context: Context): WrittenNumber[] {
     if (number.written.startsWith('.')) return number.written === text ? [number] : [];
     if (!SPACED_DECIMALS.test(number.written)) return [number];
     if (number.written === text && number.written.includes('.')) return [number];
+    // "10, 12": two numbers.
     const written = number.written.slice(0, -4);
-    return [{ ...number, written, end: number.start + written.length }];
+    const second = { ...number, start: number.end - 2, written: number.written.slice(-2) };
+    return [{ ...number, written, end: number.start + written.length }, second];
   });
 }
 
@@ -656,7 +660,7 @@ export function findPriceMentions(text: string, opts?: PriceTextOptions): PriceM
   });
   mentions.forEach((mention, index) => (mention.role = labels[index] === 'incl-tax' ? 'price' : (labels[index] as PriceRole)));
   settleTaxPairs(mentions, labels);
-  settleSalePair(mentions, clean, repeats);
+  settleSalePair(mentions, clean, repeats, labels, chosen);
   return mentions;
 }
 
@@ -681,9 +685,10 @@ function settleTaxPairs(mentions: PriceMention[], labels: (Label | null)[]): voi
  * Two unlabelled prices side by side in one currency ("€ 24,99 € 29,99", "£30.00 £24.99") are
  * a sale price and its struck-through was price, whichever comes first: the lower one sells.
  */
-function settleSalePair(mentions: PriceMention[], text: string, repeats: Set<number>): void {
+function settleSalePair(mentions: PriceMention[], text: string, repeats: Set<number>, labels: (Label | null)[], tokens: NumberToken[]): void {
   const prices = mentions.map((mention, index) => ({ mention, index })).filter(({ mention, index }) => mention.role === 'price' && !repeats.has(index));
-  if (prices.length !== 2) return;
+  // Bare numbers side by side are more likely a list ("10, 12") than a sale.
+  if (prices.length !== 2 || prices.some(({ index }) => labels[index] === 'incl-tax' || !tokens[index].sign)) return;
   const [first, second] = prices;
   const between = text.slice(first.mention.end, second.mention.start);
   if (first.mention.currency !== second.mention.currency || /[\p{L}\p{M}\d]/u.test(between) || mentions.slice(first.index + 1, second.index).some((m, i) => !repeats.has(first.index + 1 + i))) return;
