@@ -33,7 +33,7 @@ const CASES: Case[] = [
   ['en-US', '23,450', 23450, null],
   ['en-US', '$23,450', 23450, 'USD'],
   ['en-US', '$3.459', 3.459, 'USD'],
-  ['en-US', '$30.00 $24.99', 24.99, 'USD'],
+  ['en-US', '$24.99 $30.00', 24.99, 'USD'],
   ['en-US', 'Free', 0, null],
   ['en-CA', 'C$ 49.99', 49.99, 'CAD'],
   ['en-CA', '$49.99', 49.99, 'CAD'],
@@ -412,9 +412,12 @@ describe('tax-inclusive and ex-tax prices side by side', () => {
 });
 
 describe('two unlabelled prices side by side', () => {
-  test('the higher is the was price, whichever comes first', () => {
+  test('a higher price right after the price is its was price', () => {
     expect(findPriceMentions('€ 24,99 € 29,99').map((m) => m.role)).toEqual(['price', 'was']);
-    expect(findPriceMentions('£30.00 £24.99').map((m) => m.role)).toEqual(['was', 'price']);
+    expect(findPriceMentions('£24.99£24.99 £30.00£30.00').map((m) => m.role)).toEqual(['price', 'price', 'was', 'was']);
+  });
+  test('a higher price first may be two products', () => {
+    expect(readPrice('£30.00 £24.99')).toMatchObject({ ok: false, code: 'ambiguous' });
   });
   test('not with words between, three prices or two currencies', () => {
     expect(readPrice('£24.99 Blue £29.99')).toMatchObject({ ok: false, code: 'ambiguous' });

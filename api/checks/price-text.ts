@@ -11,7 +11,7 @@
  * - was, saving, instalment, delivery, minimum-order and multi-buy amounts are never taken;
  * - a range ("£10 - £20", "$10 to $20") gives its first, lowest price, like "From £10";
  * - next to a tax-inclusive price ("£120.00 inc VAT") a lower unlabelled one is the ex-tax price;
- * - two unlabelled prices side by side ("€24,99 €29,99") are a sale price and its was price;
+ * - a price followed at once by a higher one ("€24,99 €29,99") is a sale price and its was price;
  * - zero ("£0.00") and "Free" / "Gratis" / "無料" read as 0 when nothing positive is the price
  *   (callers that scan whole pages drop zeros themselves); "Free delivery" is a delivery charge;
  * - negative amounts are never a price.
@@ -682,19 +682,19 @@ function settleTaxPairs(mentions: PriceMention[], labels: (Label | null)[]): voi
 }
 
 /**
- * Two unlabelled prices side by side in one currency ("€ 24,99 € 29,99", "£30.00 £24.99") are
- * a sale price and its struck-through was price, whichever comes first: the lower one sells.
+ * A price followed at once by a higher one in the same currency ("€ 24,99 € 29,99") is a sale
+ * price and its struck-through was price whose markup was lost. A higher one first stays
+ * ambiguous: it may as well be two products' prices.
  */
 function settleSalePair(mentions: PriceMention[], text: string, repeats: Set<number>, labels: (Label | null)[], tokens: NumberToken[]): void {
   const prices = mentions.map((mention, index) => ({ mention, index })).filter(({ mention, index }) => mention.role === 'price' && !repeats.has(index));
   // Bare numbers side by side are more likely a list ("10, 12") than a sale.
   if (prices.length !== 2 || prices.some(({ index }) => labels[index] === 'incl-tax' || !tokens[index].sign)) return;
   const [first, second] = prices;
-  const between = text.slice(first.mention.end, second.mention.start);
+  const between = text.slice(mentions[second.index - 1].end, second.mention.start);
   if (first.mention.currency !== second.mention.currency || /[\p{L}\p{M}\d]/u.test(between) || mentions.slice(first.index + 1, second.index).some((m, i) => !repeats.has(first.index + 1 + i))) return;
-  if (first.mention.amount <= 0 || second.mention.amount <= 0 || first.mention.amount === second.mention.amount) return;
-  const higher = first.mention.amount > second.mention.amount ? first : second;
-  for (let index = higher.index; index < mentions.length && (index === higher.index || repeats.has(index)); index++) mentions[index].role = 'was';
+  if (first.mention.amount <= 0 || second.mention.amount <= first.mention.amount) return;
+  for (let index = second.index; index < mentions.length && (index === second.index || repeats.has(index)); index++) mentions[index].role = 'was';
 }
 
 // ---------------------------------------------------------------------------------------------
