@@ -430,6 +430,8 @@ describe('signs that must not match inside words or model numbers', () => {
   const cases: [string, number | null, string | null][] = [
     ['AMD 5950X £299.99', 299.99, 'GBP'],
     ['Samsung Q60 £499', 499, 'GBP'],
+    ['Q60', null, null],
+    ['Q1 2024', 2024, null],
     ['QE55Q60D £499', 499, 'GBP'],
     ['Brand 12', 12, null],
     ['Lenovo 500', 500, null],

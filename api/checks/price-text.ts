@@ -538,8 +538,8 @@ function writtenNumbers(text: string, context: Context): WrittenNumber[] {
   for (const number of numbers) {
     // A currency code against a model number is not money: "AMD 5950X".
     if (number.before && CURRENCY_CODES.has(number.before.sign) && LETTER.test(text[number.end] ?? '')) number.before = null;
-    // "Q" is a quetzal only before a price with cents or opening the text: not "Q60".
-    if (number.before?.sign === 'Q' && number.before.start > 0 && !/[.,]\d{2}$/.test(number.written)) number.before = null;
+    // "Q" is a quetzal only before a price with cents or thousands ("Q125.00", "Q 1,250"): not "Q60".
+    if (number.before?.sign === 'Q' && !/[.,]\d{2,3}$/.test(number.written)) number.before = null;
   }
   // ".99" and "12, 99" need a currency sign; "12. 99" may also be the whole text.
   return numbers.flatMap((number) => {
