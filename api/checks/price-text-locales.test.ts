@@ -120,6 +120,7 @@ const CASES: Case[] = [
   ['pt-BR', 'R$ 1.299,00 ou 12x de R$ 108,25', 1299, 'BRL'],
   ['pt-BR', 'De R$ 199,90 por R$ 149,90', 149.9, 'BRL'],
   ['pt-BR', 'Grátis', 0, null],
+  ['pt-BR', 'Frete grátis R$ 99,90', 99.9, 'BRL'],
   ['pt-BR', 'R$ 23.450', 23450, 'BRL'],
   ['pt-PT', '19,99 €', 19.99, 'EUR'],
   // Italian, Dutch, Nordic
@@ -157,6 +158,8 @@ const CASES: Case[] = [
   ['hr-HR', '99,99 Kn', 99.99, 'HRK'],
   ['sr-RS', '1.299 дин.', 1299, 'RSD'],
   ['sr-RS', '1.299,00 RSD', 1299, 'RSD'],
+  ['sr-Latn-RS', '1.299 din.', 1299, 'RSD'],
+  ['hr-HR', 'Besplatna dostava 99,99 kn', 99.99, 'HRK'],
   ['mk-MK', '1.299 ден', 1299, 'MKD'],
   ['el-GR', '19,99 €', 19.99, 'EUR'],
   ['sl-SI', '19,99 €', 19.99, 'EUR'],

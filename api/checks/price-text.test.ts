@@ -189,6 +189,9 @@ describe('parsePriceText: zero and "Free" are what the text says', () => {
     ['£24.99 Delivery: Free', 24.99, 'GBP'],
     ['Livraison gratuite 19,99 €', 19.99, 'EUR'],
     ['19,99 € Versand kostenlos', 19.99, 'EUR'],
+    ['Kostenloser Versand 19,99 €', 19.99, 'EUR'],
+    ['Darmowa dostawa 49,99 zł', 49.99, 'PLN'],
+    ['Envío gratis 19,99 €', 19.99, 'EUR'],
     ['送料無料 ¥1,280', 1280, 'JPY'],
     ['£0.00 £24.99', 24.99, 'GBP'],
   ];

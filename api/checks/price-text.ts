@@ -94,7 +94,7 @@ const CURRENCY_SIGNS: Record<string, string> = {
   'RM': 'MYR', 'Rp': 'IDR', 'R': 'ZAR', '₦': 'NGN', '₵': 'GHS', 'GH₵': 'GHS', 'GH¢': 'GHS',
   '₸': 'KZT', 'тг': 'KZT', 'тенге': 'KZT', 'лв': 'BGN', 'лева': 'BGN', '₡': 'CRC', 'E£': 'EGP',
   'S/': 'PEN', 'S/.': 'PEN', 'Q': 'GTQ', '₲': 'PYG', 'Gs': 'PYG', 'Kn': 'HRK', 'kn': 'HRK', 'KN': 'HRK',
-  'Ks': 'MMK', 'ден': 'MKD', 'денари': 'MKD', 'дин': 'RSD', 'динара': 'RSD', 'динар': 'RSD',
+  'Ks': 'MMK', 'ден': 'MKD', 'денари': 'MKD', 'дин': 'RSD', 'динара': 'RSD', 'динар': 'RSD', 'din': 'RSD', 'dinara': 'RSD',
   'сом': 'KGS', 'сомов': 'KGS', 'бел. руб': 'BYN', 'бел.руб': 'BYN', '₾': 'GEL', '֏': 'AMD', '₼': 'AZN',
   '₮': 'MNT', '₭': 'LAK', '៛': 'KHR', '৳': 'BDT', 'Tk': 'BDT', 'රු': 'LKR', 'KSh': 'KES', 'Ksh': 'KES',
   'TSh': 'TZS', 'USh': 'UGX', 'DT': 'TND',
@@ -129,7 +129,7 @@ const AMBIGUOUS_SIGNS: Record<string, { fallback: string | null; currencies: str
 };
 
 /** Signs written only after the amount ("120р.", "12,900원") or only before it ("Q 125.00"). */
-const AFTER_ONLY = new Set(['р', '원', '円', '元', 'đ', 'Đ', 'сом', 'ден', 'дин', 'тг']);
+const AFTER_ONLY = new Set(['р', '원', '円', '元', 'đ', 'Đ', 'сом', 'ден', 'дин', 'тг', 'din', 'dinara']);
 const BEFORE_ONLY = new Set(['Q', 'KGS']);
 
 /** ISO 4217 codes recognised in text (upper case only, so words like "all" never match). */
@@ -391,7 +391,7 @@ const PREFIX_LABELS: [Label, RegExp][] = (
     ['was', `${words(['was', 'were', 'previously', 'prev.', 'before', 'old price', 'original price', 'originally', 'rrp', 'srp', 'msrp', 'uvp', 'compare at', 'compare-at', 'compared at', 'compare', 'instead of', 'statt', 'anstatt', 'vorher', 'bisher', 'ehemals', 'alter preis', 'streichpreis', 'avant', 'au lieu de', 'ancien prix', 'prix barré', 'prix initial', 'prix conseillé', 'antes', 'precio anterior', 'precio original', 'pvp', 'preço original', 'prima', 'era', 'invece di', 'prezzo consigliato', 'stara cena', 'poprzednia cena', 'старая цена', 'было', 'eski fiyat', 'önceki fiyat', 'før', 'förr', 'tidligere', 'aiemmin', 'retail price', 'retail', 'typical price', 'usual price', 'normally', 'value', 'worth', 'high street price', '定価', '参考価格', '希望小売価格', '原价', '原價', '정가'])}|${rightBefore(['de', 'van'], true)}|(?:lowest|niedrigster|prix le plus bas|najniższa|laagste|precio más bajo|prezzo più basso|nejnižší|legalacsonyabb|lägsta|laveste|alhaisin)[^\\d]{0,50}?\\d{1,3}\\s*(?:days|tage[n]?|jours|dni|días|dias|giorni|dagen|dagar|dage|dní|nap|zile|päivän)\\p{L}*`],
     ['saving', words(['save', 'you save', 'saving', 'savings', 'discount', 'reduced by', 'sparen', 'sie sparen', 'ersparnis', 'économisez', 'economisez', 'ahorra', 'ahorras', 'ahorro', 'risparmi', 'risparmia', 'bespaar', 'oszczędzasz', 'economize'])],
     ['instalment', `${words(['payments of', 'payment of', 'instalments of', 'installments of', 'instalments', 'installments', 'interest-free', 'interest free', 'monthly payments', 'klarna', 'afterpay', 'clearpay', 'affirm', 'laybuy', 'sezzle', 'paypal', 'ratenzahlung', 'raten', 'rate da', 'cuotas de', 'mensualités de', 'parcelas de'])}|pay\\s*in\\s*\\d+|en\\s*\\d+\\s*fois|\\d{1,2}\\s*x(?:\\s*de)?`],
-    ['shipping', words(['shipping', 'delivery', 'postage', 'p&p', 'p+p', 'freight', 'carriage', 'versand', 'versandkosten', 'lieferung', 'livraison', 'frais de port', 'envío', 'envio', 'entrega', 'frete', 'spedizione', 'consegna', 'porto', 'verzending', 'verzendkosten', 'bezorging', 'frakt', 'fragt', 'leverans', 'toimitus', 'wysyłka', 'dostawa', 'doprava', 'szállítás', 'kargo', 'доставка', '送料', '配送料', '运费', '運費', '배송비'])],
+    ['shipping', words(['shipping', 'delivery', 'postage', 'p&p', 'p+p', 'freight', 'carriage', 'versand', 'versandkosten', 'lieferung', 'livraison', 'frais de port', 'envío', 'envio', 'entrega', 'frete', 'spedizione', 'consegna', 'porto', 'verzending', 'verzendkosten', 'bezorging', 'frakt', 'fragt', 'leverans', 'toimitus', 'wysyłka', 'dostawa', 'dostava', 'doprava', 'szállítás', 'kargo', 'доставка', '送料', '配送料', '运费', '運費', '배송비'])],
     ['threshold', words(['over', 'above', 'orders over', 'orders of', 'spend', 'when you spend', 'minimum', 'minimum order', 'min.'])],
     ['multibuy', `\\d+\\s*(?:for|für|pour)|any\\s*\\d+\\s*for|buy\\s*\\d+`],
     ['unit', `${words(['unit price', 'price per', 'per', 'grundpreis', 'prix au kilo', 'prix au kg', 'prix au litre', 'prix unitaire', 'precio por', 'precio unitario', 'prezzo al kg', 'prezzo unitario', 'jämförpris', 'kilopris', 'literpris'])}|per\\s*\\d+\\s*\\p{L}+`],
@@ -431,9 +431,9 @@ const RANGE_JOINER = /^\s*(?:-|–|—|to|bis|à|a|til|till|~|〜|～)\s*$/i;
 
 /** "Free" as a price: alone, after a label ("Now FREE", "Delivery: Free"), never inside a phrase ("gluten free"). */
 const FREE_WORD =
-  /(?<![\p{L}\p{M}\d-])(?:free|gratis|gratuit|gratuite|gratuito|gratuita|grátis|kostenlos|umsonst|бесплатно|безкоштовно|ücretsiz|zdarma|ingyenes|δωρεάν|ilmainen)(?![\p{L}\p{M}-])|免费|免費|無料|무료/giu;
+  /(?<![\p{L}\p{M}\d-])(?:free|gratis|gratuit|gratuite|gratuito|gratuita|grátis|kostenlos|kostenlose|kostenloser|umsonst|бесплатно|бесплатная|безкоштовно|безкоштовна|ücretsiz|zdarma|darmowa|darmowy|besplatna|besplatno|ingyenes|δωρεάν|ilmainen)(?![\p{L}\p{M}-])|免费|免費|無料|무료/giu;
 const FREE_SHIPPING_AFTER =
-  /^ ?(?:delivery|shipping|postage|p&p|returns?|uk delivery|standard delivery|next day delivery|click & collect|collection|versand|lieferung|livraison|envío|envio|entrega|spedizione|consegna|frete|verzending|bezorging|levering|frakt|fragt|leverans|toimitus|wysyłka|dostawa|doprava|szállítás|kargo|доставка|配送|送货|送貨|運送|配達|배송|택배)(?![\p{L}\p{M}])/iu;
+  /^ ?(?:delivery|shipping|postage|p&p|returns?|uk delivery|standard delivery|next day delivery|click & collect|collection|versand|lieferung|livraison|envío|envio|entrega|spedizione|consegna|frete|verzending|bezorging|levering|frakt|fragt|leverans|toimitus|wysyłka|dostawa|dostava|doprava|szállítás|kargo|доставка|配送|送货|送貨|運送|配達|배송|택배)(?![\p{L}\p{M}])/iu;
 const FREE_CJK = /^[免無무]/u;
 
 function labelBefore(text: string): { role: Label; end: number } | null {
@@ -576,7 +576,7 @@ function numberTokens(text: string, context: Context): NumberToken[] {
 }
 
 /** "Free", "Gratis", "無料"... as an amount of 0: alone or right after a label or an amount. */
-function freeTokens(text: string): NumberToken[] {
+function freeTokens(text: string, context: Context): NumberToken[] {
   const tokens: NumberToken[] = [];
   for (const match of text.matchAll(FREE_WORD)) {
     const start = match.index;
@@ -584,7 +584,7 @@ function freeTokens(text: string): NumberToken[] {
     const rest = text.slice(end);
     const shipping = FREE_SHIPPING_AFTER.exec(rest);
     if (shipping) end += shipping[0].length;
-    else if (FREE_CJK.test(match[0]) ? /^[\p{L}\p{M}]/u.test(rest) : /^ ?[\p{L}\p{M}]/u.test(rest)) continue; // "Free gift", "free with Prime"
+    else if ((FREE_CJK.test(match[0]) ? /^[\p{L}\p{M}]/u.test(rest) : /^ ?[\p{L}\p{M}]/u.test(rest)) && !signAfter(text, end, context)) continue; // "Free gift", "free with Prime"
     const before = text.slice(0, start).replace(/[\s:：|]+$/, '');
     const label = labelBefore(before);
     const standsAlone = before === '' || !LETTER.test(before[before.length - 1]) || label?.end === before.length;
@@ -601,7 +601,7 @@ export function findPriceMentions(text: string, opts?: PriceTextOptions): PriceM
   const tokens = numberTokens(clean, context);
   // Bare numbers count only when no amount in the text carries a currency.
   const withCurrency = tokens.filter((token) => token.sign);
-  const chosen = [...(withCurrency.length > 0 ? withCurrency : tokens), ...freeTokens(clean)].sort((a, b) => a.start - b.start);
+  const chosen = [...(withCurrency.length > 0 ? withCurrency : tokens), ...freeTokens(clean, context)].sort((a, b) => a.start - b.start);
 
   const mentions: PriceMention[] = [];
   const prefixRoles: (Label | null)[] = [];
