@@ -390,6 +390,8 @@ describe('spaces and points around the decimals', () => {
     expect(parsePriceText('Sizes 10, 12 £25')).toEqual({ amount: 25, currency: 'GBP' });
     expect(parsePriceText('10, 12')).toBeNull();
     expect(parsePriceText('1, 299 €')).toEqual({ amount: 299, currency: 'EUR' });
+    expect(parsePriceText('£5, 10 items')).toEqual({ amount: 5, currency: 'GBP' });
+    expect(parsePriceText('Save £5, 10% off £24.99')).toEqual({ amount: 24.99, currency: 'GBP' });
   });
   test('a leading decimal point needs a currency or the text to itself', () => {
     expect(parsePriceText('£.50')).toEqual({ amount: 0.5, currency: 'GBP' });

@@ -299,7 +299,7 @@ export function decimalSeparatorFor(locale: string | null, currency: string | nu
  * a decimal part, or ".–" / ",-" for "no cents". Also, needing a currency sign next to them:
  * a leading decimal point (".99") and a space after the decimal separator ("12, 99").
  */
-const NUMBER = /(?<![\p{L}\p{M}\d.,])\.\d{1,2}(?!\d)|\d+(?:[.,'’]\d+| \d{3}(?!\d))*(?:[.,](?:--?|–|—)|[.,] \d{2}(?![\d.,]))?/gu;
+const NUMBER = /(?<![\p{L}\p{M}\d.,])\.\d{1,2}(?!\d)|\d+(?:[.,'’]\d+| \d{3}(?!\d))*(?:[.,](?:--?|–|—)|[.,] \d{2}(?![\d.,%]))?/gu;
 const SPACED_DECIMALS = /[.,] \d{2}$/;
 
 export interface ReadNumberOptions {
@@ -541,11 +541,12 @@ function writtenNumbers(text: string, context: Context): WrittenNumber[] {
     // "Q" is a quetzal only before a price with cents or thousands ("Q125.00", "Q 1,250"): not "Q60".
     if (number.before?.sign === 'Q' && !/[.,]\d{2,3}$/.test(number.written)) number.before = null;
   }
-  // ".99" and "12, 99" need a currency sign; "12. 99" may also be the whole text.
+  // ".99" and "12, 99" need a currency sign; "12. 99" may also be the whole text. A sign
+  // before "12, 99" is not enough when words follow: "£5, 10 items".
   return numbers.flatMap((number) => {
-    if (number.before || number.after) return [number];
-    if (number.written.startsWith('.')) return number.written === text ? [number] : [];
-    if (!SPACED_DECIMALS.test(number.written)) return [number];
+    if (number.written.startsWith('.')) return number.before || number.after || number.written === text ? [number] : [];
+    if (!SPACED_DECIMALS.test(number.written) || number.after) return [number];
+    if (number.before && !/^\s*[\p{L}\d%]/u.test(text.slice(number.end))) return [number];
     if (number.written === text && number.written.includes('.')) return [number];
     // "10, 12": two numbers.
     const written = number.written.slice(0, -4);
