@@ -164,9 +164,50 @@ describe('parsePriceText: numbers next to a price', () => {
 });
 
 describe('parsePriceText: no price', () => {
-  for (const text of ['', '   ', 'Free', 'FREE delivery', 'Out of stock', 'Call for price', '£0.00', '0,00 €', '-£5.00', '£', 'Sold out']) {
+  for (const text of ['', '   ', 'FREE delivery', 'Free shipping', 'Out of stock', 'Call for price', '-£5.00', '-£0.00', '£', 'Sold out', 'Gluten free', '0']) {
     test(JSON.stringify(text), () => expect(parsePriceText(text)).toBeNull());
   }
+});
+
+describe('parsePriceText: zero and "Free" are what the text says', () => {
+  const cases: [string, number, string | null][] = [
+    ['£0.00', 0, 'GBP'],
+    ['0,00 €', 0, 'EUR'],
+    ['Free', 0, null],
+    ['FREE', 0, null],
+    ['Gratis', 0, null],
+    ['Gratuit', 0, null],
+    ['Kostenlos', 0, null],
+    ['免费', 0, null],
+    ['無料', 0, null],
+    ['무료', 0, null],
+    ['Price: Free', 0, null],
+    ['Was £10.00 Now FREE', 0, null],
+    ['£24.99 Free delivery', 24.99, 'GBP'],
+    ['Free delivery £24.99', 24.99, 'GBP'],
+    ['£24.99 Free', 24.99, 'GBP'],
+    ['£24.99 Delivery: Free', 24.99, 'GBP'],
+    ['Livraison gratuite 19,99 €', 19.99, 'EUR'],
+    ['19,99 € Versand kostenlos', 19.99, 'EUR'],
+    ['Kostenloser Versand 19,99 €', 19.99, 'EUR'],
+    ['Darmowa dostawa 49,99 zł', 49.99, 'PLN'],
+    ['Envío gratis 19,99 €', 19.99, 'EUR'],
+    ['送料無料 ¥1,280', 1280, 'JPY'],
+    ['£0.00 £24.99', 24.99, 'GBP'],
+  ];
+  for (const [text, amount, currency] of cases) {
+    test(text, () => expectPrice(text, amount, currency));
+  }
+  test('"Free delivery" is a delivery charge of 0', () => {
+    expect(findPriceMentions('£24.99 Free delivery').map((m) => [m.amount, m.role])).toEqual([
+      [24.99, 'price'],
+      [0, 'shipping'],
+    ]);
+    expect(readPrice('Free returns')).toMatchObject({ ok: false, code: 'no-price' });
+  });
+  test('a hint gives "Free" its currency', () => {
+    expectPrice('Free', 0, 'GBP', 'GBP');
+  });
 });
 
 describe('parsePriceText: ranges take the first (lowest) price', () => {
