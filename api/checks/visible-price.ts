@@ -319,7 +319,7 @@ export function scoreCandidates(page: Page): Candidate[] {
     if (page.title && contains(element, page.title)) continue;
     const found = readElement(element, page.currency);
     // A bare number ("2-Group", a quantity, an id) is a price only where structured data says so.
-    if (found && (hasCurrencySign(found.mention) || samePrice(found.amount, page.reference?.amount ?? NaN))) read.push({ element, ...found });
+    if (found && found.amount > 0 && (hasCurrencySign(found.mention) || samePrice(found.amount, page.reference?.amount ?? NaN))) read.push({ element, ...found });
   }
   // The stated price counts as shown when the page shows it as a selling price, not only crossed out or in markup.
   const referenceShown = page.reference !== null && read.some((c) => samePrice(c.amount, page.reference!.amount) && shownAsSellingPrice(c.element, c.mention));
