@@ -1,12 +1,14 @@
-import { Bell, Target, TrendingDown, TrendingUp } from 'lucide-react';
+import { Bell, PackageCheck, PackageX, Target, TrendingDown, TrendingUp } from 'lucide-react';
 import { alertTypeLabel } from '../../lib/alerts';
 import { cn } from '../../lib/utils';
 
-/** Spec section 4: drop green, increase red, threshold orange, anything else grey. */
+/** Spec section 4: drop green, increase red, threshold orange, anything else grey; out of stock red, back in stock green. */
 const STYLES: Record<string, { icon: typeof Bell; className: string }> = {
   price_drop: { icon: TrendingDown, className: 'bg-success/15 text-success' },
   price_increase: { icon: TrendingUp, className: 'bg-destructive/15 text-destructive' },
   threshold_met: { icon: Target, className: 'bg-warning/15 text-warning' },
+  out_of_stock: { icon: PackageX, className: 'bg-destructive/15 text-destructive' },
+  back_in_stock: { icon: PackageCheck, className: 'bg-success/15 text-success' },
 };
 const OTHER = { icon: Bell, className: 'bg-muted text-muted-foreground' };
 
