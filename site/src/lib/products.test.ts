@@ -46,7 +46,7 @@ describe('formatChange', () => {
 
 describe('availabilityBadge', () => {
   test('out of stock is loud, pre-order and backorder quiet, in stock and unknown show nothing', () => {
-    expect(availabilityBadge('OutOfStock')).toEqual({ label: 'Out of stock', variant: 'destructive' });
+    expect(availabilityBadge('OutOfStock')).toEqual({ label: 'Out of stock', variant: 'danger' });
     expect(availabilityBadge('PreOrder')).toEqual({ label: 'Pre-order', variant: 'outline' });
     expect(availabilityBadge('BackOrder')).toEqual({ label: 'Backorder', variant: 'outline' });
     expect(availabilityBadge('InStock')).toBeNull();
