@@ -145,17 +145,20 @@ describe('stock alerts', () => {
   type Listed = { type: string; message: string; previousPrice: number | null; currentPrice: number | null; changePercent: number | null };
   const stockAlertsOf = async (cookie: string) => ((await alertsOf(cookie)) as Listed[])
     .filter((a) => a.type === 'out_of_stock' || a.type === 'back_in_stock').reverse(); // oldest first
+  // Alerts are listed by the time of their check: each check a second after the one before.
+  let clock = Date.now();
+  const next = () => new Date((clock += 1000));
 
   test('out of stock and back: one alert each way, from observations and from a failed check; unknown neither raises nor resets', async () => {
     const u = await userWithProduct('none');
-    await observe(ctx, u.productId, u.userId, 20, new Date(), 'InStock'); // the first known availability: nothing to report
-    await observe(ctx, u.productId, u.userId, 20, new Date(), null);
-    const out = await failCheck(ctx, u.productId, u.userId, new Date(), 'OutOfStock'); // "Currently unavailable", no price
-    await observe(ctx, u.productId, u.userId, 20, new Date(), 'OutOfStock');
-    await failCheck(ctx, u.productId, u.userId, new Date()); // a timeout says nothing about stock
-    await observe(ctx, u.productId, u.userId, 22, new Date(), null);
-    const back = await observe(ctx, u.productId, u.userId, 22, new Date(), 'InStock');
-    await observe(ctx, u.productId, u.userId, 22, new Date(), 'InStock');
+    await observe(ctx, u.productId, u.userId, 20, next(), 'InStock'); // the first known availability: nothing to report
+    await observe(ctx, u.productId, u.userId, 20, next(), null);
+    const out = await failCheck(ctx, u.productId, u.userId, next(), 'OutOfStock'); // "Currently unavailable", no price
+    await observe(ctx, u.productId, u.userId, 20, next(), 'OutOfStock');
+    await failCheck(ctx, u.productId, u.userId, next()); // a timeout says nothing about stock
+    await observe(ctx, u.productId, u.userId, 22, next(), null);
+    const back = await observe(ctx, u.productId, u.userId, 22, next(), 'InStock');
+    await observe(ctx, u.productId, u.userId, 22, next(), 'InStock');
     await settle(ctx);
 
     const alerts = await stockAlertsOf(u.cookie);
@@ -176,7 +179,7 @@ describe('stock alerts', () => {
 
   test('pre-order and backorder are orderable: moves between them and in stock raise nothing', async () => {
     const u = await userWithProduct('none');
-    for (const a of ['PreOrder', 'InStock', 'BackOrder', 'OutOfStock', 'PreOrder'] as const) await observe(ctx, u.productId, u.userId, 30, new Date(), a);
+    for (const a of ['PreOrder', 'InStock', 'BackOrder', 'OutOfStock', 'PreOrder'] as const) await observe(ctx, u.productId, u.userId, 30, next(), a);
     await settle(ctx);
     expect((await stockAlertsOf(u.cookie)).map((a) => [a.type, a.message])).toEqual([
       ['out_of_stock', 'Out of stock'], ['back_in_stock', 'Available to pre-order at £30.00'],
@@ -185,8 +188,8 @@ describe('stock alerts', () => {
 
   test('one observation can raise a price alert and a stock alert', async () => {
     const u = await userWithProduct('any');
-    await observe(ctx, u.productId, u.userId, 20, new Date(), 'InStock');
-    await observe(ctx, u.productId, u.userId, 15, new Date(), 'OutOfStock');
+    await observe(ctx, u.productId, u.userId, 20, next(), 'InStock');
+    await observe(ctx, u.productId, u.userId, 15, next(), 'OutOfStock');
     await settle(ctx);
     const alerts = await alertsOf(u.cookie);
     expect(alerts.map((a: { type: string }) => a.type).sort()).toEqual(['out_of_stock', 'price_drop']);
@@ -197,15 +200,15 @@ describe('stock alerts', () => {
   test('stock alerts off for the product: none; turned on again, the next change raises one', async () => {
     const u = await api.signIn();
     const productId = await api.addProduct(u.cookie, { threshold: 'none', stockAlerts: false });
-    await observe(ctx, productId, u.userId, 20, new Date(), 'InStock');
-    await observe(ctx, productId, u.userId, 20, new Date(), 'OutOfStock');
+    await observe(ctx, productId, u.userId, 20, next(), 'InStock');
+    await observe(ctx, productId, u.userId, 20, next(), 'OutOfStock');
     await settle(ctx);
     expect(await alertsOf(u.cookie)).toEqual([]);
     const edit = await api.request(`/api/products/${productId}`, {
       method: 'PUT', cookie: u.cookie, body: JSON.stringify({ name: 'Kettle', url: 'https://shop.example.com/kettle', selector: '.price', stockAlerts: true }),
     });
     expect(edit.status).toBe(200);
-    await observe(ctx, productId, u.userId, 20, new Date(), 'InStock');
+    await observe(ctx, productId, u.userId, 20, next(), 'InStock');
     await settle(ctx);
     expect((await alertsOf(u.cookie)).map((a: { type: string }) => a.type)).toEqual(['back_in_stock']);
   });
@@ -219,7 +222,7 @@ describe('stock alerts', () => {
     ]);
     await settle(ctx);
     expect(await alertsOf(u.cookie)).toEqual([]);
-    await observe(ctx, u.productId, u.userId, 18, new Date(), 'InStock'); // from the backfilled OutOfStock
+    await observe(ctx, u.productId, u.userId, 18, next(), 'InStock'); // from the backfilled OutOfStock
     await settle(ctx);
     const raised = await eventsOf('AlertRaised');
     await ctx.reactors.catchUp();

@@ -144,7 +144,8 @@ export function composeWeeklyEmail(report: WeeklyReport, publicUrl: string): Com
     : `${moved} of your ${report.products.length} product${report.products.length === 1 ? '' : 's'} changed price in the last 7 days.`;
   const rows = [...report.products].sort((a, b) => b.changes - a.changes || a.name.localeCompare(b.name)).map((p) => {
     const price = (n: number | null) => (n === null ? '—' : formatMoney(n, p.currency));
-    const pct = p.startPrice && p.endPrice ? signedPercent(((p.endPrice - p.startPrice) / p.startPrice) * 100) : '—';
+    // No percent from a price of 0; a fall to 0 is -100%.
+    const pct = p.startPrice && p.endPrice !== null ? signedPercent(((p.endPrice - p.startPrice) / p.startPrice) * 100) : '—';
     const changes = `${p.changes} change${p.changes === 1 ? '' : 's'}`;
     return { p, price, pct, changes };
   });
