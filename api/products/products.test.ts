@@ -4,6 +4,8 @@ import { testContext, usingPostgresServer } from '../testing/database.ts';
 import { handleProductCommand, type ProductCommand } from '../../events/product.ts';
 import type { Availability } from '../../events/catalogue.ts';
 import { productsProjection } from '../../projections/products.ts';
+import { alertsProjection } from '../../projections/alerts.ts';
+import { transaction } from '../db.ts';
 import type { ProductItem } from './read-model.ts';
 import { signInDemo } from '../testing/sign-in.ts';
 
@@ -574,6 +576,43 @@ describe('products API: prices', () => {
 });
 
 describe('products projection', () => {
+  test('tables made before a price of 0 or stock alerts existed are brought up to date by the DDL', async () => {
+    await transaction(ctx.sql, async (tx) => {
+      await tx.unsafe('CREATE SCHEMA IF NOT EXISTS before_stock');
+      await tx.unsafe('SET LOCAL search_path TO before_stock, public');
+      // As the tables were made by the previous version.
+      await tx.unsafe(`
+        CREATE TABLE products (id text PRIMARY KEY, user_id text NOT NULL, name text NOT NULL, url text NOT NULL, selector text NOT NULL,
+          alert_rule jsonb NOT NULL, threshold double precision, current_price double precision CHECK (current_price > 0), currency text,
+          image_url text, price_updated_at timestamptz, last_checked timestamptz, last_check_at timestamptz, last_check_status text,
+          last_check_error text, consecutive_failures integer NOT NULL DEFAULT 0, is_active boolean NOT NULL DEFAULT true,
+          created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
+        CREATE TABLE price_points (event_position bigint PRIMARY KEY, product_id text NOT NULL, user_id text NOT NULL,
+          price double precision NOT NULL CHECK (price > 0), currency text, source text NOT NULL, observed_at timestamptz NOT NULL);
+        CREATE TABLE price_changes (event_position bigint PRIMARY KEY, product_id text NOT NULL, user_id text NOT NULL,
+          previous_price double precision NOT NULL, current_price double precision NOT NULL, change_percent double precision NOT NULL,
+          changed_at timestamptz NOT NULL);
+        CREATE TABLE alerts (id text PRIMARY KEY, user_id text NOT NULL, product_id text NOT NULL, type text NOT NULL,
+          product_name text NOT NULL, product_url text NOT NULL, product_image text, message text NOT NULL,
+          previous_price double precision NOT NULL, current_price double precision NOT NULL, currency text,
+          change_percent double precision NOT NULL, threshold_percent double precision, trigger_position bigint NOT NULL,
+          is_read boolean NOT NULL DEFAULT false, read_at timestamptz, created_at timestamptz NOT NULL);
+        INSERT INTO products (id, user_id, name, url, selector, alert_rule, created_at, updated_at) VALUES ('p', 'u', 'n', 'https://x.io', '.p', '{}', now(), now());`);
+      for (let i = 0; i < 2; i++) { await tx.unsafe(productsProjection.ddl); await tx.unsafe(alertsProjection.ddl); } // and again, as every start does
+      await tx`UPDATE products SET current_price = 0 WHERE id = 'p'`;
+      await tx`INSERT INTO price_points VALUES (1, 'p', 'u', 0, 'GBP', 'json-ld', now())`;
+      await tx`INSERT INTO price_changes VALUES (2, 'p', 'u', 0, 5, NULL, now())`;
+      await tx`INSERT INTO alerts (id, user_id, product_id, type, product_name, product_url, message, trigger_position, created_at)
+               VALUES ('a', 'u', 'p', 'out_of_stock', 'n', 'https://x.io', 'Out of stock', 3, now())`;
+      const [row] = await tx`SELECT availability, stock_alerts FROM products WHERE id = 'p'`;
+      expect({ ...row }).toEqual({ availability: null, stock_alerts: true });
+      const checks = await tx`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint
+        WHERE connamespace = 'before_stock'::regnamespace AND conname IN ('price_points_price_check', 'products_current_price_check') ORDER BY conname`;
+      expect(checks.map((c) => c.def)).toEqual([expect.stringContaining('>= (0)'), expect.stringContaining('>= (0)')]);
+      await tx.unsafe('DROP SCHEMA before_stock CASCADE');
+    });
+  });
+
   const snapshot = async () => {
     const out: Record<string, unknown[]> = {};
     for (const t of productsProjection.tables) out[t] = await ctx.sql.unsafe(`SELECT * FROM ${t} ORDER BY ${t === 'products' ? 'id' : 'event_position'}`);
