@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { AlertRule } from './catalogue.ts';
 import { fold, DomainError } from './decider.ts';
-import { alertDecider, backtest, decideAlert, decideMarkAllRead, formatMoney, type AlertEvent } from './alert.ts';
+import { alertDecider, backtest, decideAlert, decideMarkAllRead, decideStockAlert, formatMoney, type AlertEvent } from './alert.ts';
 
 const gbp = (price: number) => ({ price, currency: 'GBP' });
 const NONE: AlertRule = { kind: 'none' };
@@ -59,8 +59,17 @@ describe('alert rule', () => {
     expect(decideAlert(drop(0), gbp(20), gbp(19.99))?.type).toBe('threshold_met');
   });
 
-  test('drop 100 is met only by a price that cannot be (prices are above 0)', () => {
+  test('drop 100 is met only by a fall to 0', () => {
     expect(decideAlert(drop(100), gbp(20), gbp(0.01))).toBeNull();
+    expect(decideAlert(drop(100), gbp(20), gbp(0))?.type).toBe('threshold_met');
+  });
+
+  test('a price of 0: a fall to it is a drop of 100%, a change from it has no percent and raises nothing', () => {
+    expect(decideAlert(ANY, gbp(20), gbp(0))).toEqual({
+      type: 'price_drop', changePercent: -100, thresholdPercent: null, message: 'Price dropped 100.0% from £20.00 to £0.00',
+    });
+    for (const rule of [ANY, drop(0), drop(5)]) expect(decideAlert(rule, gbp(0), gbp(10))).toBeNull();
+    expect(backtest(ANY, [gbp(0), gbp(5), gbp(0)])).toEqual({ alerts: 1, changes: 2, observations: 3 });
   });
 
   test('priceDropAlerts off silences falls, not rises', () => {
@@ -83,6 +92,43 @@ describe('alert rule', () => {
   test('the change percent is kept to 4 decimals, signed', () => {
     expect(decideAlert(ANY, gbp(3), gbp(2))?.changePercent).toBe(-33.3333);
     expect(decideAlert(ANY, gbp(3), gbp(4))?.changePercent).toBe(33.3333);
+  });
+});
+
+describe('stock alert rule', () => {
+  const on = { stockAlerts: true };
+
+  test('given an orderable product, when the page says out of stock, then out_of_stock', () => {
+    for (const before of ['InStock', 'PreOrder', 'BackOrder'] as const) {
+      expect(decideStockAlert(before, 'OutOfStock', gbp(24.99), on)).toEqual({ type: 'out_of_stock', message: 'Out of stock' });
+      expect(decideStockAlert(before, 'OutOfStock', null, on)).toEqual({ type: 'out_of_stock', message: 'Out of stock' });
+    }
+  });
+
+  test('given an out-of-stock product, when it can be ordered again, then back_in_stock with the price when known', () => {
+    expect(decideStockAlert('OutOfStock', 'InStock', gbp(24.99), on)).toEqual({ type: 'back_in_stock', message: 'Back in stock at £24.99' });
+    expect(decideStockAlert('OutOfStock', 'InStock', null, on)).toEqual({ type: 'back_in_stock', message: 'Back in stock' });
+    expect(decideStockAlert('OutOfStock', 'PreOrder', gbp(30), on)).toEqual({ type: 'back_in_stock', message: 'Available to pre-order at £30.00' });
+    expect(decideStockAlert('OutOfStock', 'BackOrder', { price: 9.5, currency: 'EUR' }, on)).toEqual({ type: 'back_in_stock', message: 'Available on backorder at €9.50' });
+  });
+
+  test('no change of orderability raises nothing', () => {
+    expect(decideStockAlert('InStock', 'InStock', gbp(1), on)).toBeNull();
+    expect(decideStockAlert('OutOfStock', 'OutOfStock', gbp(1), on)).toBeNull();
+    expect(decideStockAlert('InStock', 'PreOrder', gbp(1), on)).toBeNull();
+    expect(decideStockAlert('BackOrder', 'InStock', gbp(1), on)).toBeNull();
+  });
+
+  test('the first known availability, or a page that does not say, raises nothing', () => {
+    expect(decideStockAlert(null, 'OutOfStock', gbp(1), on)).toBeNull();
+    expect(decideStockAlert(null, 'InStock', gbp(1), on)).toBeNull();
+    expect(decideStockAlert('InStock', null, gbp(1), on)).toBeNull();
+    expect(decideStockAlert('OutOfStock', null, null, on)).toBeNull();
+  });
+
+  test('stock alerts off for the product raise nothing', () => {
+    expect(decideStockAlert('InStock', 'OutOfStock', gbp(1), { stockAlerts: false })).toBeNull();
+    expect(decideStockAlert('OutOfStock', 'InStock', gbp(1), { stockAlerts: false })).toBeNull();
   });
 });
 

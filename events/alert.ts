@@ -1,5 +1,5 @@
-import type { AlertRule, EventOf } from './catalogue.ts';
-import { ALERT_TYPES } from './catalogue.ts';
+import type { AlertRule, Availability, EventOf } from './catalogue.ts';
+import { ALERT_TYPES, STOCK_ALERT_TYPES } from './catalogue.ts';
 import { DomainError, type Decider } from './decider.ts';
 
 /**
@@ -50,6 +50,34 @@ export function decideAlert(rule: AlertRule, previous: Price | null, current: Pr
     type: 'threshold_met', changePercent, thresholdPercent: rule.percent,
     message: `Price dropped ${by} from ${from} to ${to}, past your ${Number(rule.percent.toFixed(2))}% alert threshold`,
   };
+}
+
+export type StockAlertDecision = { type: (typeof STOCK_ALERT_TYPES)[number]; message: string };
+
+/**
+ * Whether the product can be ordered: in stock, or orderable for later (pre-order, backorder).
+ * Stock alerts are about that line, so a move between the orderable states raises nothing.
+ */
+export const isOrderable = (a: Availability) => a !== 'OutOfStock';
+
+/**
+ * The stock alert a check's availability raises, or null. `previous` is the last availability a
+ * page stated (unknown ones are skipped by the caller, so a page that says nothing neither
+ * raises nor resets anything). The first known availability raises nothing: there is no change
+ * to report. out_of_stock: from orderable to OutOfStock. back_in_stock: from OutOfStock to any
+ * orderable state, since a pre-order or backorder can be placed again. `price` is the price the
+ * check read, if any (a sold-out page often shows none).
+ */
+export function decideStockAlert(
+  previous: Availability | null, current: Availability | null, price: Price | null, opts: { stockAlerts: boolean },
+): StockAlertDecision | null {
+  if (!opts.stockAlerts || previous === null || current === null) return null;
+  if (isOrderable(previous) && !isOrderable(current)) return { type: 'out_of_stock', message: 'Out of stock' };
+  if (!isOrderable(previous) && isOrderable(current)) {
+    const what = current === 'PreOrder' ? 'Available to pre-order' : current === 'BackOrder' ? 'Available on backorder' : 'Back in stock';
+    return { type: 'back_in_stock', message: price ? `${what} at ${formatMoney(price.price, price.currency)}` : what };
+  }
+  return null;
 }
 
 /**

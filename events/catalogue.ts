@@ -51,7 +51,8 @@ export const AlertRule = z.discriminatedUnion('kind', [
 export type AlertRule = z.infer<typeof AlertRule>;
 
 const productId = z.string().min(1);
-const money = z.number().positive().finite();
+/** A price as a page or a person states it: 0 is a real price (a page saying "Free"). */
+const money = z.number().nonnegative().finite();
 const currency = z.string().regex(/^[A-Z]{3}$/).nullable();
 
 const ProductDetails = z.object({
@@ -60,7 +61,19 @@ const ProductDetails = z.object({
   url: z.string().url(),
   selector: z.string().min(1).max(500),
   alertRule: AlertRule,
+  /** Alert when the product goes out of stock or comes back; every product had them before version 2. */
+  stockAlerts: z.boolean().default(true),
 });
+/** Version 1 of ProductAdded and ProductEdited had no stockAlerts: stock alerts were on for every product. */
+const withStockAlerts = { 1: (d: object) => ({ ...d, stockAlerts: true }) };
+
+/** Whether the page offers the product (schema.org ItemAvailability); null when the page does not say. */
+export const AVAILABILITIES = ['InStock', 'OutOfStock', 'PreOrder', 'BackOrder'] as const;
+export type Availability = (typeof AVAILABILITIES)[number];
+// Defaults to null for appends written before availability existed (tests, fixtures); checks always state it.
+const availability = z.enum(AVAILABILITIES).nullable().default(null);
+/** Version 1 of PriceObserved and PriceCheckFailed did not read availability: unknown. */
+const withUnknownAvailability = { 1: (d: object) => ({ ...d, availability: null }) };
 
 const paidPlan = z.enum(['starter', 'growth', 'pro']);
 const billingProvider = z.enum(['stripe', 'demo']);
@@ -74,7 +87,9 @@ const SubscriptionTerms = z.object({
   trialEnd: unixSeconds.nullable(), currentPeriodEnd: unixSeconds, created: unixSeconds, at: unixSeconds,
 });
 
-export const ALERT_TYPES = ['price_drop', 'price_increase', 'threshold_met'] as const;
+export const PRICE_ALERT_TYPES = ['price_drop', 'price_increase', 'threshold_met'] as const;
+export const STOCK_ALERT_TYPES = ['out_of_stock', 'back_in_stock'] as const;
+export const ALERT_TYPES = [...PRICE_ALERT_TYPES, ...STOCK_ALERT_TYPES] as const;
 const alertId = z.string().min(1);
 
 const Email = z.object({
@@ -100,15 +115,15 @@ export const events = {
   UserProfileUpdated: define('UserProfileUpdated', 1, Profile.extend({ userId })),
   SettingsChanged: define('SettingsChanged', 1, z.object({ userId, settings: Settings })),
 
-  ProductAdded: define('ProductAdded', 1, ProductDetails.extend({ imageUrl: nullableText })),
-  ProductEdited: define('ProductEdited', 1, ProductDetails),
+  ProductAdded: define('ProductAdded', 2, ProductDetails.extend({ imageUrl: nullableText }), withStockAlerts),
+  ProductEdited: define('ProductEdited', 2, ProductDetails, withStockAlerts),
   ProductRemoved: define('ProductRemoved', 1, z.object({ productId, userId })),
   PriceManuallySet: define('PriceManuallySet', 1, z.object({ productId, userId, price: money, currency: z.literal('GBP') })),
   /**
    * A successful check with its evidence, so a parser fixed later can re-derive the price from
    * the log: where the price came from, the raw text it was read from, and the page it was on.
    */
-  PriceObserved: define('PriceObserved', 1, z.object({
+  PriceObserved: define('PriceObserved', 2, z.object({
     productId, userId,
     price: money,
     currency,
@@ -120,7 +135,9 @@ export const events = {
     pageHash: z.string(),
     observedAt: z.string().datetime(),
     imageUrl: nullableText.optional(),
-  })),
+    /** An out-of-stock page that still shows a price is an observation with availability OutOfStock. */
+    availability,
+  }), withUnknownAvailability),
   /**
    * A past observation's price read again from its evidence (its matched text) by a newer
    * parser, where the result differs. The observation stays in the log as it was; read models
@@ -136,14 +153,16 @@ export const events = {
     reason: z.string().min(1).max(500),
   })),
   /** A check that found no price, with a reason a shop owner can act on. Never a price of 0. */
-  PriceCheckFailed: define('PriceCheckFailed', 1, z.object({
+  PriceCheckFailed: define('PriceCheckFailed', 2, z.object({
     productId, userId,
     code: z.string().min(1),
     reason: z.string().min(1),
     httpStatus: z.number().int().nullable(),
     url: z.string().url(),
     attemptedAt: z.string().datetime(),
-  })),
+    /** A page without a price can still say it is sold out ("Currently unavailable"). */
+    availability,
+  }), withUnknownAvailability),
 
   /**
    * Subscriptions (stream `subscription-<userId>`). Times are Unix seconds as the payment
@@ -178,16 +197,17 @@ export const events = {
     productName: z.string().min(1),
     productUrl: z.string().url(),
     productImage: nullableText,
-    previousPrice: money,
-    currentPrice: money,
+    /** Stock alerts carry the prices known then, if any: a sold-out page often shows none. */
+    previousPrice: money.nullable(),
+    currentPrice: money.nullable(),
     currency,
-    /** Positive for a rise. */
-    changePercent: z.number().finite(),
+    /** Positive for a rise; null when either price is unknown or the previous one was 0. */
+    changePercent: z.number().finite().nullable(),
     /** The drop percent of the rule that was met; null for alerts on any change. */
     thresholdPercent: z.number().nullable(),
     message: z.string().min(1),
     trigger: z.object({
-      eventType: z.enum(['PriceObserved', 'PriceManuallySet']),
+      eventType: z.enum(['PriceObserved', 'PriceManuallySet', 'PriceCheckFailed']),
       position: z.number().int().positive(),
       at: z.string().datetime(),
     }),
@@ -209,6 +229,8 @@ export type EventType = keyof typeof events;
 export type EventData<T extends EventType> = z.infer<(typeof events)[T]['schema']>;
 /** A domain event as deciders produce it. */
 export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+/** An event as it may be appended: fields with a default (added in a later schema version) may be left out. */
+export type DomainEventInput = { [T in EventType]: { type: T; data: z.input<(typeof events)[T]['schema']> } }[EventType];
 export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
 
 export class EventValidationError extends Error {

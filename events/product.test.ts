@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { DomainError, fold } from './decider.ts';
-import { productDecider, type Observation, type ProductCommand, type ProductEvent } from './product.ts';
+import { productDecider, type CheckFailure, type Observation, type ProductCommand, type ProductEvent } from './product.ts';
 
 /** given(events).when(command) -> the events the decider emits. */
 const given = (events: ProductEvent[]) => ({ when: (command: ProductCommand) => productDecider.decide(command, fold(productDecider, events)) });
@@ -12,18 +12,30 @@ function refusal(events: ProductEvent[], command: ProductCommand): DomainError {
 }
 
 const details = { name: 'Kettle', url: 'https://shop.example/kettle', selector: '.price', alertRule: { kind: 'drop' as const, percent: 10 } };
-const added: ProductEvent = { type: 'ProductAdded', data: { productId: 'p1', userId: 'u1', ...details, imageUrl: null } };
+const added: ProductEvent = { type: 'ProductAdded', data: { productId: 'p1', userId: 'u1', ...details, stockAlerts: true, imageUrl: null } };
 const removed: ProductEvent = { type: 'ProductRemoved', data: { productId: 'p1', userId: 'u1' } };
 
 const observation: Observation = {
   price: 24.99, currency: 'GBP', source: 'selector', selector: '.price', matchedText: '£24.99',
-  url: details.url, httpStatus: 200, pageHash: 'abc', observedAt: '2026-01-02T10:00:00.000Z',
+  url: details.url, httpStatus: 200, pageHash: 'abc', observedAt: '2026-01-02T10:00:00.000Z', availability: 'InStock',
 };
-const failure = { code: 'timeout', reason: 'The page took too long to answer.', httpStatus: null, url: details.url, attemptedAt: '2026-01-02T10:00:00.000Z' };
+const failure: CheckFailure = {
+  code: 'no-price', reason: 'No price found.', httpStatus: 200, url: details.url, attemptedAt: '2026-01-02T10:00:00.000Z', availability: 'OutOfStock',
+};
 
 describe('product decider', () => {
-  test('Add records ProductAdded without an image', () => {
+  test('Add records ProductAdded without an image, with stock alerts on unless turned off', () => {
     expect(given([]).when({ type: 'Add', productId: 'p1', userId: 'u1', details })).toEqual([added]);
+    expect(given([]).when({ type: 'Add', productId: 'p1', userId: 'u1', details: { ...details, stockAlerts: false } }))
+      .toEqual([{ type: 'ProductAdded', data: { ...added.data, stockAlerts: false } } as ProductEvent]);
+  });
+
+  test('an edit turns stock alerts off or on, and one that does not name them keeps them', () => {
+    const off = given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, stockAlerts: false } });
+    expect(off).toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, stockAlerts: false } }]);
+    expect(given([added, ...off]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, name: 'Steel kettle' } }))
+      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, name: 'Steel kettle', stockAlerts: false } }]);
+    expect(given([added, ...off]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, stockAlerts: false } })).toEqual([]);
   });
 
   test('adding the same product twice is a conflict', () => {
@@ -33,14 +45,14 @@ describe('product decider', () => {
   test('Edit records the new details; the same details record nothing', () => {
     const changed = { ...details, name: 'Steel kettle', alertRule: { kind: 'any' as const } };
     expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: changed }))
-      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...changed } }]);
+      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...changed, stockAlerts: true } }]);
     expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, alertRule: { kind: 'drop', percent: 10 } } })).toEqual([]);
   });
 
   test('an edit without an alert rule keeps the current one', () => {
     const { alertRule: _, ...renamed } = { ...details, name: 'Steel kettle' };
     expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: renamed }))
-      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, name: 'Steel kettle' } }]);
+      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, name: 'Steel kettle', stockAlerts: true } }]);
     const { alertRule: __, ...same } = details;
     expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: same })).toEqual([]);
   });
@@ -67,7 +79,7 @@ describe('product decider', () => {
     }
   });
 
-  test('check results are recorded for the product owner', () => {
+  test('check results are recorded for the product owner, with what the page said about stock', () => {
     expect(given([added]).when({ type: 'RecordObservation', productId: 'p1', observation }))
       .toEqual([{ type: 'PriceObserved', data: { ...observation, productId: 'p1', userId: 'u1' } }]);
     expect(given([added]).when({ type: 'RecordFailure', productId: 'p1', failure }))

@@ -11,9 +11,9 @@ export type ProductEvent =
   | EventOf<'ProductAdded'> | EventOf<'ProductEdited'> | EventOf<'ProductRemoved'>
   | EventOf<'PriceManuallySet'> | EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'> | EventOf<'PriceCorrected'>;
 
-export type ProductDetails = { name: string; url: string; selector: string; alertRule: AlertRule };
-/** An edit leaves the alert rule as it is when it does not name one. */
-export type ProductEdit = Omit<ProductDetails, 'alertRule'> & { alertRule?: AlertRule };
+export type ProductDetails = { name: string; url: string; selector: string; alertRule: AlertRule; stockAlerts: boolean };
+/** An edit leaves the alert rule and stock alerts as they are when it does not name them; an add turns stock alerts on. */
+export type ProductEdit = Omit<ProductDetails, 'alertRule' | 'stockAlerts'> & { alertRule?: AlertRule; stockAlerts?: boolean };
 
 type Known = { productId: string; userId: string; details: ProductDetails };
 type Live = Known & { status: 'live' };
@@ -28,7 +28,7 @@ export type CheckFailure = Omit<EventData<'PriceCheckFailed'>, 'productId' | 'us
  * Check results come from the worker, which acts for the product's owner.
  */
 export type ProductCommand =
-  | { type: 'Add'; productId: string; userId: string; details: ProductDetails; imageUrl?: string | null }
+  | { type: 'Add'; productId: string; userId: string; details: Omit<ProductDetails, 'stockAlerts'> & { stockAlerts?: boolean }; imageUrl?: string | null }
   | { type: 'Edit'; productId: string; userId: string; details: ProductEdit }
   | { type: 'Remove'; productId: string; userId: string }
   | { type: 'SetPriceManually'; productId: string; userId: string; price: number }
@@ -47,7 +47,7 @@ const sameRule = (a: AlertRule, b: AlertRule) =>
   a.kind === b.kind && (a.kind !== 'drop' || (b.kind === 'drop' && a.percent === b.percent));
 
 const sameDetails = (a: ProductDetails, b: ProductDetails) =>
-  a.name === b.name && a.url === b.url && a.selector === b.selector && sameRule(a.alertRule, b.alertRule);
+  a.name === b.name && a.url === b.url && a.selector === b.selector && sameRule(a.alertRule, b.alertRule) && a.stockAlerts === b.stockAlerts;
 
 /** The live product this command may change, or 404 for a missing, removed or foreign one. */
 function liveProduct(state: ProductState, userId?: string): Live {
@@ -61,13 +61,13 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'ProductAdded': {
-        const { productId, userId, name, url, selector, alertRule } = event.data;
-        return { status: 'live', productId, userId, details: { name, url, selector, alertRule } };
+        const { productId, userId, name, url, selector, alertRule, stockAlerts } = event.data;
+        return { status: 'live', productId, userId, details: { name, url, selector, alertRule, stockAlerts } };
       }
       case 'ProductEdited': {
         if (state.status !== 'live') return state;
-        const { name, url, selector, alertRule } = event.data;
-        return { ...state, details: { name, url, selector, alertRule } };
+        const { name, url, selector, alertRule, stockAlerts } = event.data;
+        return { ...state, details: { name, url, selector, alertRule, stockAlerts } };
       }
       case 'ProductRemoved':
         return state.status === 'live' ? { ...state, status: 'removed' } : state;
@@ -85,11 +85,17 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
       case 'Add': {
         if (state.status !== 'none') throw new DomainError('This product already exists.', 409);
         const { productId, userId, details, imageUrl } = command;
-        return [{ type: 'ProductAdded', data: { productId, userId, ...details, imageUrl: imageUrl ?? null } }];
+        return [{ type: 'ProductAdded', data: {
+          productId, userId, ...details, stockAlerts: details.stockAlerts ?? true, imageUrl: imageUrl ?? null,
+        } }];
       }
       case 'Edit': {
         const product = liveProduct(state, command.userId);
-        const details = { ...command.details, alertRule: command.details.alertRule ?? product.details.alertRule };
+        const details = {
+          ...command.details,
+          alertRule: command.details.alertRule ?? product.details.alertRule,
+          stockAlerts: command.details.stockAlerts ?? product.details.stockAlerts,
+        };
         if (sameDetails(product.details, details)) return [];
         return [{ type: 'ProductEdited', data: { productId: product.productId, userId: product.userId, ...details } }];
       }

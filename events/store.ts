@@ -1,5 +1,5 @@
 import type { Sql } from '../api/db.ts';
-import { upcastAndValidate, validateForAppend, type DomainEvent } from './catalogue.ts';
+import { upcastAndValidate, validateForAppend, type DomainEvent, type DomainEventInput } from './catalogue.ts';
 
 /**
  * The append-only event store on PostgreSQL.
@@ -33,7 +33,7 @@ CREATE INDEX IF NOT EXISTS events_by_commit_order ON events (transaction_id, glo
 /** Expected version of a stream: a number (0 = must not exist yet), 'no_stream' or 'any'. */
 export type ExpectedVersion = number | 'no_stream' | 'any';
 
-export type NewEvent = DomainEvent & { metadata?: Record<string, unknown> };
+export type NewEvent = DomainEventInput & { metadata?: Record<string, unknown> };
 
 export type RecordedEvent<E extends DomainEvent = DomainEvent> = E & {
   position: number;

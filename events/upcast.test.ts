@@ -84,3 +84,37 @@ describe('schema upgrades', () => {
     expect((await ctx.sql`SELECT value FROM noted_prices ORDER BY position`).map((r) => r.value)).toEqual([12.5, 11]);
   });
 });
+
+describe('upgrades of the catalogue', () => {
+  const observedV1 = {
+    productId: 'p1', userId: 'u1', price: 24.99, currency: 'GBP', source: 'selector', selector: '.price', matchedText: '£24.99',
+    url: 'https://shop.example/k', httpStatus: 200, pageHash: 'h', observedAt: '2026-01-02T10:00:00.000Z',
+  };
+  const failedV1 = { productId: 'p1', userId: 'u1', code: 'timeout', reason: 'Too slow.', httpStatus: null, url: 'https://shop.example/k', attemptedAt: '2026-01-02T10:00:00.000Z' };
+  const detailsV1 = { productId: 'p1', userId: 'u1', name: 'Kettle', url: 'https://shop.example/k', selector: '.price', alertRule: { kind: 'any' } };
+
+  test('checks recorded before availability was read say nothing about stock', () => {
+    expect(upcastAndValidate('PriceObserved', 1, observedV1)).toEqual({ ...observedV1, availability: null });
+    expect(upcastAndValidate('PriceCheckFailed', 1, failedV1)).toEqual({ ...failedV1, availability: null });
+    expect(upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'OutOfStock' })).toMatchObject({ availability: 'OutOfStock' });
+    expect(() => upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'SoldOut' })).toThrow(/availability/);
+  });
+
+  test('products added or edited before stock alerts existed have them on', () => {
+    expect(upcastAndValidate('ProductAdded', 1, { ...detailsV1, imageUrl: null })).toEqual({ ...detailsV1, imageUrl: null, stockAlerts: true });
+    expect(upcastAndValidate('ProductEdited', 1, detailsV1)).toEqual({ ...detailsV1, stockAlerts: true });
+    expect(upcastAndValidate('ProductEdited', 2, { ...detailsV1, stockAlerts: false })).toEqual({ ...detailsV1, stockAlerts: false });
+  });
+
+  test('a price of 0 is a real observation', () => {
+    expect(upcastAndValidate('PriceObserved', 2, { ...observedV1, price: 0, availability: null })).toMatchObject({ price: 0 });
+    expect(() => upcastAndValidate('PriceObserved', 2, { ...observedV1, price: -1, availability: null })).toThrow(/price/);
+  });
+
+  test('appends are stored as the current versions', () => {
+    expect(events.PriceObserved.version).toBe(2);
+    expect(events.PriceCheckFailed.version).toBe(2);
+    expect(events.ProductAdded.version).toBe(2);
+    expect(events.ProductEdited.version).toBe(2);
+  });
+});

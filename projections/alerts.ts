@@ -22,10 +22,10 @@ export const alertsProjection: Projection = {
       product_url       text NOT NULL,
       product_image     text,
       message           text NOT NULL,
-      previous_price    double precision NOT NULL,
-      current_price     double precision NOT NULL,
+      previous_price    double precision,
+      current_price     double precision,
       currency          text,
-      change_percent    double precision NOT NULL,
+      change_percent    double precision,
       threshold_percent double precision,
       trigger_position  bigint NOT NULL,
       is_read           boolean NOT NULL DEFAULT false,
@@ -33,7 +33,11 @@ export const alertsProjection: Projection = {
       created_at        timestamptz NOT NULL
     );
     CREATE INDEX IF NOT EXISTS alerts_by_user ON alerts (user_id, created_at DESC, id);
-    CREATE INDEX IF NOT EXISTS alerts_unread_by_user ON alerts (user_id) WHERE NOT is_read;`,
+    CREATE INDEX IF NOT EXISTS alerts_unread_by_user ON alerts (user_id) WHERE NOT is_read;
+    -- Stock alerts may know no price (a sold-out page often shows none).
+    ALTER TABLE alerts ALTER COLUMN previous_price DROP NOT NULL;
+    ALTER TABLE alerts ALTER COLUMN current_price DROP NOT NULL;
+    ALTER TABLE alerts ALTER COLUMN change_percent DROP NOT NULL;`,
   handles: ['AlertRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead'],
 
   async apply(tx, recorded) {

@@ -1,5 +1,5 @@
 import type { Sql } from '../api/db.ts';
-import type { AlertRule, EventOf } from '../events/catalogue.ts';
+import type { AlertRule, Availability, EventOf } from '../events/catalogue.ts';
 import type { RecordedEvent } from '../events/store.ts';
 import type { ProductEvent } from '../events/product.ts';
 import type { Projection } from './projection.ts';
@@ -10,10 +10,12 @@ import type { Projection } from './projection.ts';
  * - `products`: one row per live product (a removed product's rows go from all three tables).
  * - `price_points`: every known price, from checks and from manual updates (`source` 'manual').
  * - `price_changes`: one row per price that differs from the product's previous one;
- *   `change_percent` is positive for a rise.
+ *   `change_percent` is positive for a rise, and null from a price of 0 (no percent of nothing).
  *
  * Prices are double precision: they arrive as JavaScript numbers and round-trip exactly.
- * A failed check never touches the price, and no price of 0 is ever written.
+ * A failed check never touches the price. A price of 0 is a real price (a page saying "Free").
+ * Availability is the last one a page stated, from a check that found a price or one that did
+ * not (a sold-out page often shows none); a page that says nothing leaves it as it was.
  */
 export type ProductRow = {
   id: string;
@@ -39,10 +41,12 @@ export type ProductRow = {
   is_active: boolean;
   created_at: Date | string;
   updated_at: Date | string;
+  availability: Availability | null;
+  stock_alerts: boolean;
 };
 
 type PricePoint = { event_position: number; product_id: string; user_id: string; price: number; currency: string | null; source: string; observed_at: Date | string };
-type PriceChange = { event_position: number; product_id: string; user_id: string; previous_price: number; current_price: number; change_percent: number; changed_at: Date | string };
+type PriceChange = { event_position: number; product_id: string; user_id: string; previous_price: number; current_price: number; change_percent: number | null; changed_at: Date | string };
 
 /** A product is shown as inactive after this many failed checks in a row, until the next success. */
 export const FAILURES_BEFORE_INACTIVE = 3;
@@ -50,6 +54,7 @@ export const FAILURES_BEFORE_INACTIVE = 3;
 export const thresholdOf = (rule: AlertRule) => (rule.kind === 'drop' ? rule.percent : null);
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+const changePercent = (previous: number, current: number) => (previous > 0 ? round4(((current - previous) / previous) * 100) : null);
 const iso = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString());
 
 export const productsProjection: Projection = {
@@ -64,7 +69,7 @@ export const productsProjection: Projection = {
       selector             text NOT NULL,
       alert_rule           jsonb NOT NULL,
       threshold            double precision,
-      current_price        double precision CHECK (current_price > 0),
+      current_price        double precision CHECK (current_price >= 0),
       currency             text,
       image_url            text,
       price_updated_at     timestamptz,
@@ -83,7 +88,7 @@ export const productsProjection: Projection = {
       event_position bigint PRIMARY KEY,
       product_id     text NOT NULL,
       user_id        text NOT NULL,
-      price          double precision NOT NULL CHECK (price > 0),
+      price          double precision NOT NULL CHECK (price >= 0),
       currency       text,
       source         text NOT NULL,
       observed_at    timestamptz NOT NULL
@@ -96,11 +101,26 @@ export const productsProjection: Projection = {
       user_id        text NOT NULL,
       previous_price double precision NOT NULL,
       current_price  double precision NOT NULL,
-      change_percent double precision NOT NULL,
+      change_percent double precision,
       changed_at     timestamptz NOT NULL
     );
     CREATE INDEX IF NOT EXISTS price_changes_by_user ON price_changes (user_id, changed_at DESC);
     CREATE INDEX IF NOT EXISTS price_changes_by_product ON price_changes (product_id, changed_at);
+
+    ALTER TABLE products ADD COLUMN IF NOT EXISTS availability text;
+    ALTER TABLE products ADD COLUMN IF NOT EXISTS stock_alerts boolean NOT NULL DEFAULT true;
+    -- Tables made before a price of 0 was a real price: allow it (NOT VALID: every row there is above 0).
+    ALTER TABLE price_changes ALTER COLUMN change_percent DROP NOT NULL;
+    DO $$ BEGIN
+      IF EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = 'products'::regclass AND conname = 'products_current_price_check' AND pg_get_constraintdef(oid) NOT LIKE '%>=%') THEN
+        ALTER TABLE products DROP CONSTRAINT products_current_price_check;
+        ALTER TABLE products ADD CONSTRAINT products_current_price_check CHECK (current_price >= 0) NOT VALID;
+      END IF;
+      IF EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = 'price_points'::regclass AND conname = 'price_points_price_check' AND pg_get_constraintdef(oid) NOT LIKE '%>=%') THEN
+        ALTER TABLE price_points DROP CONSTRAINT price_points_price_check;
+        ALTER TABLE price_points ADD CONSTRAINT price_points_price_check CHECK (price >= 0) NOT VALID;
+      END IF;
+    END $$;
 
     -- Not a read model: the plan limit counts a user's products from the log itself
     -- (api/products/limit.ts), and this index keeps that count to a few index entries.
@@ -137,7 +157,7 @@ async function applyCorrection(tx: Sql, e: RecordedEvent<EventOf<'PriceCorrected
   await tx`DELETE FROM price_changes WHERE event_position = ANY(${[at, Number(after?.event_position ?? at)]}::bigint[])`;
   const change = (position: number, previous: number, current: number, changedAt: Date): PriceChange => ({
     event_position: position, product_id: productId, user_id: point.user_id, previous_price: previous, current_price: current,
-    change_percent: round4(((current - previous) / previous) * 100), changed_at: changedAt,
+    change_percent: changePercent(previous, current), changed_at: changedAt,
   });
   const changes: PriceChange[] = [];
   if (before && before.price !== price) changes.push(change(at, before.price, price, point.observed_at));
@@ -162,7 +182,7 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
     if (previous !== null && previous !== price) {
       changes.push({
         event_position: e.position, product_id: row.id, user_id: row.user_id,
-        previous_price: previous, current_price: price, change_percent: round4(((price - previous) / previous) * 100), changed_at: at,
+        previous_price: previous, current_price: price, change_percent: changePercent(previous, price), changed_at: at,
       });
     }
     row.current_price = price;
@@ -180,6 +200,7 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         current_price: null, currency: null, image_url: d.imageUrl, price_updated_at: null,
         last_checked: null, last_check_at: null, last_check_status: null, last_check_error: null,
         consecutive_failures: 0, is_active: true, created_at: e.recordedAt, updated_at: e.recordedAt,
+        availability: null, stock_alerts: d.stockAlerts,
       });
       changed.add(d.productId);
       continue;
@@ -190,7 +211,10 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
     switch (e.type) {
       case 'ProductEdited': {
         const d = e.data;
-        Object.assign(row, { name: d.name, url: d.url, selector: d.selector, alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule), updated_at: e.recordedAt });
+        Object.assign(row, {
+          name: d.name, url: d.url, selector: d.selector, alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule),
+          stock_alerts: d.stockAlerts, updated_at: e.recordedAt,
+        });
         break;
       }
       case 'ProductRemoved':
@@ -202,8 +226,9 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         break;
       case 'PriceObserved': {
         const d = e.data;
-        if (!(d.price > 0)) break;
+        if (!(d.price >= 0)) break;
         recordPrice(row, e, d.price, d.currency, d.source, d.observedAt);
+        row.availability = d.availability ?? row.availability;
         Object.assign(row, { last_check_at: d.observedAt, last_check_status: 'ok', last_check_error: null, consecutive_failures: 0, is_active: true });
         if (d.imageUrl) row.image_url = d.imageUrl;
         break;
@@ -216,6 +241,7 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         Object.assign(row, {
           last_checked: d.attemptedAt, last_check_at: d.attemptedAt, last_check_status: 'failed', last_check_error: d.reason,
           consecutive_failures: failures, is_active: failures < FAILURES_BEFORE_INACTIVE,
+          availability: d.availability ?? row.availability,
         });
         break;
       }
@@ -240,7 +266,8 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         image_url = EXCLUDED.image_url, price_updated_at = EXCLUDED.price_updated_at, last_checked = EXCLUDED.last_checked,
         last_check_at = EXCLUDED.last_check_at, last_check_status = EXCLUDED.last_check_status,
         last_check_error = EXCLUDED.last_check_error, consecutive_failures = EXCLUDED.consecutive_failures,
-        is_active = EXCLUDED.is_active, updated_at = EXCLUDED.updated_at`;
+        is_active = EXCLUDED.is_active, updated_at = EXCLUDED.updated_at,
+        availability = EXCLUDED.availability, stock_alerts = EXCLUDED.stock_alerts`;
   }
   const keptPoints = points.filter((p) => !removed.has(p.product_id));
   if (keptPoints.length) {

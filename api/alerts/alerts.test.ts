@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { client, observe, settle } from '../testing/alerts.ts';
+import { failCheck, observed } from '../testing/prices.ts';
 import { readDashboardStats } from '../dashboard/routes.ts';
 import { alertIdFor } from './reactor.ts';
 
@@ -137,6 +138,104 @@ describe('raising alerts', () => {
     await observe(ctx, u.productId, u.userId, 5); // a check that finished after the removal
     await settle(ctx);
     expect(await alertsOf(u.cookie)).toHaveLength(1);
+  });
+});
+
+describe('stock alerts', () => {
+  type Listed = { type: string; message: string; previousPrice: number | null; currentPrice: number | null; changePercent: number | null };
+  const stockAlertsOf = async (cookie: string) => ((await alertsOf(cookie)) as Listed[])
+    .filter((a) => a.type === 'out_of_stock' || a.type === 'back_in_stock').reverse(); // oldest first
+  // Alerts are listed by the time of their check: each check a second after the one before.
+  let clock = Date.now();
+  const next = () => new Date((clock += 1000));
+
+  test('out of stock and back: one alert each way, from observations and from a failed check; unknown neither raises nor resets', async () => {
+    const u = await userWithProduct('none');
+    await observe(ctx, u.productId, u.userId, 20, next(), 'InStock'); // the first known availability: nothing to report
+    await observe(ctx, u.productId, u.userId, 20, next(), null);
+    const out = await failCheck(ctx, u.productId, u.userId, next(), 'OutOfStock'); // "Currently unavailable", no price
+    await observe(ctx, u.productId, u.userId, 20, next(), 'OutOfStock');
+    await failCheck(ctx, u.productId, u.userId, next()); // a timeout says nothing about stock
+    await observe(ctx, u.productId, u.userId, 22, next(), null);
+    const back = await observe(ctx, u.productId, u.userId, 22, next(), 'InStock');
+    await observe(ctx, u.productId, u.userId, 22, next(), 'InStock');
+    await settle(ctx);
+
+    const alerts = await stockAlertsOf(u.cookie);
+    expect(alerts).toEqual([
+      expect.objectContaining({ type: 'out_of_stock', message: 'Out of stock', previousPrice: 20, currentPrice: null, changePercent: null }),
+      expect.objectContaining({ type: 'back_in_stock', message: 'Back in stock at £22.00', previousPrice: 22, currentPrice: 22, changePercent: 0 }),
+    ]);
+    const { events } = await ctx.store.readStream(`alerts-${u.userId}`);
+    expect(events.map((e) => (e.data as { trigger: unknown }).trigger)).toEqual([
+      expect.objectContaining({ eventType: 'PriceCheckFailed', position: out.lastPosition }),
+      expect.objectContaining({ eventType: 'PriceObserved', position: back.lastPosition }),
+    ]);
+    expect(events.map((e) => (e.data as { alertId: string }).alertId)).toEqual([alertIdFor(out.lastPosition, 'stock'), alertIdFor(back.lastPosition, 'stock')]);
+    const notifications = await notificationsOf(u.cookie);
+    expect(notifications.map((n: { type: string }) => n.type)).toEqual(['back_in_stock', 'out_of_stock']);
+    expect((await readDashboardStats(ctx.sql, u.userId)).alertsCount).toBe(2);
+  });
+
+  test('pre-order and backorder are orderable: moves between them and in stock raise nothing', async () => {
+    const u = await userWithProduct('none');
+    for (const a of ['PreOrder', 'InStock', 'BackOrder', 'OutOfStock', 'PreOrder'] as const) await observe(ctx, u.productId, u.userId, 30, next(), a);
+    await settle(ctx);
+    expect((await stockAlertsOf(u.cookie)).map((a) => [a.type, a.message])).toEqual([
+      ['out_of_stock', 'Out of stock'], ['back_in_stock', 'Available to pre-order at £30.00'],
+    ]);
+  });
+
+  test('one observation can raise a price alert and a stock alert', async () => {
+    const u = await userWithProduct('any');
+    await observe(ctx, u.productId, u.userId, 20, next(), 'InStock');
+    await observe(ctx, u.productId, u.userId, 15, next(), 'OutOfStock');
+    await settle(ctx);
+    const alerts = await alertsOf(u.cookie);
+    expect(alerts.map((a: { type: string }) => a.type).sort()).toEqual(['out_of_stock', 'price_drop']);
+    expect(new Set(alerts.map((a: { id: string }) => a.id)).size).toBe(2);
+    expect(alerts.find((a: { type: string }) => a.type === 'out_of_stock')).toMatchObject({ previousPrice: 20, currentPrice: 15, changePercent: -25 });
+  });
+
+  test('stock alerts off for the product: none; turned on again, the next change raises one', async () => {
+    const u = await api.signIn();
+    const productId = await api.addProduct(u.cookie, { threshold: 'none', stockAlerts: false });
+    await observe(ctx, productId, u.userId, 20, next(), 'InStock');
+    await observe(ctx, productId, u.userId, 20, next(), 'OutOfStock');
+    await settle(ctx);
+    expect(await alertsOf(u.cookie)).toEqual([]);
+    const edit = await api.request(`/api/products/${productId}`, {
+      method: 'PUT', cookie: u.cookie, body: JSON.stringify({ name: 'Kettle', url: 'https://shop.example.com/kettle', selector: '.price', stockAlerts: true }),
+    });
+    expect(edit.status).toBe(200);
+    await observe(ctx, productId, u.userId, 20, next(), 'InStock');
+    await settle(ctx);
+    expect((await alertsOf(u.cookie)).map((a: { type: string }) => a.type)).toEqual(['back_in_stock']);
+  });
+
+  test('backfilled history sets the availability but raises nothing; retried reactors raise nothing twice', async () => {
+    const u = await userWithProduct('any');
+    const at = new Date();
+    await ctx.store.append(`product-${u.productId}`, 'any', [
+      { ...observed(u.productId, u.userId, 20, at, 'InStock'), metadata: { backfill: true } },
+      { ...observed(u.productId, u.userId, 18, at, 'OutOfStock'), metadata: { backfill: true } },
+    ]);
+    await settle(ctx);
+    expect(await alertsOf(u.cookie)).toEqual([]);
+    await observe(ctx, u.productId, u.userId, 18, next(), 'InStock'); // from the backfilled OutOfStock
+    await settle(ctx);
+    const raised = await eventsOf('AlertRaised');
+    await ctx.reactors.catchUp();
+    await settle(ctx);
+    expect(await eventsOf('AlertRaised')).toBe(raised);
+    expect((await alertsOf(u.cookie)).map((a: { type: string; message: string }) => [a.type, a.message])).toEqual([['back_in_stock', 'Back in stock at £18.00']]);
+  });
+
+  test('a price of 0: a fall to it alerts, a rise from it does not divide by zero', async () => {
+    const u = await userWithProduct('any');
+    for (const price of [20, 0, 5]) await observe(ctx, u.productId, u.userId, price);
+    await settle(ctx);
+    expect((await alertsOf(u.cookie)).map((a: { message: string }) => a.message)).toEqual(['Price dropped 100.0% from £20.00 to £0.00']);
   });
 });
 

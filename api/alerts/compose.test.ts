@@ -62,6 +62,35 @@ describe('alert e-mail', () => {
   });
 });
 
+describe('stock alert e-mail', () => {
+  const outOfStock = alert({ type: 'out_of_stock', message: 'Out of stock', previousPrice: 24.99, currentPrice: null, changePercent: null, trigger: { eventType: 'PriceCheckFailed', position: 10, at: '2026-03-02T09:00:00.000Z' } });
+  const backInStock = alert({ type: 'back_in_stock', message: 'Back in stock at £22.00', previousPrice: 24.99, currentPrice: 22, changePercent: -11.9648 });
+
+  test('out of stock: the subject and the last known price, no change without a current price', () => {
+    const mail = composeAlertEmail([outOfStock], 'https://pw.example');
+    expect(mail.subject).toBe('Out of stock: Kettle');
+    expect(mail.text).toContain('A product you monitor has gone out of stock.');
+    expect(mail.text).toContain('Kettle (Out of Stock)\n  Out of stock\n  Last known price: £24.99\n  Product page:   https://shop.example/kettle');
+    expect(mail.text).not.toContain('Change:');
+    expect(mail.html).toContain('Out of Stock');
+  });
+
+  test('back in stock: the price on the page', () => {
+    const mail = composeAlertEmail([backInStock], 'https://pw.example');
+    expect(mail.subject).toBe('Back in stock: Kettle at £22.00');
+    expect(mail.text).toContain('Back in stock at £22.00');
+    expect(mail.text).toContain('Price on the page: £22.00');
+    expect(composeAlertEmail([{ ...backInStock, currentPrice: null, previousPrice: null }], 'https://pw.example').subject).toBe('Back in stock: Kettle');
+  });
+
+  test('mixed with price alerts: one e-mail', () => {
+    const mail = composeAlertEmail([alert({ alertId: 'a2', trigger: { eventType: 'PriceObserved', position: 9, at: '2026-03-02T09:00:00.000Z' } }), outOfStock], 'https://pw.example');
+    expect(mail.subject).toBe('2 alerts: Kettle');
+    expect(mail.text).toContain('2 products you monitor have changed.');
+    expect(mail.text.indexOf('(Price Drop)')).toBeLessThan(mail.text.indexOf('(Out of Stock)'));
+  });
+});
+
 describe('weekly e-mail', () => {
   test('one line per product, the busiest first', () => {
     const mail = composeWeeklyEmail({
@@ -94,6 +123,7 @@ describe('batching and retries', () => {
   test('an alert is named by the event that raised it', () => {
     expect(alertIdFor(42)).toBe(alertIdFor(42));
     expect(alertIdFor(42)).not.toBe(alertIdFor(43));
+    expect(alertIdFor(42, 'stock')).not.toBe(alertIdFor(42));
     expect(alertIdFor(42)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 

@@ -8,7 +8,7 @@ import { transaction } from '../db.ts';
 import { SETUP_TIMEOUT, testContext, usingPostgresServer } from '../testing/database.ts';
 import { client, observe, ORIGIN, settle } from '../testing/alerts.ts';
 import { startSmtp, type TestSmtp } from '../testing/smtp.ts';
-import { observed } from '../testing/prices.ts';
+import { failCheck, observed } from '../testing/prices.ts';
 import { createMailer, type Mailer } from './mailer.ts';
 import { createOutboxSender, type SenderOptions } from './sender.ts';
 import { queueWeeklyReports } from './weekly.ts';
@@ -160,6 +160,37 @@ describe('price alert e-mails', () => {
     await deliverAll(u.userId);
     expect(await (await api.request('/api/alerts', { cookie: u.cookie })).json()).toEqual([]);
     expect(mailsTo(u.email)).toHaveLength(0);
+  });
+});
+
+describe('stock alert e-mails', () => {
+  test('out of stock from a page without a price, and back: each e-mailed once, under the e-mail notifications setting', async () => {
+    const u = await api.signIn();
+    const productId = await api.addProduct(u.cookie, { name: 'Stand Mixer', threshold: 'none' });
+    await observe(ctx, productId, u.userId, 24.99, new Date(), 'InStock');
+    await failCheck(ctx, productId, u.userId, new Date(), 'OutOfStock');
+    await deliverAll(u.userId);
+    await observe(ctx, productId, u.userId, 22.5, new Date(), 'InStock');
+    await deliverAll(u.userId);
+    await senderFor().deliverDue();
+
+    const mails = mailsTo(u.email);
+    expect(mails.map((m) => m.subject)).toEqual(['Out of stock: Stand Mixer', 'Back in stock: Stand Mixer at £22.50']);
+    expect(mails[0]!.text).toContain('Stand Mixer (Out of Stock)\n  Out of stock\n  Last known price: £24.99');
+    expect(mails[1]!.text).toContain('Back in stock at £22.50');
+    expect(mails[1]!.html).toContain('Back in Stock');
+
+    const quiet = await api.signIn();
+    await api.request('/api/settings', {
+      method: 'PUT', cookie: quiet.cookie,
+      body: JSON.stringify({ emailNotifications: false, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'GBP', timezone: 'Europe/London' }),
+    });
+    const theirs = await api.addProduct(quiet.cookie, { threshold: 'none' });
+    await observe(ctx, theirs, quiet.userId, 10, new Date(), 'InStock');
+    await observe(ctx, theirs, quiet.userId, 10, new Date(), 'OutOfStock');
+    await deliverAll(quiet.userId);
+    expect((await (await api.request('/api/alerts', { cookie: quiet.cookie })).json()).map((a: { type: string }) => a.type)).toEqual(['out_of_stock']);
+    expect(mailsTo(quiet.email)).toHaveLength(0);
   });
 });
 

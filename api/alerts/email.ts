@@ -8,8 +8,12 @@ import type { AlertMail } from './outbox.ts';
 
 export type ComposedMail = { subject: string; text: string; html: string };
 
-const LABELS: Record<string, string> = { price_drop: 'Price Drop', price_increase: 'Price Increase', threshold_met: 'Threshold Met' };
-const COLOURS: Record<string, string> = { price_drop: '#16a34a', price_increase: '#dc2626', threshold_met: '#ea580c' };
+const LABELS: Record<string, string> = {
+  price_drop: 'Price Drop', price_increase: 'Price Increase', threshold_met: 'Threshold Met', out_of_stock: 'Out of Stock', back_in_stock: 'Back in Stock',
+};
+const COLOURS: Record<string, string> = { price_drop: '#16a34a', price_increase: '#dc2626', threshold_met: '#ea580c', out_of_stock: '#dc2626', back_in_stock: '#16a34a' };
+const isStock = (a: AlertMail) => a.type === 'out_of_stock' || a.type === 'back_in_stock';
+const price = (n: number | null, currency: string | null) => (n === null ? 'unknown' : formatMoney(n, currency));
 
 /** '+5.0%', '-10.0%'. */
 export function signedPercent(n: number): string {
@@ -25,18 +29,34 @@ export function signedMoney(n: number, currency: string | null): string {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function change(a: AlertMail): string {
-  return `${signedPercent(a.changePercent)} (${signedMoney(a.currentPrice - a.previousPrice, a.currency)})`;
+/** The change between the two prices, or null when a stock alert lacks one of them. */
+function change(a: AlertMail): string | null {
+  if (a.currentPrice === null || a.previousPrice === null) return null;
+  const percent = a.changePercent === null ? '' : `${signedPercent(a.changePercent)} `;
+  return `${percent}(${signedMoney(a.currentPrice - a.previousPrice, a.currency)})`;
+}
+
+/** The figures an alert's card lists; a stock alert lists the prices it knows. */
+function figures(a: AlertMail): [label: string, value: string][] {
+  if (!isStock(a)) return [['Previous price', price(a.previousPrice, a.currency)], ['Current price', price(a.currentPrice, a.currency)], ['Change', change(a) ?? '—']];
+  const rows: [string, string][] = [];
+  if (a.previousPrice !== null) rows.push(['Last known price', price(a.previousPrice, a.currency)]);
+  if (a.currentPrice !== null) rows.push(['Price on the page', price(a.currentPrice, a.currency)]);
+  return rows;
 }
 
 function alertSubject(alerts: readonly AlertMail[]): string {
   const [first] = alerts;
-  if (alerts.length === 1 && first) {
+  if (alerts.length === 1 && first?.type === 'out_of_stock') return `Out of stock: ${first.productName}`;
+  if (alerts.length === 1 && first?.type === 'back_in_stock') {
+    return `Back in stock: ${first.productName}${first.currentPrice === null ? '' : ` at ${formatMoney(first.currentPrice, first.currency)}`}`;
+  }
+  if (alerts.length === 1 && first && first.currentPrice !== null && first.changePercent !== null) {
     const what = first.type === 'price_increase' ? 'Price increase' : first.type === 'threshold_met' ? 'Price alert' : 'Price drop';
     return `${what}: ${first.productName} is now ${formatMoney(first.currentPrice, first.currency)} (${signedPercent(first.changePercent)})`;
   }
   const names = [...new Set(alerts.map((a) => a.productName))];
-  return `${alerts.length} price alerts: ${names[0]}${names.length > 1 ? ` and ${names.length - 1} more` : ''}`;
+  return `${alerts.length} ${alerts.some(isStock) ? 'alerts' : 'price alerts'}: ${names[0]}${names.length > 1 ? ` and ${names.length - 1} more` : ''}`;
 }
 
 function layout(title: string, body: string, footer: string): string {
@@ -59,7 +79,11 @@ function button(href: string, label: string): string {
 export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: string): ComposedMail {
   const sorted = [...alerts].sort((a, b) => a.trigger.position - b.trigger.position);
   const alertsUrl = `${publicUrl}/alerts`, settingsUrl = `${publicUrl}/settings`;
-  const intro = sorted.length === 1 ? 'A price you monitor has changed.' : `${sorted.length} prices you monitor have changed.`;
+  const intro = !sorted.some(isStock)
+    ? (sorted.length === 1 ? 'A price you monitor has changed.' : `${sorted.length} prices you monitor have changed.`)
+    : sorted.length === 1
+      ? (sorted[0]!.type === 'out_of_stock' ? 'A product you monitor has gone out of stock.' : 'A product you monitor is back in stock.')
+      : `${sorted.length} products you monitor have changed.`;
 
   const text = [
     intro,
@@ -67,10 +91,7 @@ export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: strin
     ...sorted.flatMap((a) => [
       `${a.productName} (${LABELS[a.type] ?? 'Alert'})`,
       `  ${a.message}`,
-      `  Previous price: ${formatMoney(a.previousPrice, a.currency)}`,
-      `  Current price:  ${formatMoney(a.currentPrice, a.currency)}`,
-      `  Change:         ${change(a)}`,
-      `  Product page:   ${a.productUrl}`,
+      ...[...figures(a), ['Product page', a.productUrl] as [string, string]].map(([label, value]) => `  ${`${label}: `.padEnd(16)}${value}`),
       '',
     ]),
     `See all your alerts: ${alertsUrl}`,
@@ -85,9 +106,7 @@ export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: strin
 <p style="margin:0 0 8px;font-size:16px;font-weight:600">${escapeHtml(a.productName)}</p>
 <p style="margin:0 0 12px;font-size:14px;color:#52525b">${escapeHtml(a.message)}</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="font-size:14px;margin:0 0 12px">
-<tr><td style="padding:2px 16px 2px 0;color:#71717a">Previous price</td><td style="font-weight:600">${escapeHtml(formatMoney(a.previousPrice, a.currency))}</td></tr>
-<tr><td style="padding:2px 16px 2px 0;color:#71717a">Current price</td><td style="font-weight:600">${escapeHtml(formatMoney(a.currentPrice, a.currency))}</td></tr>
-<tr><td style="padding:2px 16px 2px 0;color:#71717a">Change</td><td style="font-weight:600;color:${a.changePercent < 0 ? '#16a34a' : '#dc2626'}">${escapeHtml(change(a))}</td></tr>
+${figures(a).map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#71717a">${escapeHtml(label)}</td><td style="font-weight:600${label === 'Change' ? `;color:${(a.changePercent ?? 0) < 0 ? '#16a34a' : '#dc2626'}` : ''}">${escapeHtml(value)}</td></tr>`).join('\n')}
 </table>
 <a href="${escapeHtml(a.productUrl)}" style="font-size:14px;color:#2563eb">View product page</a>
 </td></tr></table>`).join('');
@@ -125,7 +144,8 @@ export function composeWeeklyEmail(report: WeeklyReport, publicUrl: string): Com
     : `${moved} of your ${report.products.length} product${report.products.length === 1 ? '' : 's'} changed price in the last 7 days.`;
   const rows = [...report.products].sort((a, b) => b.changes - a.changes || a.name.localeCompare(b.name)).map((p) => {
     const price = (n: number | null) => (n === null ? '—' : formatMoney(n, p.currency));
-    const pct = p.startPrice && p.endPrice ? signedPercent(((p.endPrice - p.startPrice) / p.startPrice) * 100) : '—';
+    // No percent from a price of 0; a fall to 0 is -100%.
+    const pct = p.startPrice && p.endPrice !== null ? signedPercent(((p.endPrice - p.startPrice) / p.startPrice) * 100) : '—';
     const changes = `${p.changes} change${p.changes === 1 ? '' : 's'}`;
     return { p, price, pct, changes };
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { AlertRule, EventOf } from '../../events/catalogue.ts';
+import type { AlertRule, Availability, EventOf } from '../../events/catalogue.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
-import { alertStream, decideAlert } from '../../events/alert.ts';
+import { alertStream, decideAlert, decideStockAlert, type AlertType } from '../../events/alert.ts';
 import type { EventStore, NewEvent, RecordedEvent } from '../../events/store.ts';
 import type { Projection } from '../../projections/projection.ts';
 
@@ -15,22 +15,30 @@ import type { Projection } from '../../projections/projection.ts';
  * rather than reading the read models, which may be ahead of or behind its checkpoint.
  * A PriceCorrected (a past observation read again by a fixed parser) of the last price becomes
  * the reference for the next one, silently: a parser fix is not a change in the shop.
+ * Stock alerts compare a check's availability (PriceObserved or PriceCheckFailed) with the last
+ * one a page stated; a check whose page says nothing leaves that as it is.
  */
 
 type Handled =
   | EventOf<'ProductAdded'> | EventOf<'ProductEdited'> | EventOf<'ProductRemoved'>
-  | EventOf<'PriceObserved'> | EventOf<'PriceManuallySet'> | EventOf<'PriceCorrected'> | EventOf<'SettingsChanged'>;
+  | EventOf<'PriceObserved'> | EventOf<'PriceManuallySet'> | EventOf<'PriceCorrected'> | EventOf<'PriceCheckFailed'> | EventOf<'SettingsChanged'>;
 
 type ProductState = {
   product_id: string; user_id: string; name: string; url: string; image_url: string | null;
   rule: AlertRule; price: number | null; currency: string | null;
   /** The event the price comes from. */
   price_position: number | null;
+  /** The last availability a page stated; null until one does. */
+  availability: Availability | null;
+  stock_alerts: boolean;
 };
 
-/** A stable id per triggering event: the same observation can only ever name the same alert. */
-export function alertIdFor(triggerPosition: number): string {
-  const h = createHash('sha256').update(`alert:${triggerPosition}`).digest('hex');
+/**
+ * A stable id per triggering event and kind: the same observation can only ever name the same
+ * alerts, and one observation can raise a price alert and a stock alert.
+ */
+export function alertIdFor(triggerPosition: number, kind: 'price' | 'stock' = 'price'): string {
+  const h = createHash('sha256').update(kind === 'price' ? `alert:${triggerPosition}` : `alert:${triggerPosition}:${kind}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -50,11 +58,13 @@ export function alertRulesReactor(store: EventStore): Projection {
         currency   text
       );
       ALTER TABLE alert_rule_products ADD COLUMN IF NOT EXISTS price_position bigint;
+      ALTER TABLE alert_rule_products ADD COLUMN IF NOT EXISTS availability text;
+      ALTER TABLE alert_rule_products ADD COLUMN IF NOT EXISTS stock_alerts boolean NOT NULL DEFAULT true;
       CREATE TABLE IF NOT EXISTS alert_rule_settings (
         user_id           text PRIMARY KEY,
         price_drop_alerts boolean NOT NULL
       );`,
-    handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceObserved', 'PriceManuallySet', 'PriceCorrected', 'SettingsChanged'],
+    handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceObserved', 'PriceManuallySet', 'PriceCorrected', 'PriceCheckFailed', 'SettingsChanged'],
 
     async apply(tx, recorded) {
       const events = recorded as RecordedEvent<Handled>[];
@@ -67,27 +77,48 @@ export function alertRulesReactor(store: EventStore): Projection {
       const changed = new Set<string>(), removed = new Set<string>(), settingsChanged = new Set<string>();
       const alerts = new Map<string, NewEvent[]>();
 
+      const raise = (p: ProductState, e: RecordedEvent, kind: 'price' | 'stock', alert: {
+        type: AlertType; message: string; previousPrice: number | null; currentPrice: number | null; currency: string | null;
+        changePercent: number | null; thresholdPercent: number | null; at: string;
+      }) => {
+        const { at, ...figures } = alert;
+        const list = alerts.get(p.user_id) ?? [];
+        list.push({
+          type: 'AlertRaised',
+          data: {
+            alertId: alertIdFor(e.position, kind), userId: p.user_id, productId: p.product_id,
+            productName: p.name, productUrl: p.url, productImage: p.image_url, ...figures,
+            trigger: { eventType: e.type as 'PriceObserved' | 'PriceManuallySet' | 'PriceCheckFailed', position: e.position, at },
+          },
+        });
+        alerts.set(p.user_id, list);
+      };
+
+      // Backfilled history (the demo account's past week) sets the reference price and availability but is not news.
       const priced = (p: ProductState, e: RecordedEvent, price: number, currency: string | null, at: string) => {
-        // Backfilled history (the demo account's past week) sets the reference price but is not news.
         const decision = e.metadata.backfill ? null : decideAlert(p.rule, p.price === null ? null : { price: p.price, currency: p.currency }, { price, currency },
           { priceDropAlerts: dropAlerts.get(p.user_id) ?? DEFAULT_SETTINGS.priceDropAlerts });
         if (decision) {
-          const list = alerts.get(p.user_id) ?? [];
-          list.push({
-            type: 'AlertRaised',
-            data: {
-              alertId: alertIdFor(e.position), userId: p.user_id, productId: p.product_id,
-              type: decision.type, productName: p.name, productUrl: p.url, productImage: p.image_url,
-              previousPrice: p.price!, currentPrice: price, currency: currency ?? p.currency,
-              changePercent: decision.changePercent, thresholdPercent: decision.thresholdPercent, message: decision.message,
-              trigger: { eventType: e.type as 'PriceObserved' | 'PriceManuallySet', position: e.position, at },
-            },
-          });
-          alerts.set(p.user_id, list);
+          raise(p, e, 'price', { ...decision, previousPrice: p.price!, currentPrice: price, currency: currency ?? p.currency, at });
         }
         p.price = price;
         p.currency = currency ?? p.currency;
         p.price_position = e.position;
+      };
+
+      /** `price` is what this check read (null for a failed check); the alert also names the price before it. */
+      const stocked = (p: ProductState, e: RecordedEvent, availability: Availability | null, price: number | null, currency: string | null, at: string) => {
+        if (availability === null) return; // the page did not say: nothing changes
+        const previousPrice = p.price, known = currency ?? p.currency;
+        const decision = e.metadata.backfill ? null : decideStockAlert(p.availability, availability, price === null ? null : { price, currency: known }, { stockAlerts: p.stock_alerts });
+        if (decision) {
+          const comparable = price !== null && previousPrice !== null && previousPrice > 0;
+          raise(p, e, 'stock', {
+            ...decision, previousPrice, currentPrice: price, currency: known, thresholdPercent: null, at,
+            changePercent: comparable ? Math.round(((price - previousPrice) / previousPrice) * 1_000_000) / 10_000 : null,
+          });
+        }
+        p.availability = availability;
       };
 
       for (const e of events) {
@@ -98,7 +129,10 @@ export function alertRulesReactor(store: EventStore): Projection {
         }
         if (e.type === 'ProductAdded') {
           const d = e.data;
-          products.set(d.productId, { product_id: d.productId, user_id: d.userId, name: d.name, url: d.url, image_url: d.imageUrl, rule: d.alertRule, price: null, currency: null, price_position: null });
+          products.set(d.productId, {
+            product_id: d.productId, user_id: d.userId, name: d.name, url: d.url, image_url: d.imageUrl, rule: d.alertRule,
+            price: null, currency: null, price_position: null, availability: null, stock_alerts: d.stockAlerts,
+          });
           removed.delete(d.productId);
           changed.add(d.productId);
           continue;
@@ -108,7 +142,7 @@ export function alertRulesReactor(store: EventStore): Projection {
         changed.add(p.product_id);
         switch (e.type) {
           case 'ProductEdited':
-            Object.assign(p, { name: e.data.name, url: e.data.url, rule: e.data.alertRule });
+            Object.assign(p, { name: e.data.name, url: e.data.url, rule: e.data.alertRule, stock_alerts: e.data.stockAlerts });
             break;
           case 'ProductRemoved':
             products.delete(p.product_id);
@@ -117,9 +151,15 @@ export function alertRulesReactor(store: EventStore): Projection {
           case 'PriceManuallySet':
             priced(p, e, e.data.price, e.data.currency, e.recordedAt.toISOString());
             break;
-          case 'PriceObserved':
+          case 'PriceObserved': {
             if (e.data.imageUrl) p.image_url = e.data.imageUrl;
+            // Stock first: its alert names the price before this one.
+            stocked(p, e, e.data.availability, e.data.price, e.data.currency, e.data.observedAt);
             priced(p, e, e.data.price, e.data.currency, e.data.observedAt);
+            break;
+          }
+          case 'PriceCheckFailed':
+            stocked(p, e, e.data.availability, null, null, e.data.attemptedAt);
             break;
           case 'PriceCorrected':
             if (Number(p.price_position) === e.data.correctsPosition) p.price = e.data.price;
@@ -133,7 +173,8 @@ export function alertRulesReactor(store: EventStore): Projection {
         await tx`
           INSERT INTO alert_rule_products SELECT * FROM jsonb_populate_recordset(NULL::alert_rule_products, ${tx.json(rows as never)})
           ON CONFLICT (product_id) DO UPDATE SET name = EXCLUDED.name, url = EXCLUDED.url, image_url = EXCLUDED.image_url,
-            rule = EXCLUDED.rule, price = EXCLUDED.price, currency = EXCLUDED.currency, price_position = EXCLUDED.price_position`;
+            rule = EXCLUDED.rule, price = EXCLUDED.price, currency = EXCLUDED.currency, price_position = EXCLUDED.price_position,
+            availability = EXCLUDED.availability, stock_alerts = EXCLUDED.stock_alerts`;
       }
       if (settingsChanged.size) {
         const settings = [...settingsChanged].map((id) => ({ user_id: id, price_drop_alerts: dropAlerts.get(id)! }));

@@ -19,11 +19,12 @@ export type AlertItem = {
   productImage: string | null;
   productUrl: string;
   message: string;
-  previousPrice: number;
-  currentPrice: number;
+  /** Stock alerts carry the prices known then, if any: a sold-out page often shows none. */
+  previousPrice: number | null;
+  currentPrice: number | null;
   currency: string | null;
-  /** Positive for a rise. */
-  changePercent: number;
+  /** Positive for a rise; null without both prices or from a price of 0. */
+  changePercent: number | null;
   isRead: boolean;
   createdAt: string;
 };
@@ -47,7 +48,7 @@ const idOf = (id: string, message: string) => {
 
 type Row = {
   id: string; type: string; product_id: string; product_name: string; product_image: string | null; product_url: string;
-  message: string; previous_price: number; current_price: number; currency: string | null; change_percent: number;
+  message: string; previous_price: number | null; current_price: number | null; currency: string | null; change_percent: number | null;
   is_read: boolean; created_at: Date;
 };
 

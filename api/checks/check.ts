@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { transaction } from '../db.ts';
-import type { EventOf } from '../../events/catalogue.ts';
+import type { Availability, EventOf } from '../../events/catalogue.ts';
 import { checkpointOf, type Checkpoint } from '../../events/store.ts';
 import { productStream } from '../../events/product.ts';
 import { createFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
@@ -50,7 +50,8 @@ export async function checkPage(
   const imageUrl = openGraphImage(document, page.url);
   return targets.map((target) => {
     const found = extractPriceFromDocument(document, { selector: target.selector, url: target.url });
-    if (!found.ok) return failed(target, found.code, found.reason, page.status, observedAt);
+    // A sold-out page often shows no price; its availability is still news.
+    if (!found.ok) return failed(target, found.code, found.reason, page.status, observedAt, found.availability);
     return {
       target,
       event: {
@@ -61,16 +62,17 @@ export async function checkPage(
           matchedText: found.matchedText.slice(0, MAX_MATCHED_TEXT),
           url: target.url, httpStatus: page.status, pageHash, observedAt,
           ...(imageUrl ? { imageUrl } : {}),
+          availability: found.availability,
         },
       },
     };
   });
 }
 
-function failed(target: CheckTarget, code: string, reason: string, httpStatus: number | null, attemptedAt: string): CheckOutcome {
+function failed(target: CheckTarget, code: string, reason: string, httpStatus: number | null, attemptedAt: string, availability: Availability | null = null): CheckOutcome {
   return {
     target,
-    event: { type: 'PriceCheckFailed', data: { productId: target.productId, userId: target.userId, code, reason, httpStatus, url: target.url, attemptedAt } },
+    event: { type: 'PriceCheckFailed', data: { productId: target.productId, userId: target.userId, code, reason, httpStatus, url: target.url, attemptedAt, availability } },
   };
 }
 

@@ -9,6 +9,7 @@ import { checkpointOf } from '../../events/store.ts';
 import { productDecider, productStream } from '../../events/product.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 import { createFetcher } from './fetcher.ts';
+import { extractPrice } from './extract.ts';
 import { claimJobs, enqueueCheck, enqueueDueChecks, finishJobs } from './queue.ts';
 import { runWorker } from './worker.ts';
 import { signInDemo } from '../testing/sign-in.ts';
@@ -37,6 +38,23 @@ function productPage(name: string, price: string, structured: boolean): string {
     </body></html>`;
 }
 
+/** `/stock/<name>` pages: JSON-LD with the offer's availability, and no price at all when `stock` says so. */
+const stock = new Map<string, { price: string | null; availability: string }>();
+function stockPage(name: string): string {
+  const { price, availability } = stock.get(name) ?? { price: '10.00', availability: 'InStock' };
+  const offer = { '@type': 'Offer', ...(price === null ? {} : { price, priceCurrency: 'GBP' }), availability: `https://schema.org/${availability}` };
+  return `<!doctype html><html><head><title>${name}</title>
+    <script type="application/ld+json">${JSON.stringify({ '@type': 'Product', name, offers: offer })}</script>
+    </head><body><h1>${name}</h1>${price === null ? '<p>Currently unavailable.</p>' : `<span class="price">£${price}</span>`}</body></html>`;
+}
+
+/** Whether extraction reads an offer's availability yet (api/checks/extract.ts); the stock check test waits for it. */
+const extractionReadsAvailability = (() => {
+  stock.set('probe', { price: '1.00', availability: 'OutOfStock' });
+  const found = extractPrice(stockPage('probe'));
+  return found.availability === 'OutOfStock';
+})();
+
 let shop: ReturnType<typeof Bun.serve>;
 let shopUrl: string;
 
@@ -51,6 +69,7 @@ function startShop() {
       if (pathname === '/gone') return html('<h1>Not found</h1>', 404);
       if (pathname === '/challenge') return html('<title>Just a moment...</title><div id="cf-browser-verification"></div>', 403, { 'cf-mitigated': 'challenge' });
       const [, kind, name = ''] = pathname.split('/');
+      if (kind === 'stock') return html(stockPage(name));
       return html(productPage(name, prices.get(name) ?? '£10.00', kind !== 'bare'));
     },
   });
@@ -204,6 +223,43 @@ describe('checks through the queue', () => {
     expect((await productRow(id)).current_price).toBe(229);
     const [change] = await ctx.sql`SELECT previous_price, current_price FROM price_changes WHERE product_id = ${id}`;
     expect(change).toMatchObject({ previous_price: 249, current_price: 229 });
+  });
+
+  test('every check records what the page said about stock (null when it said nothing)', async () => {
+    const { userId } = await signedIn();
+    prices.set('plain', '£5.00');
+    const ok = await addProduct(ctx, userId, `${shopUrl}/bare/plain`);
+    const bad = await addProduct(ctx, userId, `${shopUrl}/bare/plain`, '#nothing');
+    await enqueueDueChecks(ctx);
+    await drain();
+    const [[observed], [failed]] = await Promise.all([checkEvents(ok), checkEvents(bad)]);
+    expect(observed!.type).toBe('PriceObserved');
+    expect(observed!.data).toHaveProperty('availability', null);
+    expect(failed!.type).toBe('PriceCheckFailed');
+    expect(failed!.data).toHaveProperty('availability', null);
+  });
+
+  // Needs extraction to read JSON-LD offers.availability (the extraction rewrite); skipped until it does.
+  test.skipIf(!extractionReadsAvailability)('a page that goes out of stock: with its price, then without one; the card and an alert say so', async () => {
+    const { userId, cookie } = await signedIn();
+    stock.set('mixer', { price: '24.99', availability: 'InStock' });
+    const id = await addProduct(ctx, userId, `${shopUrl}/stock/mixer`, '.price');
+    const check = async (days: number) => { await enqueueDueChecks(ctx, new Date(Date.now() + days * DAY)); await drain(); };
+    await check(0);
+    stock.set('mixer', { price: '24.99', availability: 'OutOfStock' });
+    await check(2);
+    stock.set('mixer', { price: null, availability: 'OutOfStock' });
+    await check(4);
+    const events = await checkEvents(id);
+    expect(events.map((e) => [e.type, (e.data as any).availability])).toEqual([
+      ['PriceObserved', 'InStock'], ['PriceObserved', 'OutOfStock'], ['PriceCheckFailed', 'OutOfStock'],
+    ]);
+    const [row] = await ctx.sql`SELECT current_price, availability FROM products WHERE id = ${id}`;
+    expect(row).toMatchObject({ current_price: 24.99, availability: 'OutOfStock' });
+    await ctx.reactors.catchUp();
+    await ctx.projections.catchUp();
+    const alerts = await (await request('/api/alerts', { headers: { cookie } })).json();
+    expect(alerts.map((a: { type: string }) => a.type)).toEqual(['out_of_stock']);
   });
 
   test('one fetch serves every product tracking the same url', async () => {

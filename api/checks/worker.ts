@@ -69,7 +69,7 @@ async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetc
       data: {
         productId: target.productId, userId: target.userId, code: 'interrupted', httpStatus: null, url: target.url,
         reason: `The check stopped ${MAX_ATTEMPTS} times before it could finish. It will be tried again at the next scheduled time.`,
-        attemptedAt: new Date().toISOString(),
+        attemptedAt: new Date().toISOString(), availability: null,
       },
     },
   }));

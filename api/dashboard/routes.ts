@@ -14,8 +14,8 @@ const DAY = 86_400_000;
 export type RecentChange = {
   productId: string; productName: string; url: string;
   previousPrice: number; currentPrice: number;
-  /** Positive is a rise. */
-  changePercent: number;
+  /** Positive is a rise; null from a price of 0. */
+  changePercent: number | null;
   timestamp: string;
 };
 
@@ -54,7 +54,7 @@ type StatsRow = {
   today: string;
   products: number; products_month_ago: number; last_check_at: Date | null; last_check_status: string | null; failed: number;
   drops_this_week: number; drops_last_week: number;
-  recent: { productId: string; productName: string; url: string; previousPrice: number; currentPrice: number; changePercent: number; timestamp: string }[];
+  recent: { productId: string; productName: string; url: string; previousPrice: number; currentPrice: number; changePercent: number | null; timestamp: string }[];
   days: { date: string; changes: number; sum: number }[];
   alerts: { active: number; newToday: number } | null;
 };
@@ -85,7 +85,8 @@ export async function readDashboardStats(sql: Sql, userId: string, now = new Dat
          SELECT to_char(day, 'YYYY-MM-DD') AS date, x.changes, x.sum
          FROM generate_series((clock.today - ${TREND_DAYS - 1}::int)::timestamp, clock.today::timestamp, interval '1 day') AS day,
            LATERAL (
-             SELECT count(*) AS changes, sum(change_percent) AS sum FROM price_changes
+             -- A change from a price of 0 has no percent, so it does not count in the day's average.
+             SELECT count(change_percent) AS changes, sum(change_percent) AS sum FROM price_changes
              WHERE user_id = ${userId} AND changed_at >= (day AT TIME ZONE clock.timezone)
                AND changed_at < ((day + interval '1 day') AT TIME ZONE clock.timezone)) x
          WHERE x.changes > 0) t) AS days,

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { createApp } from '../server.ts';
 import { testContext, usingPostgresServer } from '../testing/database.ts';
 import { handleProductCommand, type ProductCommand } from '../../events/product.ts';
+import type { Availability } from '../../events/catalogue.ts';
 import { productsProjection } from '../../projections/products.ts';
+import { alertsProjection } from '../../projections/alerts.ts';
+import { transaction } from '../db.ts';
 import type { ProductItem } from './read-model.ts';
 import { signInDemo } from '../testing/sign-in.ts';
 
@@ -53,13 +56,13 @@ async function record(command: ProductCommand) {
   await ctx.projections.waitFor({ transactionId: appended!.transactionId, position: appended!.lastPosition });
 }
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
-const observed = (productId: string, price: number, observedAt = new Date().toISOString()): ProductCommand => ({
+const observed = (productId: string, price: number, observedAt = new Date().toISOString(), availability: Availability | null = null): ProductCommand => ({
   type: 'RecordObservation', productId,
-  observation: { price, currency: 'GBP', source: 'json-ld', selector: null, matchedText: `£${price}`, url: kettle.url, httpStatus: 200, pageHash: 'h', observedAt },
+  observation: { price, currency: 'GBP', source: 'json-ld', selector: null, matchedText: `£${price}`, url: kettle.url, httpStatus: 200, pageHash: 'h', observedAt, availability },
 });
-const failed = (productId: string, reason = 'The price element was not found on the page.'): ProductCommand => ({
+const failed = (productId: string, reason = 'The price element was not found on the page.', availability: Availability | null = null): ProductCommand => ({
   type: 'RecordFailure', productId,
-  failure: { code: 'selector_no_match', reason, httpStatus: 200, url: kettle.url, attemptedAt: new Date().toISOString() },
+  failure: { code: 'selector_no_match', reason, httpStatus: 200, url: kettle.url, attemptedAt: new Date().toISOString(), availability },
 });
 
 describe('products API: signed out', () => {
@@ -89,8 +92,22 @@ describe('products API: add, list, edit, delete', () => {
       threshold: 10, alertRule: { kind: 'drop', percent: 10 },
       currentPrice: null, currency: null, imageUrl: null, lastChecked: null, changePercent: null,
       isActive: true, lastCheckStatus: null, lastCheckError: null, createdAt: expect.any(String),
+      availability: null, stockAlerts: true,
     });
     expect(await list(user)).toEqual([product]);
+  });
+
+  test('stock alerts: on unless the add turns them off; an edit that does not name them keeps them', async () => {
+    const user = await signedIn();
+    expect((await add(user, { ...kettle, stockAlerts: false })).stockAlerts).toBe(false);
+    const product = await add(user);
+    let res = await send(user, 'PUT', `/api/products/${product.id}`, { ...kettleEdit, stockAlerts: false });
+    expect(res.status).toBe(200);
+    expect((await res.json()).stockAlerts).toBe(false);
+    res = await send(user, 'PUT', `/api/products/${product.id}`, { ...kettleEdit, name: 'Renamed' });
+    expect(await res.json()).toMatchObject({ name: 'Renamed', stockAlerts: false });
+    res = await send(user, 'PUT', `/api/products/${product.id}`, { ...kettleEdit, name: 'Renamed', stockAlerts: true });
+    expect((await res.json()).stockAlerts).toBe(true);
   });
 
   test('the list is newest first', async () => {
@@ -221,6 +238,8 @@ describe('products API: validation', () => {
     ['threshold true', { ...kettle, threshold: true }, 'threshold'],
     ['threshold as an object', { ...kettle, threshold: { kind: 'any' } }, 'threshold'],
     ['threshold "all"', { ...kettle, threshold: 'all' }, 'threshold'],
+    ['stockAlerts as text', { ...kettle, stockAlerts: 'yes' }, 'stockAlerts', 'Stock alerts must be true or false'],
+    ['stockAlerts null', { ...kettle, stockAlerts: null }, 'stockAlerts', 'Stock alerts must be true or false'],
   ];
 
   for (const [name, body, field, message] of addCases) test(`POST with ${name}: 400 naming the field, nothing recorded`, async () => {
@@ -263,6 +282,7 @@ describe('products API: validation', () => {
     ['bad url', { ...kettle, threshold: 5, url: 'shop.example' }, 'url', 'Please enter a valid URL'],
     ['bad selector', { ...kettle, threshold: 5, selector: '>>>' }, 'selector', 'CSS selector is not valid'],
     ['missing selector', { name: 'A', url: kettle.url, threshold: 5 }, 'selector', 'CSS selector is required'],
+    ['stockAlerts as a number', { ...kettle, threshold: 5, stockAlerts: 1 }, 'stockAlerts', 'Stock alerts must be true or false'],
   ];
 
   for (const [name, body, field, message] of editCases) test(`PUT with ${name}: 400 naming the field, product unchanged`, async () => {
@@ -492,6 +512,55 @@ describe('products API: prices', () => {
     expect(n).toBe(2);
   });
 
+  test('availability: the last one a page stated, from observations and from failed checks; a page that says nothing keeps it', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    const availability = async () => (await list(user)).find((p) => p.id === id)!.availability;
+    await record(observed(id, 20));
+    expect(await availability()).toBeNull();
+    await record(observed(id, 20, undefined, 'InStock'));
+    expect(await availability()).toBe('InStock');
+    await record(failed(id, 'No price found on the page.', 'OutOfStock'));
+    let [product] = await list(user);
+    expect(product).toMatchObject({ availability: 'OutOfStock', currentPrice: 20, lastCheckStatus: 'failed' });
+    await record(failed(id));
+    await record(observed(id, 20));
+    expect(await availability()).toBe('OutOfStock');
+    // A sold-out page that still shows its price keeps the price.
+    await record(observed(id, 21, undefined, 'OutOfStock'));
+    [product] = await list(user);
+    expect(product).toMatchObject({ availability: 'OutOfStock', currentPrice: 21 });
+    await record(observed(id, 21, undefined, 'PreOrder'));
+    expect(await availability()).toBe('PreOrder');
+  });
+
+  test('a price of 0 is a price: stored, listed, and changes from it have no percent', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    await record(observed(id, 10, hoursAgo(30)));
+    await record(observed(id, 0, hoursAgo(2)));
+    let [product] = await list(user);
+    expect(product).toMatchObject({ currentPrice: 0, changePercent: -100 });
+    await record(observed(id, 5));
+    [product] = await list(user);
+    expect(product).toMatchObject({ currentPrice: 5, changePercent: -50 });
+    const changes = await ctx.sql`SELECT previous_price, current_price, change_percent FROM price_changes WHERE product_id = ${id} ORDER BY event_position`;
+    expect(changes.map((c) => ({ ...c }))).toEqual([
+      { previous_price: 10, current_price: 0, change_percent: -100 },
+      { previous_price: 0, current_price: 5, change_percent: null },
+    ]);
+    // Every screen that averages or compares prices takes it.
+    const dashboard = await send(user, 'GET', '/api/dashboard/stats');
+    expect(dashboard.status).toBe(200);
+    const stats = await dashboard.json();
+    expect(stats.recentChanges.map((c: { changePercent: number | null }) => c.changePercent)).toEqual([null, -100]);
+    for (const path of ['/api/price-history/products?timeFilter=month', `/api/price-history/detailed/${id}?timeFilter=month`]) {
+      const res = await send(user, 'GET', path);
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(await res.json())).not.toMatch(/NaN|Infinity/);
+    }
+  });
+
   test('check results for a removed product are refused and leave nothing behind', async () => {
     const user = await signedIn();
     const { id } = await add(user);
@@ -507,6 +576,43 @@ describe('products API: prices', () => {
 });
 
 describe('products projection', () => {
+  test('tables made before a price of 0 or stock alerts existed are brought up to date by the DDL', async () => {
+    await transaction(ctx.sql, async (tx) => {
+      await tx.unsafe('CREATE SCHEMA IF NOT EXISTS before_stock');
+      await tx.unsafe('SET LOCAL search_path TO before_stock, public');
+      // As the tables were made by the previous version.
+      await tx.unsafe(`
+        CREATE TABLE products (id text PRIMARY KEY, user_id text NOT NULL, name text NOT NULL, url text NOT NULL, selector text NOT NULL,
+          alert_rule jsonb NOT NULL, threshold double precision, current_price double precision CHECK (current_price > 0), currency text,
+          image_url text, price_updated_at timestamptz, last_checked timestamptz, last_check_at timestamptz, last_check_status text,
+          last_check_error text, consecutive_failures integer NOT NULL DEFAULT 0, is_active boolean NOT NULL DEFAULT true,
+          created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
+        CREATE TABLE price_points (event_position bigint PRIMARY KEY, product_id text NOT NULL, user_id text NOT NULL,
+          price double precision NOT NULL CHECK (price > 0), currency text, source text NOT NULL, observed_at timestamptz NOT NULL);
+        CREATE TABLE price_changes (event_position bigint PRIMARY KEY, product_id text NOT NULL, user_id text NOT NULL,
+          previous_price double precision NOT NULL, current_price double precision NOT NULL, change_percent double precision NOT NULL,
+          changed_at timestamptz NOT NULL);
+        CREATE TABLE alerts (id text PRIMARY KEY, user_id text NOT NULL, product_id text NOT NULL, type text NOT NULL,
+          product_name text NOT NULL, product_url text NOT NULL, product_image text, message text NOT NULL,
+          previous_price double precision NOT NULL, current_price double precision NOT NULL, currency text,
+          change_percent double precision NOT NULL, threshold_percent double precision, trigger_position bigint NOT NULL,
+          is_read boolean NOT NULL DEFAULT false, read_at timestamptz, created_at timestamptz NOT NULL);
+        INSERT INTO products (id, user_id, name, url, selector, alert_rule, created_at, updated_at) VALUES ('p', 'u', 'n', 'https://x.io', '.p', '{}', now(), now());`);
+      for (let i = 0; i < 2; i++) { await tx.unsafe(productsProjection.ddl); await tx.unsafe(alertsProjection.ddl); } // and again, as every start does
+      await tx`UPDATE products SET current_price = 0 WHERE id = 'p'`;
+      await tx`INSERT INTO price_points VALUES (1, 'p', 'u', 0, 'GBP', 'json-ld', now())`;
+      await tx`INSERT INTO price_changes VALUES (2, 'p', 'u', 0, 5, NULL, now())`;
+      await tx`INSERT INTO alerts (id, user_id, product_id, type, product_name, product_url, message, trigger_position, created_at)
+               VALUES ('a', 'u', 'p', 'out_of_stock', 'n', 'https://x.io', 'Out of stock', 3, now())`;
+      const [row] = await tx`SELECT availability, stock_alerts FROM products WHERE id = 'p'`;
+      expect({ ...row }).toEqual({ availability: null, stock_alerts: true });
+      const checks = await tx`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint
+        WHERE connamespace = 'before_stock'::regnamespace AND conname IN ('price_points_price_check', 'products_current_price_check') ORDER BY conname`;
+      expect(checks.map((c) => c.def)).toEqual([expect.stringContaining('>= (0)'), expect.stringContaining('>= (0)')]);
+      await tx.unsafe('DROP SCHEMA before_stock CASCADE');
+    });
+  });
+
   const snapshot = async () => {
     const out: Record<string, unknown[]> = {};
     for (const t of productsProjection.tables) out[t] = await ctx.sql.unsafe(`SELECT * FROM ${t} ORDER BY ${t === 'products' ? 'id' : 'event_position'}`);
@@ -519,7 +625,11 @@ describe('products projection', () => {
     await ctx.sql`UPDATE users SET plan = 'pro' WHERE id = ${user.userId}`;
     for (let i = 0; i < 12; i++) {
       const { id } = await add(user, { ...kettle, name: `R${i}`, threshold: i % 2 ? 'any' : '-5' });
-      for (let j = 0; j < 6; j++) await record(j % 3 === 2 ? failed(id) : observed(id, 10 + ((i + j) % 4), hoursAgo(40 - j * 7)));
+      const stock = (j: number): Availability | null => (['InStock', null, 'OutOfStock', 'PreOrder'] as const)[(i + j) % 4]!;
+      for (let j = 0; j < 6; j++) {
+        await record(j % 3 === 2 ? failed(id, undefined, stock(j)) : observed(id, j === 4 ? 0 : 10 + ((i + j) % 4), hoursAgo(40 - j * 7), stock(j)));
+      }
+      if (i % 3 === 0) await send(user, 'PUT', `/api/products/${id}`, { ...kettleEdit, name: `R${i}`, stockAlerts: false });
       await send(user, 'POST', `/api/products/${id}/update-price`, { price: String(9 + i) });
       if (i % 4 === 0) await send(user, 'PUT', `/api/products/${id}`, { ...kettleEdit, name: `R${i} edited`, threshold: 3 });
       if (i % 5 === 0) await send(user, 'DELETE', `/api/products/${id}`);

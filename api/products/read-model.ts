@@ -1,5 +1,5 @@
 import type { Sql } from '../db.ts';
-import type { AlertRule } from '../../events/catalogue.ts';
+import type { AlertRule, Availability } from '../../events/catalogue.ts';
 
 /** A product as GET /api/products lists it. */
 export type ProductItem = {
@@ -21,16 +21,28 @@ export type ProductItem = {
   lastCheckStatus: 'ok' | 'failed' | null;
   lastCheckError: string | null;
   createdAt: string;
+  /** The last availability a page stated (schema.org ItemAvailability); null while none has. */
+  availability: Availability | null;
+  /** Alerts when the product goes out of stock or comes back. */
+  stockAlerts: boolean;
 };
 
 type Row = {
   id: string; name: string; url: string; selector: string; alert_rule: AlertRule; threshold: number | null;
   current_price: number | null; currency: string | null; image_url: string | null; last_checked: Date | null;
   is_active: boolean; last_check_status: 'ok' | 'failed' | null; last_check_error: string | null; created_at: Date;
+  availability: Availability | null; stock_alerts: boolean;
   baseline: number | null;
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Percent from the baseline to the current price; null without a price, or from a price of 0 (no percent of nothing). */
+function changeOf(baseline: number | null, current: number | null): number | null {
+  if (current === null || baseline === null) return null;
+  if (current === baseline) return 0;
+  return baseline > 0 ? Math.round(((current - baseline) / baseline) * 10_000) / 100 : null;
+}
 
 function toItem(row: Row): ProductItem {
   const { current_price: current, baseline } = row;
@@ -38,9 +50,9 @@ function toItem(row: Row): ProductItem {
     id: row.id, name: row.name, url: row.url, selector: row.selector,
     threshold: row.threshold, alertRule: row.alert_rule,
     currentPrice: current, currency: row.currency, imageUrl: row.image_url, lastChecked: iso(row.last_checked),
-    changePercent: current !== null && baseline !== null ? Math.round(((current - baseline) / baseline) * 10_000) / 100 : null,
+    changePercent: changeOf(baseline, current),
     isActive: row.is_active, lastCheckStatus: row.last_check_status, lastCheckError: row.last_check_error,
-    createdAt: row.created_at.toISOString(),
+    createdAt: row.created_at.toISOString(), availability: row.availability, stockAlerts: row.stock_alerts,
   };
 }
 
@@ -55,7 +67,7 @@ function toItem(row: Row): ProductItem {
 export async function readProducts(db: Sql, userId: string, productId?: string): Promise<ProductItem[]> {
   const rows = await db<Row[]>`
     SELECT p.id, p.name, p.url, p.selector, p.alert_rule, p.threshold, p.current_price, p.currency, p.image_url,
-           p.last_checked, p.is_active, p.last_check_status, p.last_check_error, p.created_at,
+           p.last_checked, p.is_active, p.last_check_status, p.last_check_error, p.created_at, p.availability, p.stock_alerts,
            coalesce(first_change.previous_price, p.current_price) AS baseline
     FROM products p
     LEFT JOIN (

@@ -83,10 +83,13 @@ const editThreshold = z.union([z.number(), z.enum(['any', 'none'])], { error: ED
     return z.NEVER;
   });
 
-export const AddProductBody = z.object({ name, url, selector, threshold: addThreshold });
+/** Alerts when the product goes out of stock or comes back; left out: on for a new product, unchanged on an edit. */
+const stockAlerts = z.boolean({ error: 'Stock alerts must be true or false' }).optional();
+
+export const AddProductBody = z.object({ name, url, selector, threshold: addThreshold, stockAlerts });
 export type AddProductBody = z.output<typeof AddProductBody>;
 
-export const EditProductBody = z.object({ name, url, selector, threshold: editThreshold });
+export const EditProductBody = z.object({ name, url, selector, threshold: editThreshold, stockAlerts });
 export type EditProductBody = z.output<typeof EditProductBody>;
 
 const PRICE_TEXT = /^(\d+(\.\d*)?|\.\d+)$/;

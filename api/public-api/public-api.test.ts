@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { Elysia } from 'elysia';
 import { createApp } from '../server.ts';
 import { testContext, usingPostgresServer, SETUP_TIMEOUT } from '../testing/database.ts';
-import { addProduct, failCheck, observePrices } from '../testing/prices.ts';
+import { addProduct, failCheck, observed, observePrices } from '../testing/prices.ts';
 import { endSubscription, startTrial } from '../testing/plans.ts';
 import { errorHandling } from '../http/errors.ts';
 import { transaction } from '../db.ts';
@@ -179,6 +179,22 @@ describe('/api/v1', () => {
     expect([...page.alerts, ...next.alerts]).toEqual(all.alerts);
   });
 
+  test('products carry their availability; stock alerts are listed with the prices they know', async () => {
+    const { key, userId } = await proUser();
+    const product = await addProduct(ctx, userId, { name: 'Mixer' });
+    const t0 = Date.now() - 3 * 3_600_000;
+    await ctx.store.append(`product-${product}`, 'any', [observed(product, userId, 25, new Date(t0), 'InStock')]);
+    await failCheck(ctx, product, userId, new Date(t0 + 3_600_000), 'OutOfStock');
+    await ctx.reactors.catchUp();
+    await ctx.projections.catchUp();
+    const { products } = await (await v1(key, '/products')).json();
+    expect(products[0]).toMatchObject({ id: product, availability: 'OutOfStock', stockAlerts: true, currentPrice: 25 });
+    const { alerts } = await (await v1(key, '/alerts')).json();
+    expect(alerts).toEqual([expect.objectContaining({
+      type: 'out_of_stock', message: 'Out of stock', previousPrice: 25, currentPrice: null, changePercent: null, thresholdPercent: null,
+    })]);
+  });
+
   test('a key has a rate limit: 429 with Retry-After', async () => {
     const { key } = await proUser();
     const limited = new Elysia().use(errorHandling).use(publicApiRoutes(ctx, { rateLimit: { capacity: 2, perSecond: 0.5 } }));
@@ -300,6 +316,8 @@ describe('/api/docs', () => {
     const events = doc.paths['/api/v1/events'].get;
     expect(events.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'limit']);
     expect(JSON.stringify(events.responses['200'])).toContain('hasMore');
+    const described = JSON.stringify(doc);
+    for (const word of ['out_of_stock', 'back_in_stock', 'OutOfStock', 'stockAlerts']) expect(described).toContain(word);
   });
 
   test('a reference page at /api/docs', async () => {

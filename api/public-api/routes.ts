@@ -71,7 +71,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
 
     .get('/products', async ({ owner }) => ({ products: await readProducts(ctx.sql, owner.userId) }), {
       response: { 200: ProductList, ...errors },
-      detail: doc('Products', 'Your tracked products', 'Newest first, with the current price and the change over the last 24 hours.'),
+      detail: doc('Products', 'Your tracked products', 'Newest first, with the current price, the change over the last 24 hours and the last known availability.'),
     })
 
     .get('/products/:id/prices', async ({ owner, params, query }) => {
@@ -103,7 +103,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
       const after = query.cursor ? decodeKey(query.cursor, 'cursor') : null;
       const rows = await ctx.sql<{
         id: string; type: string; product_id: string; product_name: string; product_url: string; message: string;
-        previous_price: number; current_price: number; currency: string | null; change_percent: number;
+        previous_price: number | null; current_price: number | null; currency: string | null; change_percent: number | null;
         threshold_percent: number | null; is_read: boolean; created_at: Date;
       }[]>`
         SELECT id, type, product_id, product_name, product_url, message, previous_price, current_price, currency,
@@ -125,7 +125,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
     }, {
       query: AlertsQuery,
       response: { 200: AlertList, ...errors },
-      detail: doc('Alerts', 'Your alerts', 'Price drops, rises and thresholds met, newest first.'),
+      detail: doc('Alerts', 'Your alerts', 'Price drops, rises, thresholds met and stock changes (out of stock, back in stock), newest first.'),
     })
 
     .get('/events', ({ owner, query }) => userEvents(ctx.store, owner.userId, eventCursor(query.after, 'after'), query.limit), {

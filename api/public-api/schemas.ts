@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALERT_TYPES, AlertRule } from '../../events/catalogue.ts';
+import { ALERT_TYPES, AVAILABILITIES, AlertRule } from '../../events/catalogue.ts';
 
 /** Shapes of the public API (/api/v1): validate requests and describe answers in /api/docs. */
 
@@ -27,6 +27,8 @@ export const Product = z.object({
   lastCheckStatus: z.enum(['ok', 'failed']).nullable(),
   lastCheckError: z.string().nullable(),
   createdAt: timestamp,
+  availability: z.enum(AVAILABILITIES).nullable().meta({ description: 'The last availability the page stated (schema.org ItemAvailability); null while it has stated none.' }),
+  stockAlerts: z.boolean().meta({ description: 'Alerts when the product goes out of stock or comes back.' }),
 });
 
 export const ProductList = z.object({ products: z.array(Product) });
@@ -64,10 +66,10 @@ export const Alert = z.object({
   productName: z.string(),
   productUrl: z.string(),
   message: z.string(),
-  previousPrice: z.number(),
-  currentPrice: z.number(),
+  previousPrice: z.number().nullable().meta({ description: 'The price before; null when a stock alert knows none.' }),
+  currentPrice: z.number().nullable().meta({ description: 'The price the check read; null for a stock alert from a page that showed none.' }),
   currency: z.string().nullable(),
-  changePercent: z.number().meta({ description: 'Positive for a rise.' }),
+  changePercent: z.number().nullable().meta({ description: 'Positive for a rise; null without both prices or from a price of 0.' }),
   thresholdPercent: z.number().nullable(),
   isRead: z.boolean(),
   createdAt: timestamp,

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { createApp } from '../server.ts';
 import { observed } from './prices.ts';
+import type { Availability } from '../../events/catalogue.ts';
 import { signInDemo } from './sign-in.ts';
 
 /** Helpers for the alert tests and benchmark: sign in, add products, observe prices, settle. */
@@ -18,10 +19,13 @@ export function client(app: ReturnType<typeof createApp>) {
 
   const signIn = (email?: string) => signInDemo(app, ORIGIN, email);
 
-  async function addProduct(cookie: string, opts: { name?: string; threshold?: string | null; url?: string } = {}) {
+  async function addProduct(cookie: string, opts: { name?: string; threshold?: string | null; url?: string; stockAlerts?: boolean } = {}) {
     const res = await request('/api/products', {
       method: 'POST', cookie,
-      body: JSON.stringify({ name: opts.name ?? 'Kettle', url: opts.url ?? 'https://shop.example.com/kettle', selector: '.price', threshold: opts.threshold ?? 'any' }),
+      body: JSON.stringify({
+        name: opts.name ?? 'Kettle', url: opts.url ?? 'https://shop.example.com/kettle', selector: '.price', threshold: opts.threshold ?? 'any',
+        ...(opts.stockAlerts === undefined ? {} : { stockAlerts: opts.stockAlerts }),
+      }),
     });
     if (res.status !== 201) throw new Error(`adding a product answered ${res.status}: ${await res.text()}`);
     return (await res.json()).id as string;
@@ -31,8 +35,8 @@ export function client(app: ReturnType<typeof createApp>) {
 }
 
 /** A price seen by a check, appended as the worker appends it. */
-export async function observe(ctx: Pick<AppContext, 'store'>, productId: string, userId: string, price: number, at = new Date()) {
-  return ctx.store.append(`product-${productId}`, 'any', [observed(productId, userId, price, at)]);
+export async function observe(ctx: Pick<AppContext, 'store'>, productId: string, userId: string, price: number, at = new Date(), availability: Availability | null = null) {
+  return ctx.store.append(`product-${productId}`, 'any', [observed(productId, userId, price, at, availability)]);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import type { Availability } from '../../events/catalogue.ts';
 
 /**
  * Product and price events for tests and benchmarks, appended as the product commands and the
@@ -18,11 +19,11 @@ export async function addProduct(ctx: Pick<AppContext, 'store'>, userId: string,
   return productId;
 }
 
-export const observed = (productId: string, userId: string, price: number, at: Date) => ({
+export const observed = (productId: string, userId: string, price: number, at: Date, availability: Availability | null = null) => ({
   type: 'PriceObserved' as const,
   data: {
     productId, userId, price, currency: 'GBP', source: 'selector' as const, selector: '.price',
-    matchedText: `£${price.toFixed(2)}`, url: 'https://shop.example.com/p', httpStatus: 200, pageHash: 'test', observedAt: at.toISOString(),
+    matchedText: `£${price.toFixed(2)}`, url: 'https://shop.example.com/p', httpStatus: 200, pageHash: 'test', observedAt: at.toISOString(), availability,
   },
 });
 
@@ -33,9 +34,11 @@ export async function observePrices(ctx: Pick<AppContext, 'store'>, productId: s
   }
 }
 
-export async function failCheck(ctx: Pick<AppContext, 'store'>, productId: string, userId: string, at: Date) {
-  await ctx.store.append(`product-${productId}`, 'any', [{
+export async function failCheck(ctx: Pick<AppContext, 'store'>, productId: string, userId: string, at: Date, availability: Availability | null = null) {
+  return ctx.store.append(`product-${productId}`, 'any', [{
     type: 'PriceCheckFailed',
-    data: { productId, userId, code: 'timeout', reason: 'The page did not answer in time.', httpStatus: null, url: 'https://shop.example.com/p', attemptedAt: at.toISOString() },
+    data: availability === null
+      ? { productId, userId, code: 'timeout', reason: 'The page did not answer in time.', httpStatus: null, url: 'https://shop.example.com/p', attemptedAt: at.toISOString(), availability }
+      : { productId, userId, code: 'no-price', reason: 'No price found on the page.', httpStatus: 200, url: 'https://shop.example.com/p', attemptedAt: at.toISOString(), availability },
   }]);
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Server } from 'bun';
 import { browserAvailable, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
 import { startSmtp, type TestSmtp } from '../../api/testing/smtp.ts';
+import { extractPrice } from '../../api/checks/extract.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -10,7 +11,14 @@ let shop: Server;
 let smtp: TestSmtp;
 
 /** The competitor's prices; tests change them between checks. */
-const prices: Record<string, string> = { kettle: '24.99', toaster: '49.00' };
+const prices: Record<string, string> = { kettle: '24.99', toaster: '49.00', mixer: '24.99' };
+/** What a page's JSON-LD offer says about stock (schema.org ItemAvailability), for the pages that say. */
+const stock: Record<string, string> = { mixer: 'InStock' };
+
+/** Whether extraction reads an offer's availability yet (api/checks/extract.ts); the end-to-end stock test waits for it. */
+const extractionReadsAvailability = extractPrice(
+  '<script type="application/ld+json">{"@type":"Product","offers":{"@type":"Offer","price":"1.00","priceCurrency":"GBP","availability":"https://schema.org/OutOfStock"}}</script>',
+).availability === 'OutOfStock';
 
 beforeAll(async () => {
   if (!browserAvailable) return;
@@ -20,7 +28,9 @@ beforeAll(async () => {
     fetch(request) {
       const name = new URL(request.url).pathname.slice(1);
       if (!(name in prices)) return new Response('Not found', { status: 404 });
-      const html = `<!doctype html><html><head><title>${name}</title></head><body><h1>${name}</h1><span class="price">£${prices[name]}</span></body></html>`;
+      const offer = { '@type': 'Offer', price: prices[name], priceCurrency: 'GBP', availability: `https://schema.org/${stock[name]}` };
+      const jsonLd = name in stock ? `<script type="application/ld+json">${JSON.stringify({ '@type': 'Product', name, offers: offer })}</script>` : '';
+      const html = `<!doctype html><html><head><title>${name}</title>${jsonLd}</head><body><h1>${name}</h1><span class="price">£${prices[name]}</span></body></html>`;
       return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
     },
   });
@@ -54,6 +64,38 @@ async function signedIn(email: string): Promise<{ ctx: BrowserContext; page: Pag
   await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(email)}`);
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   return { ctx, page };
+}
+
+/**
+ * WCAG contrast of an element's text against what shows behind it: the backgrounds of it and its
+ * ancestors, composited up to the first opaque one. Colours go through a canvas, so any CSS colour works.
+ */
+function contrastOf(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const c = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    const rgba = (color: string): number[] => {
+      c.clearRect(0, 0, 1, 1);
+      c.fillStyle = color;
+      c.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = c.getImageData(0, 0, 1, 1).data;
+      return [r!, g!, b!, a! / 255];
+    };
+    const over = (top: number[], below: number[]) => [0, 1, 2].map((i) => top[i]! * top[3]! + below[i]! * (1 - top[3]!)).concat(1);
+    const layers: number[][] = [];
+    for (let node: Element | null = el; node; node = node.parentElement) {
+      const bg = rgba(getComputedStyle(node).backgroundColor);
+      if (bg[3]! > 0) layers.push(bg);
+      if (bg[3] === 1) break;
+    }
+    const background = layers.reduceRight((below, top) => over(top, below), [255, 255, 255, 1]);
+    const text = over(rgba(getComputedStyle(el).color), background);
+    const luminance = (rgb: number[]) => {
+      const [r, g, b] = rgb.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const [hi, lo] = [luminance(text), luminance(background)].sort((a, b) => b - a);
+    return (hi! + 0.05) / (lo! + 0.05);
+  });
 }
 
 async function addProduct(page: Page, name: string, path: string, threshold: string): Promise<string> {
@@ -149,6 +191,95 @@ describe.skipIf(!browserAvailable)('alerts', () => {
     await page.waitForFunction(() => document.querySelector('header button[aria-label="Notifications"]'));
     await ctx.close();
   });
+
+  // Runs once extraction reads JSON-LD offers.availability (the extraction rewrite); skipped until then.
+  test.skipIf(!extractionReadsAvailability)('a product goes out of stock: the card badge, the Alerts card and the e-mail', async () => {
+    const { ctx, page } = await signedIn('stock@example.com');
+    stock.mixer = 'InStock';
+    const mixer = await addProduct(page, 'Stand Mixer', 'mixer', 'none');
+    await checkNow(page, mixer); // the first availability: nothing to report
+    stock.mixer = 'OutOfStock'; // sold out, the price still shown
+    await checkNow(page, mixer);
+    await alertsListed(page, 1);
+
+    await page.goto(`${product.url}/products`);
+    const mixerCard = page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ hasText: 'Stand Mixer' });
+    await mixerCard.getByText('Out of stock', { exact: true }).waitFor();
+    await mixerCard.getByText('£24.99').waitFor();
+
+    await page.goto(`${product.url}/alerts`);
+    const card = cardOf(page, 'Stand Mixer');
+    await card.waitFor();
+    expect(await card.getByText('Out of Stock', { exact: true }).count()).toBe(1);
+    expect(await card.getByText('Out of stock', { exact: true }).count()).toBe(1);
+
+    const deadline = Date.now() + 15_000;
+    while (!smtp.received.some((m) => m.to.includes('stock@example.com')) && Date.now() < deadline) await Bun.sleep(100);
+    const [mail] = smtp.received.filter((m) => m.to.includes('stock@example.com'));
+    expect(mail!.subject).toBe('Out of stock: Stand Mixer');
+
+    stock.mixer = 'InStock';
+    await checkNow(page, mixer);
+    await alertsListed(page, 2);
+    await page.reload();
+    await cardOf(page, 'Back in stock at £24.99').getByText('Back in Stock', { exact: true }).waitFor();
+    await ctx.close();
+  }, 30_000);
+
+  // The screens as they show stock, with the server's answers given the availability a check will
+  // record once extraction reads it; what a check records is covered by the end-to-end test above.
+  test('stock on screen: card badges, alert badges and the type filter; both themes, phone and desktop, readable', async () => {
+    for (const mobile of [false, true]) for (const theme of ['light', 'dark']) {
+      const ctx = await newContext(browser, { mobile });
+      await ctx.addInitScript(`localStorage.setItem('vite-ui-theme', '${theme}')`);
+      const page = await ctx.newPage();
+      await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(`stock-screens-${theme}-${mobile}@example.com`)}`);
+      await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+      for (const [name, path] of [['Sold Out Kettle', 'kettle'], ['Preorder Toaster', 'toaster']] as const) await addProduct(page, name, path, 'none');
+
+      const now = new Date().toISOString();
+      const alert = (id: string, type: string, message: string, isRead: boolean) => ({
+        id, type, productId: id, productName: 'Sold Out Kettle', productImage: null, productUrl: shopUrl('kettle'), message,
+        previousPrice: 24.99, currentPrice: null, currency: 'GBP', changePercent: null, isRead, createdAt: now,
+      });
+      const alerts = [alert('a1', 'back_in_stock', 'Back in stock at £24.99', false), alert('a2', 'out_of_stock', 'Out of stock', true)];
+      await page.route(`${product.url}/api/products`, async (route) => {
+        if (route.request().method() !== 'GET') return route.fallback();
+        const response = await route.fetch();
+        const list = (await response.json()) as { name: string }[];
+        await route.fulfill({ response, json: list.map((p) => ({ ...p, availability: p.name === 'Sold Out Kettle' ? 'OutOfStock' : 'PreOrder' })) });
+      });
+      await page.route(`${product.url}/api/alerts`, (route) => route.fulfill({ json: alerts }));
+      await page.route(`${product.url}/api/notifications`, (route) => route.fulfill({
+        json: alerts.map(({ id, type, productName, message, isRead, createdAt, currentPrice, previousPrice }) => ({ id, type, productName, message, isRead, createdAt, currentPrice, previousPrice })),
+      }));
+
+      await page.goto(`${product.url}/products`);
+      const productCard = (name: string) => page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ hasText: name });
+      const soldOut = productCard('Sold Out Kettle').getByText('Out of stock', { exact: true });
+      const preorder = productCard('Preorder Toaster').getByText('Pre-order', { exact: true });
+      await soldOut.waitFor();
+      await preorder.waitFor();
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+      for (const badge of [soldOut, preorder]) expect(await contrastOf(badge)).toBeGreaterThanOrEqual(4.5);
+
+      await page.goto(`${product.url}/alerts`);
+      const back = cardOf(page, 'Back in stock at £24.99').getByText('Back in Stock', { exact: true });
+      const out = cardOf(page, 'Out of stock').getByText('Out of Stock', { exact: true });
+      await back.waitFor();
+      await out.waitFor();
+      for (const badge of [back, out]) expect(await contrastOf(badge)).toBeGreaterThanOrEqual(4.5);
+      await choose(page, 'Filter by type', 'Out of Stock');
+      await cards(page).filter({ hasText: 'Back in stock' }).waitFor({ state: 'detached' });
+      expect(await cards(page).count()).toBe(1);
+
+      await bell(page).click();
+      const popover = page.getByRole('dialog', { name: 'Notifications' });
+      await popover.getByRole('button', { name: /Back in stock at £24\.99/ }).waitFor();
+      await page.keyboard.press('Escape');
+      await ctx.close();
+    }
+  }, 60_000);
 
   test('filters, search, mark one and mark all; the popover marks too', async () => {
     const { ctx, page } = await signedIn('filters@example.com');

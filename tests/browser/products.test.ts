@@ -172,6 +172,34 @@ describe.skipIf(!browserAvailable)('products screen', () => {
     await ctx.close();
   });
 
+  test('the stock alerts switch: on for a new product, turned off in the add dialog, on again in the edit dialog', async () => {
+    const { ctx, page } = await openProducts('stock-switch@example.com');
+    await page.getByRole('button', { name: 'Add Your First Product' }).click();
+    const add = page.getByRole('dialog', { name: 'Add New Product' });
+    const addSwitch = add.getByRole('switch', { name: 'Stock alerts' });
+    expect(await addSwitch.getAttribute('aria-checked')).toBe('true');
+    expect(await add.getByText('Alert me when it goes out of stock or comes back.').isVisible()).toBe(true);
+    await add.getByLabel('Product Name').fill('Stand Mixer');
+    await add.getByLabel('Product URL').fill(shopUrl('toaster'));
+    await add.getByLabel('CSS Selector').fill('.price');
+    await addSwitch.press('Space'); // the keyboard works it too
+    expect(await addSwitch.getAttribute('aria-checked')).toBe('false');
+    await add.getByRole('button', { name: 'Add Product' }).click();
+    await add.waitFor({ state: 'detached' });
+    const listed = async () => (await (await page.request.get(`${product.url}/api/products`)).json())[0];
+    expect((await listed()).stockAlerts).toBe(false);
+
+    await card(page, 'Stand Mixer').getByRole('button', { name: 'Edit Stand Mixer' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Product' });
+    const editSwitch = edit.getByRole('switch', { name: 'Stock alerts' });
+    expect(await editSwitch.getAttribute('aria-checked')).toBe('false');
+    await editSwitch.click();
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect(await listed()).toMatchObject({ stockAlerts: true, availability: null });
+    await ctx.close();
+  });
+
   test('search by name or address, the no-match state, and the plan limit in a toast', async () => {
     const { ctx, page } = await openProducts('search@example.com');
     await page.getByText('No products yet').waitFor();

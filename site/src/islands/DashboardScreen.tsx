@@ -220,11 +220,13 @@ function PriceTrendsCard({ days, className }: { days: DashboardStats['priceTrend
 type Change = DashboardStats['recentChanges'][number];
 
 function ChangeBadge({ change }: { change: Change }) {
-  const rise = change.changePercent > 0;
+  const rise = change.currentPrice > change.previousPrice;
+  // A change from a price of 0 has no percent.
+  const by = change.changePercent === null ? `from ${formatPrice(change.previousPrice)}` : formatPercent(Math.abs(change.changePercent));
   return (
-    <Badge variant={rise ? 'destructive' : 'secondary'} aria-label={`${rise ? 'Up' : 'Down'} ${formatPercent(Math.abs(change.changePercent))}`}>
+    <Badge variant={rise ? 'destructive' : 'secondary'} aria-label={`${rise ? 'Up' : 'Down'} ${by}`}>
       {rise ? <TrendingUp aria-hidden="true" /> : <TrendingDown aria-hidden="true" />}
-      {formatPercent(Math.abs(change.changePercent))}
+      {by}
     </Badge>
   );
 }
@@ -326,8 +328,8 @@ function HistoryTableCard({ changes }: { changes: Change[] | null }) {
                     </td>
                     <td className="py-3 pr-4 text-right tabular-nums text-muted-foreground">{formatPrice(change.previousPrice)}</td>
                     <td className="py-3 pr-4 text-right font-medium tabular-nums">{formatPrice(change.currentPrice)}</td>
-                    <td className={cn('py-3 pr-4 text-right font-medium tabular-nums', change.changePercent > 0 && 'text-destructive')}>
-                      {formatSignedPercent(change.changePercent)}
+                    <td className={cn('py-3 pr-4 text-right font-medium tabular-nums', change.currentPrice > change.previousPrice && 'text-destructive')}>
+                      {change.changePercent === null ? '—' : formatSignedPercent(change.changePercent)}
                     </td>
                     <td className="whitespace-nowrap py-3 text-muted-foreground">{formatDateTime(change.timestamp)}</td>
                   </tr>

@@ -36,12 +36,14 @@ describe('filterAlerts', () => {
 });
 
 test('type labels', () => {
-  expect(['price_drop', 'price_increase', 'threshold_met', 'other', ''].map(alertTypeLabel)).toEqual(['Price Drop', 'Price Increase', 'Threshold Met', 'Alert', 'Alert']);
+  expect(['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock', 'other', ''].map(alertTypeLabel))
+    .toEqual(['Price Drop', 'Price Increase', 'Threshold Met', 'Out of Stock', 'Back in Stock', 'Alert', 'Alert']);
 });
 
 test('was/now line only with both prices', () => {
   expect(wasNowLine({ previousPrice: 20, currentPrice: 18 })).toBe('Was £20.00 · Now £18.00');
   expect(wasNowLine({ previousPrice: null, currentPrice: 18 })).toBeNull();
+  expect(wasNowLine({ previousPrice: 18, currentPrice: 18 })).toBeNull();
   expect(wasNowLine({ previousPrice: '20', currentPrice: null })).toBeNull();
 });
 

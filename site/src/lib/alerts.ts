@@ -1,16 +1,18 @@
 /** Pure rules of the Alerts screen and the notifications popover (spec sections 2, 4, 8 and 9). */
 import { formatPrice } from './format';
 
-export const ALERT_TYPES = ['price_drop', 'price_increase', 'threshold_met'] as const;
+export const ALERT_TYPES = ['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock'] as const;
 export type AlertTypeFilter = 'all' | (typeof ALERT_TYPES)[number];
 export type StatusFilter = 'all' | 'unread' | 'read';
 
-/** The badge of a type: Price Drop, Price Increase, Threshold Met, else Alert. */
+/** The badge of a type: Price Drop, Price Increase, Threshold Met, Out of Stock, Back in Stock, else Alert. */
 export function alertTypeLabel(type: string): string {
   switch (type) {
     case 'price_drop': return 'Price Drop';
     case 'price_increase': return 'Price Increase';
     case 'threshold_met': return 'Threshold Met';
+    case 'out_of_stock': return 'Out of Stock';
+    case 'back_in_stock': return 'Back in Stock';
     default: return 'Alert';
   }
 }
@@ -28,9 +30,11 @@ export function filterAlerts<A extends Filterable>(alerts: readonly A[], f: { qu
 
 export const unreadOf = <A extends { isRead: boolean }>(alerts: readonly A[]) => alerts.filter((a) => !a.isRead);
 
-/** The popover's 'Was £x · Now £y', only when both prices exist. */
+/** The popover's 'Was £x · Now £y', only when both prices exist and differ (a stock alert may keep its price). */
 export function wasNowLine(n: { previousPrice: number | string | null; currentPrice: number | string | null }): string | null {
-  return n.previousPrice != null && n.currentPrice != null ? `Was ${formatPrice(n.previousPrice)} · Now ${formatPrice(n.currentPrice)}` : null;
+  return n.previousPrice != null && n.currentPrice != null && Number(n.previousPrice) !== Number(n.currentPrice)
+    ? `Was ${formatPrice(n.previousPrice)} · Now ${formatPrice(n.currentPrice)}`
+    : null;
 }
 
 /** Notifications are polled this often, and on focus and when the tab becomes visible. */

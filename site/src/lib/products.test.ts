@@ -7,6 +7,7 @@ import {
   serverError,
   statusLabel,
   thresholdLabel,
+  availabilityBadge,
   validatePrice,
   validateProduct,
 } from './products';
@@ -40,6 +41,16 @@ describe('formatChange', () => {
     expect(formatChange(-0.04)).toBe('0%');
     expect(formatChange(null)).toBe('0%');
     expect(formatChange(undefined)).toBe('0%');
+  });
+});
+
+describe('availabilityBadge', () => {
+  test('out of stock is loud, pre-order and backorder quiet, in stock and unknown show nothing', () => {
+    expect(availabilityBadge('OutOfStock')).toEqual({ label: 'Out of stock', variant: 'danger' });
+    expect(availabilityBadge('PreOrder')).toEqual({ label: 'Pre-order', variant: 'outline' });
+    expect(availabilityBadge('BackOrder')).toEqual({ label: 'Backorder', variant: 'outline' });
+    expect(availabilityBadge('InStock')).toBeNull();
+    expect(availabilityBadge(null)).toBeNull();
   });
 });
 

@@ -25,6 +25,19 @@ export function thresholdLabel(rule: AlertRule | null | undefined): string | nul
   return null;
 }
 
+/**
+ * The card's stock badge: loud when the product is out of stock, quiet for pre-order and
+ * backorder; none when in stock or when the page never said.
+ */
+export function availabilityBadge(availability: string | null | undefined): { label: string; variant: 'danger' | 'outline' } | null {
+  switch (availability) {
+    case 'OutOfStock': return { label: 'Out of stock', variant: 'danger' };
+    case 'PreOrder': return { label: 'Pre-order', variant: 'outline' };
+    case 'BackOrder': return { label: 'Backorder', variant: 'outline' };
+    default: return null;
+  }
+}
+
 type CheckState = { isActive: boolean; lastCheckStatus: 'ok' | 'failed' | null; lastCheckError: string | null };
 
 /** What the card's status dot says: inactive products (several failed checks) give the reason. */

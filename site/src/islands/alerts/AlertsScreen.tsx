@@ -29,6 +29,8 @@ const TYPE_OPTIONS: { value: AlertTypeFilter; label: string }[] = [
   { value: 'price_drop', label: 'Price Drop' },
   { value: 'price_increase', label: 'Price Increase' },
   { value: 'threshold_met', label: 'Threshold Met' },
+  { value: 'out_of_stock', label: 'Out of Stock' },
+  { value: 'back_in_stock', label: 'Back in Stock' },
 ];
 const STATUS_OPTIONS: { value: StatusFilter; label: string }[] = [
   { value: 'all', label: 'All' },

@@ -6,6 +6,7 @@ import { OptionSelect } from '../ui/Select';
 import { Field, focusFirstInvalid, FormDialog } from './FormDialog';
 import { ProductFields } from './ProductFields';
 import { AiDetectButton, SelectorSuggestions, useSelectorDetection } from './AiDetect';
+import { StockAlertsField } from './StockAlertsField';
 
 type AddProductDialogProps = {
   onClose: () => void;
@@ -22,6 +23,7 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
   const [form, setForm] = useState<Form>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
+  const [stockAlerts, setStockAlerts] = useState(true);
   const detection = useSelectorDetection((selector) => change('selector', selector));
 
   function change(field: keyof Form, value: string) {
@@ -36,7 +38,7 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
 
     setPending(true);
     try {
-      const added = await api.products.add({ ...form, name: form.name.trim(), url: form.url.trim(), selector: form.selector.trim() });
+      const added = await api.products.add({ ...form, name: form.name.trim(), url: form.url.trim(), selector: form.selector.trim(), stockAlerts });
       toast({ title: 'Product added', description: `${form.name.trim()} is now being monitored.` });
       onAdded('name' in added ? added : null);
     } catch (error) {
@@ -81,6 +83,7 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
           <OptionSelect {...control} value={form.threshold} options={ADD_THRESHOLDS} onChange={(value) => change('threshold', value)} disabled={pending} />
         )}
       </Field>
+      <StockAlertsField checked={stockAlerts} onChange={setStockAlerts} disabled={pending} />
     </FormDialog>
   );
 }

@@ -5,6 +5,7 @@ import { toast } from '../../stores/toast';
 import { Input } from '../ui/Input';
 import { Field, focusFirstInvalid, FormDialog } from './FormDialog';
 import { ProductFields } from './ProductFields';
+import { StockAlertsField } from './StockAlertsField';
 
 type EditProductDialogProps = {
   product: Product;
@@ -27,6 +28,7 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus 
   const [thresholdTouched, setThresholdTouched] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
+  const [stockAlerts, setStockAlerts] = useState(product.stockAlerts);
 
   function change(field: keyof Form, value: string) {
     setForm((f) => ({ ...f, [field]: value }));
@@ -41,7 +43,7 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus 
     setErrors(invalid);
     if (Object.keys(invalid).length || 'error' in threshold) return focusFirstInvalid(formElement);
 
-    const changes: ProductChanges = { name: form.name.trim(), url: form.url.trim(), selector: form.selector.trim() };
+    const changes: ProductChanges = { name: form.name.trim(), url: form.url.trim(), selector: form.selector.trim(), stockAlerts };
     if (!(rule.kind === 'any' && !thresholdTouched)) changes.threshold = threshold.value;
     setPending(true);
     try {
@@ -97,6 +99,7 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus 
         )}
       </Field>
       <ThresholdBacktest productId={product.id} threshold={keepsAnyChange ? 'any' : form.threshold} />
+      <StockAlertsField checked={stockAlerts} onChange={setStockAlerts} disabled={pending} />
     </FormDialog>
   );
 }

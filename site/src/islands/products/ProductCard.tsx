@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { ExternalLink, Pencil, PoundSterling, RefreshCw, Trash2, TrendingDown, TrendingUp } from 'lucide-react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
 import { formatPriceIn, hostWithoutWww, relativeTime } from '../../lib/format';
-import { formatChange, statusLabel, thresholdLabel } from '../../lib/products';
+import { availabilityBadge, formatChange, statusLabel, thresholdLabel } from '../../lib/products';
 import { cn } from '../../lib/utils';
 import { refreshProducts } from '../../stores/products';
 import { toast } from '../../stores/toast';
+import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Tooltip, TooltipContent, TooltipTrigger, WithTooltip } from '../ui/Tooltip';
@@ -46,6 +47,7 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
   }
 
   const threshold = thresholdLabel(product.alertRule);
+  const stock = availabilityBadge(product.availability);
   return (
     <Card className="flex w-full flex-col gap-5 p-5">
       <div className="flex items-start gap-3">
@@ -55,6 +57,11 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
             {product.name}
           </h2>
           <p className="mt-1 truncate text-sm text-muted-foreground">{hostWithoutWww(product.url)}</p>
+          {stock && (
+            <Badge variant={stock.variant} className="mt-2" data-availability={product.availability}>
+              {stock.label}
+            </Badge>
+          )}
         </div>
         <div className="-mr-2 -mt-1 flex shrink-0">
           <WithTooltip label="Open product page">

@@ -8,6 +8,8 @@ const variants = {
   outline: 'text-foreground',
   success: 'border-transparent bg-success/15 text-success',
   warning: 'border-transparent bg-warning/15 text-warning',
+  /** A soft red that keeps AA contrast in both themes (the destructive colour on white text does not in dark). */
+  danger: 'border-transparent bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200',
 };
 
 export type BadgeProps = ComponentProps<'span'> & { variant?: keyof typeof variants };
