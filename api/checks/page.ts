@@ -1,7 +1,7 @@
 /**
  * A fetched page as a light tree: htmlparser2 builds it (the parser linkedom also uses, without
  * linkedom's full DOM on top, which tripled the cost on real 600 KB pages), css-select runs CSS
- * selectors on it. See docs/decisions/0003-page-parsing.md.
+ * selectors on it. See docs/decisions/0001-page-parsing-and-price-reading.md.
  *
  * Everything that reads pages (checks, AI Detect, the extract command) parses once with
  * `parsePage` and walks the tree with the helpers below.
