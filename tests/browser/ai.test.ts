@@ -103,7 +103,8 @@ describe.skipIf(!browserAvailable)('AI help', () => {
     expect(await choices.count()).toBeGreaterThan(1);
     expect(await choices.first().isChecked()).toBe(true);
     const best = dialog.getByRole('group', { name: 'Detected price selectors' }).locator('label').first();
-    expect(await best.textContent()).toContain("Sale price £24.99 in the product details, matching the page's JSON-LD offer");
+    // The demo shop writes "£24.99 GBP", as Shopify themes do: the description quotes what the page shows.
+    expect(await best.textContent()).toContain("Sale price £24.99 GBP in the product details, matching the page's JSON-LD offer");
     expect(await best.getByText(/^\d{1,2}%$/).isVisible()).toBe(true);
 
     // Picking another fills it in; picking the best again restores it.
