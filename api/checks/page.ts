@@ -7,7 +7,7 @@
  * `parsePage` and walks the tree with the helpers below.
  */
 import { parseDocument } from 'htmlparser2';
-import { selectAll, selectOne, compile } from 'css-select';
+import { selectAll, selectOne, compile, is } from 'css-select';
 import { isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
 
 export type { Document, Element, AnyNode };
@@ -27,6 +27,10 @@ export function queryAll(root: Document | Element, selector: string): Element[] 
 
 export function queryOne(root: Document | Element, selector: string): Element | null {
   return selectOne(selector, root);
+}
+
+export function matches(element: Element, selector: string): boolean {
+  return is(element, selector);
 }
 
 export const isElement = (node: AnyNode | null | undefined): node is Element => !!node && isTag(node);

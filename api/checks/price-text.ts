@@ -163,6 +163,15 @@ const CERTAIN_SIGNS = new Map(Object.entries(CURRENCY_SIGNS));
 const SHARED_SIGNS = new Map(Object.entries(AMBIGUOUS_SIGNS));
 const ALL_SIGNS = [...CERTAIN_SIGNS.keys(), ...SHARED_SIGNS.keys(), ...CURRENCY_CODES];
 const LONGEST_SIGN = Math.max(...ALL_SIGNS.map((sign) => sign.length)) + 1; // + a trailing dot
+
+const ANY_SIGN = [...new Set(ALL_SIGNS)].sort((a, b) => b.length - a.length).map((sign) => sign.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+/** A currency sign, code or word right next to a digit, or "99p": what every price mention has. */
+const MONEY_NEAR_DIGIT = new RegExp(`(?:\\p{Sc}|${ANY_SIGN})\\.?\\s?[\\d.]|\\d\\s?(?:\\p{Sc}|${ANY_SIGN}|[p¢](?!\\p{L}))`, 'u');
+
+/** A cheap test before reading a text: false means it mentions no amount of money with a currency. */
+export function mayMentionMoney(text: string): boolean {
+  return MONEY_NEAR_DIGIT.test(text);
+}
 const LETTER = /[\p{L}\p{M}]/u;
 const WORD_CHARACTER = /[\p{L}\p{M}\d]/u;
 

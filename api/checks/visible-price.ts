@@ -8,8 +8,8 @@
  * AI Detect both read pages through it.
  */
 import { priceTextOf } from './element-text.ts';
-import { attr, bodyOf, childElements, descendants, hasAttr, parentOf, queryAll, queryOne, textOf, type Document, type Element } from './page.ts';
-import { findPriceMentions, readPrice, type PriceMention } from './price-text.ts';
+import { attr, bodyOf, childElements, descendants, hasAttr, isElement, matches, parentOf, queryAll, queryOne, textOf, type Document, type Element } from './page.ts';
+import { findPriceMentions, mayMentionMoney, readPrice, type PriceMention } from './price-text.ts';
 import { structuredDataPrices, type StructuredPrice } from './structured-data.ts';
 
 /** Below this a candidate is not taken for the page's main price: listings and price-less pages offer nothing. */
@@ -24,6 +24,9 @@ export type Page = {
   elements: Element[];
   order: Map<Element, number>;
   depth: Map<Element, number>;
+  /** Length of each element's visible text, and the elements whose text has a digit. */
+  textLength: Map<Element, number>;
+  withDigits: Set<Element>;
   title: Element | null;
   buy: Element | null;
   /** The smallest element holding both the title and the button: the product's own block. */
@@ -55,14 +58,29 @@ export function readPage(document: Document, url: string | undefined, structured
   const elements: Element[] = [];
   const order = new Map<Element, number>();
   const depth = new Map<Element, number>();
-  const visit = (element: Element, level: number) => {
-    if (SKIPPED_TAGS.has(element.name)) return;
+  const textLength = new Map<Element, number>();
+  const withDigits = new Set<Element>();
+  // One pass in document order; text lengths and digits come back up, so no block's text is built to learn it is too long.
+  const visit = (element: Element, level: number): { length: number; digits: boolean } => {
+    if (SKIPPED_TAGS.has(element.name)) return { length: 0, digits: false };
     const hidden = isHidden(element);
-    if (hidden && !isMicrodataPrice(element)) return;
+    if (hidden && !isMicrodataPrice(element)) return { length: 0, digits: false };
     order.set(element, order.size);
     depth.set(element, level);
     elements.push(element);
-    if (!hidden) for (const child of childElements(element)) visit(child, level + 1);
+    let length = 0;
+    let digits = false;
+    if (!hidden) {
+      for (const child of element.children) {
+        const inner = isElement(child) ? visit(child, level + 1) : child.type === 'text' ? { length: child.data.length, digits: /\d/.test(child.data) } : null;
+        if (!inner) continue;
+        length += inner.length;
+        digits ||= inner.digits;
+      }
+    }
+    textLength.set(element, length);
+    if (digits) withDigits.add(element);
+    return { length, digits };
   };
   const root = bodyOf(document);
   if (root) visit(root, depthOf(root));
@@ -76,9 +94,9 @@ export function readPage(document: Document, url: string | undefined, structured
   }
 
   const title = findTitle(document, elements);
-  const buy = findBuyButton(elements, title, depth);
+  const buy = findBuyButton(elements, title, depth, textLength);
   const page: Page = {
-    document, elements, order, depth, title, buy,
+    document, elements, order, depth, textLength, withDigits, title, buy,
     productArea: title && buy ? commonAncestor(title, buy) : null,
     reference: structured[0] ?? null,
     referenceShown: false,
@@ -142,10 +160,11 @@ export const BUY_TEXT = new RegExp(
 export const BUY_NAME = /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart|add[-_]?basket|cart[-_]?add/i;
 
 /** The add-to-cart button nearest the title; none on a listing where every item has one. */
-function findBuyButton(visible: Element[], title: Element | null, depth: Map<Element, number>): Element | null {
+function findBuyButton(visible: Element[], title: Element | null, depth: Map<Element, number>, textLength: Map<Element, number>): Element | null {
   const buttons = visible.filter((element) => {
     const tag = element.name;
     if (tag !== 'button' && tag !== 'input' && tag !== 'a') return false;
+    if ((textLength.get(element) ?? 0) > 80) return false;
     const label = `${textOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'aria-label') ?? ''} ${attr(element, 'title') ?? ''}`.replace(/\s+/g, ' ');
     const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''} ${attr(element, 'name') ?? ''}`;
     return (BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(element) && !inPageChrome(element);
@@ -185,19 +204,31 @@ const PLATFORM_PATTERNS: PlatformPattern[] = [
   { platform: 'Amazon', selector: '#priceblock_dealprice' },
 ];
 
+const ANY_PLATFORM_PATTERN = PLATFORM_PATTERNS.map((pattern) => pattern.selector).join(', ');
+
+/** One walk of the page for all patterns; each match is then named by the first pattern it meets. */
 function platformMatches(document: Document): Map<Element, PlatformPattern> {
-  const matches = new Map<Element, PlatformPattern>();
-  for (const pattern of PLATFORM_PATTERNS) {
-    for (const element of queryAll(document, pattern.selector)) if (!matches.has(element)) matches.set(element, pattern);
+  const found = new Map<Element, PlatformPattern>();
+  for (const element of queryAll(document, ANY_PLATFORM_PATTERN)) {
+    const pattern = PLATFORM_PATTERNS.find((p) => matches(element, p.selector));
+    if (pattern) found.set(element, pattern);
   }
-  return matches;
+  return found;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Words in markup
 
 /** The words an element's names are made of: "oldPrice price-item--sale" -> old price price item sale. */
+const nameWordsCache = new WeakMap<Element, string>();
+
 export function nameWords(element: Element): string {
+  let words = nameWordsCache.get(element);
+  if (words === undefined) nameWordsCache.set(element, (words = namesOf(element)));
+  return words;
+}
+
+function namesOf(element: Element): string {
   const parts = [attr(element, 'class'), attr(element, 'id'), attr(element, 'itemprop')];
   for (const [name, value] of Object.entries(element.attribs)) {
     if (!name.startsWith('data-')) continue;
@@ -243,23 +274,40 @@ const RELATED_HEADING = new RegExp(
 );
 const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
 
+const chromeCache = new WeakMap<Element, boolean>();
+
+/** Inside a header, nav, footer or aside that does not hold the page's h1. */
 export function inPageChrome(element: Element): boolean {
-  for (let parent = parentOf(element); parent; parent = parentOf(parent)) {
-    if (CHROME_TAGS.has(parent.name) && !queryOne(parent, 'h1')) return true;
+  const parent = parentOf(element);
+  if (!parent) return false;
+  let inside = chromeCache.get(parent);
+  if (inside === undefined) {
+    inside = (CHROME_TAGS.has(parent.name) && !queryOne(parent, 'h1')) || inPageChrome(parent);
+    chromeCache.set(parent, inside);
   }
-  return false;
+  return inside;
 }
 
 /** Inside a block of other products: related, recommended, a mini cart, a nested microdata product. */
+const relatedCache = new WeakMap<Element, boolean>();
+
 export function inRelatedBlock(element: Element): boolean {
-  let products = 0;
-  for (let child = element, parent = parentOf(element); parent; child = parent, parent = parentOf(parent)) {
-    if (RELATED_WORDS.test(nameWords(parent))) return true;
-    if (/Product/.test(attr(parent, 'itemtype') ?? '') && ++products > 1) return true;
-    const heading = headingBefore(parent, child);
-    if (heading && RELATED_HEADING.test(textOf(heading))) return true;
-  }
-  return false;
+  let related = relatedCache.get(element);
+  if (related === undefined) relatedCache.set(element, (related = relatedFrom(element, 0)));
+  return related;
+}
+
+/** Walks up from `child`: a related block, a heading that opens one, or a second product scope around it. */
+function relatedFrom(child: Element, productsAbove: number): boolean {
+  const parent = parentOf(child);
+  if (!parent) return false;
+  if (RELATED_WORDS.test(nameWords(parent))) return true;
+  const products = productsAbove + (/Product/.test(attr(parent, 'itemtype') ?? '') ? 1 : 0);
+  if (products > 1) return true;
+  const heading = headingBefore(parent, child);
+  if (heading && RELATED_HEADING.test(textOf(heading))) return true;
+  // The cache holds answers for a walk that starts with no product scope counted.
+  return products === 0 ? inRelatedBlock(parent) : relatedFrom(parent, products);
 }
 
 /** The heading that opens the part of `parent` holding `child`: the last h2-h4 (or heading wrapper) before it. */
@@ -281,13 +329,16 @@ export type Candidate = {
   amount: number;
   currency: string | null;
   mention: PriceMention;
+  /** The element's text as a price reader sees it ('' for a meta element). */
+  text: string;
   score: number;
   /** What the score is made of, for explaining and testing it. */
   reasons: string[];
   nearTitle: boolean;
   nearBuy: boolean;
   inBuyForm: boolean;
-  sale: boolean;
+  /** Named a sale price, or shown beside a was price (worked out when asked: only descriptions need it). */
+  readonly sale: boolean;
   matchesReference: boolean;
 };
 
@@ -295,7 +346,7 @@ const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-price']
 const DISTRACTING_ROLES = new Set<PriceMention['role']>(['shipping', 'instalment', 'unit', 'period', 'saving', 'threshold', 'multibuy']);
 
 /** What extraction would read from the element alone: its text, else a price attribute. */
-function readElement(element: Element, currency: string | null): { amount: number; currency: string | null; mention: PriceMention } | null {
+function readElement(element: Element, currency: string | null): { amount: number; currency: string | null; mention: PriceMention; text: string } | null {
   const text = isMicrodataPrice(element) && element.name === 'meta' ? '' : priceTextOf(element);
   const tries = text && text.length <= MAX_CANDIDATE_TEXT && /\d/.test(text) ? [text] : [];
   for (const attribute of PRICE_ATTRIBUTES) {
@@ -304,16 +355,17 @@ function readElement(element: Element, currency: string | null): { amount: numbe
   }
   for (const written of tries) {
     const reading = readPrice(written, { currencyHint: currency });
-    if (reading.ok) return { amount: reading.amount, currency: reading.currency, mention: reading.mention };
+    if (reading.ok) return { amount: reading.amount, currency: reading.currency, mention: reading.mention, text };
   }
   return null;
 }
 
 export function scoreCandidates(page: Page): Candidate[] {
+  const referenceDigits = page.reference ? String(Math.trunc(page.reference.amount)) : null;
   const read: Omit<Candidate, 'score' | 'reasons' | 'nearTitle' | 'nearBuy' | 'inBuyForm' | 'sale' | 'matchesReference'>[] = [];
   for (const element of page.elements) {
-    const text = textOf(element);
-    if (!isMicrodataPrice(element) && (text.length > MAX_CANDIDATE_TEXT * 4 || !/\d/.test(text)) && !hasPriceAttribute(element)) continue;
+    const plain = (page.textLength.get(element) ?? 0) > MAX_CANDIDATE_TEXT * 4 || !page.withDigits.has(element) || !mayBeMoney(textOf(element), referenceDigits);
+    if (plain && !isMicrodataPrice(element) && !hasPriceAttribute(element)) continue;
     // The title is never the price, nor is a block around it ("EOS R50" reads as 50 rand).
     // (A price element inside the title, as classified ads write it, is fine: it has a currency sign.)
     if (page.title && contains(element, page.title)) continue;
@@ -366,7 +418,7 @@ export function scoreCandidates(page: Page): Candidate[] {
     if (SHIPPING_WORDS.test(label)) add(-30, 'named delivery');
     if (SAVING_WORDS.test(own)) add(-25, 'named saving');
     if (c.mention.role !== 'price') add(-15, `reads as a ${c.mention.role} price`);
-    const text = priceTextOf(element) || c.mention.text;
+    const text = c.text || c.mention.text;
     if (findPriceMentions(text).some((mention) => DISTRACTING_ROLES.has(mention.role))) add(-10, 'next to a delivery, instalment, unit or saving amount');
 
     if (inRelatedBlock(element)) add(-40, 'among other products');
@@ -397,7 +449,9 @@ export function scoreCandidates(page: Page): Candidate[] {
       nearTitle: titleDistance <= 12,
       nearBuy: buyDistance <= 10,
       inBuyForm,
-      sale: SALE_WORDS.test(label) || besideWasPrice(element),
+      get sale() {
+        return SALE_WORDS.test(label) || besideWasPrice(element);
+      },
       matchesReference,
     };
   });
@@ -410,19 +464,37 @@ function shownAsSellingPrice(element: Element, mention: PriceMention): boolean {
   return !WAS_WORDS.test(`${nameWords(element)} ${ancestorWords(element, 2)}`);
 }
 
+/**
+ * A quick look before the full reading: a currency next to the digits, or the stated price's
+ * digits (a bare number counts only then). Reading every number on a page costs the most.
+ */
+function mayBeMoney(text: string, referenceDigits: string | null): boolean {
+  if (mayMentionMoney(text)) return true;
+  return referenceDigits !== null && text.replace(/\D+/g, '').includes(referenceDigits);
+}
+
 /** Inside one of several alike items (cards of a listing), each with its own link or heading and figures. */
 function inListItem(element: Element): boolean {
-  for (let item = element, parent = parentOf(item), level = 0; parent && level < 6; item = parent, parent = parentOf(item), level++) {
-    const key = `${item.name}.${attr(item, 'class') ?? ''}`;
-    const alike = childElements(parent).filter(
-      (sibling) =>
-        `${sibling.name}.${attr(sibling, 'class') ?? ''}` === key &&
-        queryOne(sibling, 'a[href], h2, h3, h4') !== null &&
-        /\d/.test(textOf(sibling)),
-    );
-    if (alike.length >= 3) return true;
+  for (let item = element, level = 0; parentOf(item) && level < 6; item = parentOf(item)!, level++) {
+    if (isListItem(item)) return true;
   }
   return false;
+}
+
+const listItemCache = new WeakMap<Element, boolean>();
+
+/** Three or more siblings of the same tag and classes, each with a link or heading and figures. */
+function isListItem(item: Element): boolean {
+  let known = listItemCache.get(item);
+  if (known !== undefined) return known;
+  const key = `${item.name}.${attr(item, 'class') ?? ''}`;
+  const alike = childElements(parentOf(item)!).filter(
+    (sibling) => `${sibling.name}.${attr(sibling, 'class') ?? ''}` === key && queryOne(sibling, 'a[href], h2, h3, h4') !== null && /\d/.test(textOf(sibling)),
+  );
+  known = alike.length >= 3;
+  for (const sibling of alike) listItemCache.set(sibling, known);
+  listItemCache.set(item, known);
+  return known;
 }
 
 /** A price mentioned inside a sentence of prose ("usually sells for around <b>£165</b>"). */
