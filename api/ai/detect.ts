@@ -72,7 +72,7 @@ function verify(page: Page, shortlist: Candidate[], main: number, url: string | 
   for (const candidate of shortlist) {
     const selector = byPosition
       ? positionalSelector(page.document, candidate.element)
-      : stableSelector(page.document, candidate.element, page.patterns.get(candidate.element));
+      : stableSelector(page.document, candidate.element, page.patternOf(candidate.element) ?? undefined);
     if (!selector || seen.has(selector)) continue;
     seen.add(selector);
     const result = extractPriceFromDocument(page.document, { selector, url });
@@ -113,8 +113,8 @@ const SOURCE_NAMES = {
 function describe(candidate: Candidate, page: Page): string {
   const evidence = candidate.matchesReference && page.reference
     ? `, matching the page's ${SOURCE_NAMES[page.reference.source]}`
-    : page.patterns.has(candidate.element)
-      ? `, in ${page.patterns.get(candidate.element)!.platform}'s price markup`
+    : page.patternOf(candidate.element)
+      ? `, in ${page.patternOf(candidate.element)!.platform}'s price markup`
       : '';
   if (candidate.element.name === 'meta') return `Microdata price ${candidate.mention.text}, not shown on the page itself`;
   const kind = candidate.sale ? 'Sale price' : 'Price';

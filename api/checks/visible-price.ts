@@ -36,7 +36,8 @@ export type Page = {
   referenceShown: boolean;
   currency: string | null;
   /** Elements matched by a platform's price markup, with the platform's selector and name. */
-  patterns: Map<Element, PlatformPattern>;
+  /** The platform price markup an element matches, if any (asked of price candidates only). */
+  patternOf: (element: Element) => PlatformPattern | null;
 };
 
 const SKIPPED_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 'select', 'option', 'svg', 'iframe', 'object', 'textarea', 'title']);
@@ -101,7 +102,7 @@ export function readPage(document: Document, url: string | undefined, structured
     reference: structured[0] ?? null,
     referenceShown: false,
     currency: structured.find((price) => price.currency)?.currency ?? null,
-    patterns: platformMatches(document),
+    patternOf: platformPatterns(),
   };
   if (page.productArea && /^(?:html|body)$/.test(page.productArea.name)) page.productArea = null;
   return page;
@@ -206,14 +207,17 @@ const PLATFORM_PATTERNS: PlatformPattern[] = [
 
 const ANY_PLATFORM_PATTERN = PLATFORM_PATTERNS.map((pattern) => pattern.selector).join(', ');
 
-/** One walk of the page for all patterns; each match is then named by the first pattern it meets. */
-function platformMatches(document: Document): Map<Element, PlatformPattern> {
-  const found = new Map<Element, PlatformPattern>();
-  for (const element of queryAll(document, ANY_PLATFORM_PATTERN)) {
-    const pattern = PLATFORM_PATTERNS.find((p) => matches(element, p.selector));
-    if (pattern) found.set(element, pattern);
-  }
-  return found;
+/** Matching only the elements that read as prices is far cheaper than querying the page for every pattern. */
+function platformPatterns(): (element: Element) => PlatformPattern | null {
+  const known = new Map<Element, PlatformPattern | null>();
+  return (element) => {
+    let pattern = known.get(element);
+    if (pattern === undefined) {
+      pattern = matches(element, ANY_PLATFORM_PATTERN) ? PLATFORM_PATTERNS.find((p) => matches(element, p.selector)) ?? null : null;
+      known.set(element, pattern);
+    }
+    return pattern;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,7 +406,8 @@ export function scoreCandidates(page: Page): Candidate[] {
     if (matchesReference) add(30, `shows the ${page.reference!.source} price`);
     else if (referenceShown) add(-25, `differs from the ${page.reference!.source} price`);
     if (/(?:^|\s)price(?:\s|$)/.test(attr(element, 'itemprop') ?? '')) add(20, 'itemprop price');
-    if (page.patterns.has(element)) add(15, `${page.patterns.get(element)!.platform} price markup`);
+    const pattern = page.patternOf(element);
+    if (pattern) add(15, `${pattern.platform} price markup`);
 
     if (PRICE_WORDS.test(own)) add(10, 'named price');
     else if (PRICE_WORDS.test(near)) add(4, 'inside a price block');
@@ -556,11 +561,11 @@ function besideWasPrice(element: Element): boolean {
 const NO_PRODUCT_PENALTY = 15;
 
 /** Structured data with a price, an add-to-cart button, OpenGraph product or a platform's price markup. */
-function sellsAProduct(page: Page): boolean {
+function sellsAProduct(page: Page, candidates: Candidate[]): boolean {
   return (
     page.reference !== null ||
     page.buy !== null ||
-    page.patterns.size > 0 ||
+    candidates.some((c) => page.patternOf(c.element) !== null) ||
     /product/i.test(ogType(page.document))
   );
 }
@@ -572,7 +577,7 @@ const MIN_LEAD = 5;
 export function mainPrice(page: Page, candidates: Candidate[]): number | null {
   const best = candidates[0];
   // Without any sign of a product for sale, a price needs stronger evidence of its own.
-  if (!best || best.score < MIN_SCORE + (sellsAProduct(page) ? 0 : NO_PRODUCT_PENALTY)) return null;
+  if (!best || best.score < MIN_SCORE + (sellsAProduct(page, candidates) ? 0 : NO_PRODUCT_PENALTY)) return null;
   const rival = candidates.find((c) => !samePrice(c.amount, best.amount));
   return rival && best.score - rival.score < MIN_LEAD ? null : best.amount;
 }
