@@ -11,7 +11,7 @@
  * verified by the extraction code price checks run, returning exactly that price.
  */
 import { extractPriceFromDocument, type StructuredPrice } from '../checks/extract.ts';
-import { attr, childElements, parentOf, queryAll, type Document, type Element } from '../checks/page.ts';
+import { attr, childElements, descendants, matches, parentOf, queryAll, type Document, type Element } from '../checks/page.ts';
 import { classList, mainPrice, MIN_SCORE, readPage, samePrice, scoreCandidates, type Candidate, type Page, type PlatformPattern } from '../checks/visible-price.ts';
 
 export type SelectorSuggestion = { selector: string; description: string; confidence: number };
@@ -222,15 +222,59 @@ export function stableSelector(document: Document, element: Element, pattern?: P
   let tries = 0;
   for (const selector of sorted) {
     if (++tries > MAX_SELECTOR_TRIES) break;
-    let matches: Element[];
-    try {
-      matches = queryAll(document, selector);
-    } catch {
-      continue;
-    }
-    if (matches.length === 1 && matches[0] === element) return selector;
+    if (matchesOnly(document, element, selector)) return selector;
   }
   return null;
+}
+
+/** True when the selector matches this element and no other on the page. */
+function matchesOnly(document: Document, element: Element, selector: string): boolean {
+  try {
+    if (!matches(element, selector)) return false;
+    return (simpleSelectorCount(document, selector) ?? queryAll(document, selector).length) === 1;
+  } catch {
+    return false;
+  }
+}
+
+/** Names on the page and the elements that carry them, so a simple selector is counted without a walk of the page. */
+type NameIndex = { byClass: Map<string, Element[]>; byId: Map<string, Element[]>; byAttribute: Map<string, Element[]> };
+const nameIndexes = new WeakMap<Document, NameIndex>();
+
+function nameIndexOf(document: Document): NameIndex {
+  let index = nameIndexes.get(document);
+  if (index) return index;
+  index = { byClass: new Map(), byId: new Map(), byAttribute: new Map() };
+  const push = (map: Map<string, Element[]>, key: string, element: Element) => {
+    const list = map.get(key);
+    if (list) list.push(element);
+    else map.set(key, [element]);
+  };
+  for (const element of descendants(document)) {
+    for (const [name, value] of Object.entries(element.attribs)) {
+      push(index.byAttribute, name, element);
+      if (name === 'id') push(index.byId, value, element);
+      else if (name === 'class') for (const part of new Set(value.split(/\s+/))) if (part) push(index.byClass, part, element);
+    }
+  }
+  nameIndexes.set(document, index);
+  return index;
+}
+
+const SIMPLE_SELECTOR = /^([a-z][a-z0-9]*)?((?:[.#][\w-]+|\[[\w-]+(?:="[^"\\]*")?\])+)$/;
+const SIMPLE_PART = /[.#][\w-]+|\[([\w-]+)(?:="([^"\\]*)")?\]/g;
+
+/** How many elements a selector of one compound part (tag, classes, id, attributes) matches; null for other selectors. */
+function simpleSelectorCount(document: Document, selector: string): number | null {
+  const simple = SIMPLE_SELECTOR.exec(selector);
+  if (!simple) return null;
+  const index = nameIndexOf(document);
+  const parts = [...simple[2]!.matchAll(SIMPLE_PART)];
+  const [first] = parts;
+  const pool =
+    first![0][0] === '.' ? index.byClass.get(first![0].slice(1)) : first![0][0] === '#' ? index.byId.get(first![0].slice(1)) : index.byAttribute.get(first![1]!);
+  if (!pool) return 0;
+  return pool.filter((candidate) => matches(candidate, selector)).length;
 }
 
 /**
