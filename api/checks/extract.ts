@@ -10,7 +10,7 @@ import { attr, parsePage, queryAll, textOf, type Document, type Element } from '
 import { readPrice, type PriceReading } from './price-text.ts';
 import { declaredCurrency, jsonLdPrices, structuredDataPrices, type StructuredPrice, type StructuredSource } from './structured-data.ts';
 import { pageAvailability } from './availability.ts';
-import { visiblePrice } from './visible-price.ts';
+import { statedPriceShown, visiblePrice } from './visible-price.ts';
 
 export type { StructuredSource, StructuredPrice };
 export { structuredDataPrices };
@@ -82,8 +82,9 @@ const NO_PRICE = 'No price found on the page: neither its structured data (JSON-
  * shown nowhere (stale markup, a list price, another variant).
  */
 function priceWithoutSelector(document: Document, structured: StructuredPrice[], url: string | undefined): ExtractionResult {
-  const visible = visiblePrice(document, { url, structured });
   const stated = fromStructuredData(structured);
+  if (stated && statedPriceShown(document, structured[0]!)) return stated;
+  const visible = visiblePrice(document, { url, structured });
   if (visible && (!stated || !visible.referenceShown)) {
     return { ok: true, price: visible.amount, currency: visible.currency, source: 'page', selector: null, matchedText: visible.text, warning: null, availability: null };
   }

@@ -583,6 +583,30 @@ export function mainPrice(page: Page, candidates: Candidate[]): number | null {
 }
 export const samePrice = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
+/**
+ * Whether the page shows the stated price as a selling price somewhere: the quick answer for a
+ * page whose statement holds, without scoring every price on it. Stops at the first showing.
+ */
+export function statedPriceShown(document: Document, stated: StructuredPrice): boolean {
+  const visit = (element: Element): { length: number; found: boolean } => {
+    if (SKIPPED_TAGS.has(element.name) || isHidden(element)) return { length: 0, found: false };
+    let length = 0;
+    for (const child of element.children) {
+      if (child.type === 'text') length += child.data.length;
+      else if (isElement(child)) {
+        const inner = visit(child);
+        if (inner.found) return inner;
+        length += inner.length;
+      }
+    }
+    if (length === 0 || length > MAX_CANDIDATE_TEXT || !mayMentionMoney(textOf(element))) return { length, found: false };
+    const found = readElement(element, stated.currency);
+    return { length, found: !!found && samePrice(found.amount, stated.amount) && shownAsSellingPrice(element, found.mention) };
+  };
+  const body = bodyOf(document);
+  return !!body && visit(body).found;
+}
+
 export type VisiblePrice = { amount: number; currency: string | null; text: string; score: number; element: Element; referenceShown: boolean };
 
 /** The price the page shows for its product, if one clearly leads; `referenceShown`: the stated price is among the page's prices. */
