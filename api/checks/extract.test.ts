@@ -448,3 +448,19 @@ describe('structured data order and failures', () => {
     }
   });
 });
+
+describe("the page's country settles a shared currency sign", () => {
+  const shop = (lang: string, price: string) =>
+    `<!doctype html><html lang="${lang}"><head><title>Bolso</title></head><body><h1>Bolso</h1><span class="precio">${price}</span></body></html>`;
+  test('"$24.990" on a Chilean page is 24,990 pesos', () => {
+    expectPrice(extractPrice(shop('es-CL', '$24.990'), { selector: '.precio' }), 24990, 'CLP');
+  });
+  test('"$19.99" at a Canadian address is Canadian dollars', () => {
+    expectPrice(extractPrice(shop('en', '$19.99'), { selector: '.precio', url: 'https://shop.example.ca/p/1' }), 19.99, 'CAD');
+  });
+  test('a currency the page states wins over its country', () => {
+    const head = '<meta property="product:price:currency" content="USD">';
+    const html = shop('es-CL', '$19.99').replace('</head>', `${head}</head>`);
+    expectPrice(extractPrice(html, { selector: '.precio' }), 19.99, 'USD');
+  });
+});

@@ -10,6 +10,7 @@ import { attr, parsePage, queryAll, textOf, type Document, type Element } from '
 import { readPrice, type PriceReading } from './price-text.ts';
 import { declaredCurrency, jsonLdPrices, structuredDataPrices, type StructuredPrice, type StructuredSource } from './structured-data.ts';
 import { pageAvailability } from './availability.ts';
+import { regionCurrency } from './page-currency.ts';
 import { statedPriceShown, visiblePrice } from './visible-price.ts';
 
 export type { StructuredSource, StructuredPrice };
@@ -66,7 +67,7 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
   const availability = pageAvailability(document, { url: opts.url });
 
   if (!selector) return withAvailability(priceWithoutSelector(document, structuredPrices(), opts.url), availability);
-  const pageCurrency = () => structuredPrices().find((price) => price.currency)?.currency ?? declaredCurrency(document);
+  const pageCurrency = () => structuredPrices().find((price) => price.currency)?.currency ?? declaredCurrency(document) ?? regionCurrency(document, opts.url);
   const bySelector = extractBySelector(document, selector, pageCurrency, opts.url);
   if (bySelector.ok || bySelector.code === 'invalid-selector') return withAvailability(bySelector, availability);
   const fallback = fromStructuredData(structuredPrices());

@@ -10,6 +10,7 @@
 import { priceTextOf } from './element-text.ts';
 import { attr, bodyOf, childElements, descendants, hasAttr, isElement, matches, parentOf, queryAll, queryOne, textOf, type Document, type Element } from './page.ts';
 import { findPriceMentions, mayMentionMoney, readPrice, type PriceMention } from './price-text.ts';
+import { regionCurrency } from './page-currency.ts';
 import { structuredDataPrices, type StructuredPrice } from './structured-data.ts';
 
 /** Below this a candidate is not taken for the page's main price: listings and price-less pages offer nothing. */
@@ -101,7 +102,7 @@ export function readPage(document: Document, url: string | undefined, structured
     productArea: title && buy ? commonAncestor(title, buy) : null,
     reference: structured[0] ?? null,
     referenceShown: false,
-    currency: structured.find((price) => price.currency)?.currency ?? null,
+    currency: structured.find((price) => price.currency)?.currency ?? regionCurrency(document, url),
     patternOf: platformPatterns(),
   };
   if (page.productArea && /^(?:html|body)$/.test(page.productArea.name)) page.productArea = null;
