@@ -51,6 +51,8 @@ interface MarkedElements {
   rdfa: Element[];
   /** meta property/name -> content, first one wins. */
   meta: Map<string, string>;
+  /** meta name -> content only (a property="price" is RDFa's). */
+  metaNames: Map<string, string>;
   h1s: Element[];
   title: Element | null;
 }
@@ -60,7 +62,7 @@ const documentCache = new WeakMap<Document, MarkedElements>();
 function markedElements(document: Document): MarkedElements {
   const cached = documentCache.get(document);
   if (cached) return cached;
-  const marked: MarkedElements = { jsonLd: [], scripts: [], itemprops: [], rdfa: [], meta: new Map(), h1s: [], title: null };
+  const marked: MarkedElements = { jsonLd: [], scripts: [], itemprops: [], rdfa: [], meta: new Map(), metaNames: new Map(), h1s: [], title: null };
   let headTitle: Element | null = null;
   const stack: AnyNode[] = [...document.children].reverse();
   while (stack.length > 0) {
@@ -82,6 +84,7 @@ function markedElements(document: Document): MarkedElements {
       const content = attribs.content?.trim();
       if (content) {
         for (const key of [attribs.property, attribs.name]) if (key && !marked.meta.has(key)) marked.meta.set(key, content);
+        if (attribs.name && !marked.metaNames.has(attribs.name)) marked.metaNames.set(attribs.name, content);
       }
     } else if (name === 'h1') {
       marked.h1s.push(element);
@@ -362,9 +365,9 @@ const PRICE_LABEL =
 
 function metaTagPrices(marked: MarkedElements): StructuredPrice[] {
   const meta = (name: string) => marked.meta.get(name) ?? null;
-  const hint = declaredCurrencyOf(marked) ?? currencyCode(meta('currency') ?? meta('priceCurrency'));
+  const hint = declaredCurrencyOf(marked) ?? currencyCode(marked.metaNames.get('currency') ?? marked.metaNames.get('priceCurrency'));
   const written: string[] = [];
-  const named = meta('price');
+  const named = marked.metaNames.get('price');
   if (named) written.push(named);
   for (let i = 1; i <= 4; i++) {
     const label = meta(`twitter:label${i}`);
@@ -597,8 +600,8 @@ function stateAmount(value: unknown, currency: string | null, cents: boolean, re
   }
   for (const key of INNER_PRICE_KEYS) {
     if (value[key] === undefined || value[key] === null) continue;
-    // A bare "value" is a price only where the object says its currency.
-    if (key === 'value' && !currencyOfObject(value)) continue;
+    // A bare "value" is a price only where the object says its currency (or holds a money object).
+    if (key === 'value' && !currencyOfObject(value) && !isObject(value.value)) continue;
     const found = stateAmount(value[key], inner, cents, refs, depth + 1);
     if (found) return found;
   }
