@@ -211,6 +211,10 @@ describe('order and availability', () => {
       ['json-ld', 24.99], ['microdata', 26.99], ['rdfa', 27.99], ['opengraph', 25.99], ['meta', 26.49], ['script-state', 27.49],
     ]);
   });
+  test('script state without a currency takes the one the page states elsewhere', () => {
+    const head = '<meta property="og:price:amount" content="24.99"><meta property="og:price:currency" content="CHF">' + nextData({ product: { name: 'Acme Kettle 1.7L', price: '24.99' } });
+    expect(structuredDataPrices(parsePage(page(H1, head))).map((p) => [p.source, p.currency])).toEqual([['opengraph', 'CHF'], ['script-state', 'CHF']]);
+  });
   test('script state speaks of stock only where nothing else does', () => {
     const stateSaysSoldOut = nextData({ product: { name: 'Acme Kettle 1.7L', price: 24.99, isInStock: false } });
     const jsonLd = `<script type="application/ld+json">${JSON.stringify({ '@type': 'Product', offers: { price: '24.99', availability: 'https://schema.org/InStock' } })}</script>`;

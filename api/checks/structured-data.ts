@@ -24,14 +24,17 @@ export interface StructuredPrice {
  */
 export function structuredDataPrices(document: Document, opts: { url?: string } = {}): StructuredPrice[] {
   const marked = markedElements(document);
-  return [
+  const stated = [
     ...jsonLdPrices(marked.jsonLd, opts.url, parsedJsonLd(marked)),
     ...microdataPrices(marked, opts.url),
     ...rdfaPrices(marked, opts.url),
     ...openGraphPrices(marked),
     ...metaTagPrices(marked),
-    ...scriptStatePrices(document, opts.url),
   ];
+  // Script state rarely names its currency; the page's other statements may.
+  const pageCurrency = stated.find((price) => price.currency)?.currency ?? null;
+  const fromState = scriptStatePrices(document, opts.url).map((price) => ({ ...price, currency: price.currency ?? pageCurrency }));
+  return [...stated, ...fromState];
 }
 
 // One walk of the tree ---------------------------------------------------------------------------
