@@ -46,7 +46,11 @@ export function detectPriceSelectors(document: Document, opts: DetectOptions = {
 const STATED_PRICE_SELECTORS: Partial<Record<StructuredPrice['source'], string[]>> = {
   'json-ld': ['script[type="application/ld+json"]'],
   microdata: ['[itemprop="price"]', '[itemprop="lowPrice"]'],
+  rdfa: ['[property="schema:price"]', '[property="price"]', '[property="lowPrice"]'],
   opengraph: ['meta[property="product:sale_price:amount"]', 'meta[property="product:price:amount"]', 'meta[property="og:price:amount"]'],
+  meta: ['meta[name="price"]', 'meta[name="twitter:data1"]', 'meta[name="twitter:data2"]'],
+  // Inline state (window.__INITIAL_STATE__ = ...) has no name of its own: every inline script, the state among them.
+  'script-state': ['script#__NEXT_DATA__', 'script[data-product-json]', 'script[id^="ProductJson-"]', 'script[type="application/json"]', 'script:not([src])'],
 };
 
 function statedPriceSelector(page: Page, url: string | undefined): DetectedSelector[] {

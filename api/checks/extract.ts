@@ -8,7 +8,7 @@
 import { priceTextOf } from './element-text.ts';
 import { attr, parsePage, queryAll, textOf, type Document, type Element } from './page.ts';
 import { readPrice, type PriceReading } from './price-text.ts';
-import { declaredCurrency, jsonLdPrices, structuredDataPrices, type StructuredPrice, type StructuredSource } from './structured-data.ts';
+import { declaredCurrency, isStateScript, jsonLdPrices, scriptStatePrices, structuredDataPrices, type StructuredPrice, type StructuredSource } from './structured-data.ts';
 import { pageAvailability } from './availability.ts';
 import { regionCurrency } from './page-currency.ts';
 import { statedPriceShown, visiblePrice } from './visible-price.ts';
@@ -115,13 +115,14 @@ const MAX_ELEMENTS = 50;
 const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-price'];
 
 function extractBySelector(document: Document, selector: string, pageCurrency: () => string | null, url: string | undefined): ExtractionResult {
-  let elements: Element[];
+  let matched: Element[];
   try {
-    elements = queryAll(document, selector).slice(0, MAX_ELEMENTS);
+    matched = queryAll(document, selector);
   } catch (error) {
     const detail = error instanceof Error && error.message.trim() ? ` (${error.message.trim()})` : '';
     return failure('invalid-selector', `The CSS selector “${selector}” is not valid${detail}. Check it for typos or pick the price element again.`);
   }
+  const elements = matched.slice(0, MAX_ELEMENTS);
   if (elements.length === 0) {
     return failure('selector-no-match', `The CSS selector “${selector}” matched nothing on the page. The page may have changed; pick the price element again.`);
   }
@@ -129,6 +130,12 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
   if (elements.every((element) => element.name === 'script' && /ld\+json/i.test(attr(element, 'type') ?? ''))) {
     const [stated] = jsonLdPrices(elements.map(textOf), url);
     if (!stated) return failure('no-price-in-text', `The CSS selector “${selector}” matched the page's structured data, but it states no price.`);
+    return { ok: true, price: stated.amount, currency: stated.currency, source: 'selector', selector, matchedText: stated.raw, warning: null, availability: null };
+  }
+  // Or the state the page's scripts keep (all of them: a page has many scripts); the page's title picks the product in it.
+  if (matched.every((element) => element.name === 'script') && matched.some(isStateScript)) {
+    const [stated] = scriptStatePrices(document, url, matched);
+    if (!stated) return failure('no-price-in-text', `The CSS selector “${selector}” matched the page's script data, but no price of this product could be read from it.`);
     return { ok: true, price: stated.amount, currency: stated.currency, source: 'selector', selector, matchedText: stated.raw, warning: null, availability: null };
   }
 
