@@ -91,3 +91,8 @@ export function pageLanguage(document: Document): string | null {
   const lang = html ? attr(html, 'lang')?.trim() : null;
   return lang && /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/.test(lang) ? lang.replace('_', '-') : null;
 }
+
+/** The words of a text, lower-cased, for telling which heading or object names the page's product. */
+export function wordsOf(text: string): Set<string> {
+  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 2));
+}

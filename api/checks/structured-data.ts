@@ -2,7 +2,7 @@
  * Prices and availability a page states for machines: JSON-LD, microdata, RDFa, OpenGraph and
  * other meta tags, and the state scripts leave for the page's own code. Pure: a parsed page in.
  */
-import { attr, hasAttr, parentOf, textOf, type AnyNode, type Document, type Element } from './page.ts';
+import { attr, hasAttr, parentOf, textOf, wordsOf, type AnyNode, type Document, type Element } from './page.ts';
 import { readPrice } from './price-text.ts';
 import { priceTextOf } from './element-text.ts';
 
@@ -537,10 +537,6 @@ function parseStateBlocks(blocks: StateBlock[]): { value: unknown; cents: boolea
     if (value !== undefined) parsed.push({ value, cents });
   }
   return parsed;
-}
-
-function wordsOf(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 2));
 }
 
 /** The words naming the page's product: its h1s, <title> and og:title. */

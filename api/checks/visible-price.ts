@@ -8,7 +8,7 @@
  * AI Detect both read pages through it.
  */
 import { priceTextOf } from './element-text.ts';
-import { attr, bodyOf, childElements, descendants, hasAttr, isElement, matches, parentOf, queryAll, queryOne, textOf, type Document, type Element } from './page.ts';
+import { attr, bodyOf, childElements, descendants, hasAttr, isElement, matches, parentOf, queryAll, queryOne, textOf, wordsOf, type Document, type Element } from './page.ts';
 import { findPriceMentions, mayMentionMoney, readPrice, type PriceMention } from './price-text.ts';
 import { regionCurrency } from './page-currency.ts';
 import { structuredDataPrices, type StructuredPrice } from './structured-data.ts';
@@ -132,10 +132,6 @@ function findTitle(document: Document, visible: Element[]): Element | null {
   const named = visible.find((element) => /(?:^|\s)name(?:\s|$)/.test(attr(element, 'itemprop') ?? ''));
   if (named) return named;
   return visible.find((element) => /\bproduct[-_]?(?:title|name)\b/i.test(attr(element, 'class') ?? '')) ?? queryOne(document, 'h2');
-}
-
-function wordsOf(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 2));
 }
 
 function titleWords(document: Document): Set<string> {
