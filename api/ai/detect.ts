@@ -10,7 +10,8 @@
  * main price is the best candidate's; every offered selector is stable, unique on the page, and
  * verified by the extraction code price checks run, returning exactly that price.
  */
-import { extractPriceFromDocument, type StructuredPrice } from '../checks/extract.ts';
+import { extractPriceFromDocument } from '../checks/extract.ts';
+import type { StructuredPrice } from '../checks/structured-data.ts';
 import { attr, childElements, descendants, matches, parentOf, queryAll, type Document, type Element } from '../checks/page.ts';
 import { classList, mainPrice, MIN_SCORE, readPage, samePrice, scoreCandidates, type Candidate, type Page, type PlatformPattern } from '../checks/visible-price.ts';
 

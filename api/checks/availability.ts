@@ -4,10 +4,9 @@
  * notice in the product's availability block, a disabled buy button, an enabled one. Null when
  * the page does not say. Pure: a parsed page in.
  */
-import type { Availability } from './extract.ts';
 import { isHidden } from './element-text.ts';
 import { attr, bodyOf, childElements, hasAttr, textOf, type Document, type Element } from './page.ts';
-import { statedAvailability } from './structured-data.ts';
+import { statedAvailability, type Availability } from './structured-data.ts';
 import { BUY_NAME, BUY_TEXT, inRelatedBlock } from './visible-price.ts';
 
 /** Sold-out notices in the main languages of European and Asian shops. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { parsePage } from './page.ts';
-import { extractPrice, structuredDataPrices, type ExtractionResult } from './extract.ts';
+import { extractPrice, type ExtractionResult } from './extract.ts';
+import { structuredDataPrices } from './structured-data.ts';
 import { parsePriceText } from './price-text.ts';
 
 function page(body: string, head = ''): string {

@@ -8,19 +8,15 @@
 import { priceTextOf } from './element-text.ts';
 import { attr, parsePage, queryAll, textOf, type Document, type Element } from './page.ts';
 import { readPrice, type PriceReading } from './price-text.ts';
-import { declaredCurrency, isStateScript, jsonLdPrices, scriptStatePrices, structuredDataPrices, type StructuredPrice, type StructuredSource } from './structured-data.ts';
+import { declaredCurrency, isStateScript, jsonLdPrices, scriptStatePrices, structuredDataPrices, type Availability, type StructuredPrice, type StructuredSource } from './structured-data.ts';
 import { pageAvailability } from './availability.ts';
 import { regionCurrency } from './page-currency.ts';
 import { statedPriceShown, visiblePrice } from './visible-price.ts';
 
-export type { StructuredSource, StructuredPrice };
-export { structuredDataPrices };
-export { priceTextOf };
+export type { Availability };
 
 /** `page`: read from the visible price block, found without a selector. */
 export type ExtractionSource = 'selector' | 'page' | StructuredSource;
-/** Whether the page offers the product for sale now (schema.org ItemAvailability); null when it does not say. */
-export type Availability = 'InStock' | 'OutOfStock' | 'PreOrder' | 'BackOrder';
 export type ExtractionFailureCode = 'selector-no-match' | 'no-price-in-text' | 'ambiguous' | 'no-price' | 'invalid-selector';
 
 export interface ExtractedPrice {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { parsePage } from './page.ts';
-import { statedAvailability, structuredDataPrices, type StatedAvailability, type StructuredSource } from './structured-data.ts';
+import { statedAvailability, structuredDataPrices, type Availability, type StructuredSource } from './structured-data.ts';
 import { extractPrice } from './extract.ts';
 import { detectPriceSelectors } from '../ai/detect.ts';
 
@@ -18,7 +18,7 @@ type Case = {
   url?: string;
   /** [source, amount, currency] of every price read, in order. */
   prices: [StructuredSource, number, string | null][];
-  availability?: StatedAvailability | null;
+  availability?: Availability | null;
 };
 
 const rdfa: Case[] = [

@@ -341,7 +341,7 @@ function rdfaPrices(marked: MarkedElements, url: string | undefined): Structured
   return bestFirst(prices, url).map(({ amount, currency, raw }) => ({ source: 'rdfa', amount, currency, raw }));
 }
 
-function rdfaAvailability(marked: MarkedElements): StatedAvailability | null {
+function rdfaAvailability(marked: MarkedElements): Availability | null {
   const product = marked.rdfa.map((element) => scopeOf(element, 'typeof', PRODUCT_ITEMTYPE)).find((p) => p && !scopeOf(p, 'typeof', PRODUCT_ITEMTYPE)) ?? null;
   const element = marked.rdfa.find((e) => rdfaTerm(e, 'availability') && scopeOf(e, 'typeof') && scopeOf(e, 'typeof', PRODUCT_ITEMTYPE) === product);
   return element ? availabilityOf(attr(element, 'href') ?? attr(element, 'resource') ?? attr(element, 'content') ?? textOf(element)) : null;
@@ -547,8 +547,8 @@ function titleWordsOf(marked: MarkedElements): Set<string> {
 
 /** `wholeNumber`: an integer outside Shopify's convention, which may be units or minor units (cents). */
 type StatePrice = OfferPrice & { wholeNumber?: boolean };
-type StateCandidate = { score: number; price: StatePrice; availability: StatedAvailability | null };
-export type StateProduct = { price: OfferPrice; availability: StatedAvailability | null };
+type StateCandidate = { score: number; price: StatePrice; availability: Availability | null };
+export type StateProduct = { price: OfferPrice; availability: Availability | null };
 
 const NAME_KEYS = ['name', 'title', 'productName', 'product_name', 'displayName'];
 /** Selling prices first; list, regular, original, was, compare-at and MSRP keys are never read. */
@@ -653,7 +653,7 @@ const IN_STOCK_KEYS = ['inStock', 'isInStock', 'in_stock', 'available', 'isAvail
 const SOLD_OUT_KEYS = ['soldOut', 'sold_out', 'isSoldOut', 'outOfStock', 'isOutOfStock', 'out_of_stock'];
 const AVAILABILITY_KEYS = ['availability', 'availabilityStatus', 'stockStatus', 'stock_status', 'inventoryStatus', 'stockState', 'stockLevelStatus'];
 
-function ownAvailability(object: JsonObject): StatedAvailability | null {
+function ownAvailability(object: JsonObject): Availability | null {
   for (const key of AVAILABILITY_KEYS) {
     const value = object[key];
     const state = availabilityOf(isObject(value) ? value.status ?? value.value ?? value.type : value);
@@ -664,7 +664,7 @@ function ownAvailability(object: JsonObject): StatedAvailability | null {
   return null;
 }
 
-function productAvailability(object: JsonObject, url: string | undefined): StatedAvailability | null {
+function productAvailability(object: JsonObject, url: string | undefined): Availability | null {
   const variant = variantNamedBy(object, url);
   const named = variant && ownAvailability(variant);
   if (named) return named;
@@ -821,10 +821,11 @@ export function scriptStatePrices(document: Document, url: string | undefined, s
 
 // Availability -----------------------------------------------------------------------------------
 
-export type StatedAvailability = 'InStock' | 'OutOfStock' | 'PreOrder' | 'BackOrder';
+/** Whether the page offers the product for sale now (schema.org ItemAvailability); null where it does not say. */
+export type Availability = 'InStock' | 'OutOfStock' | 'PreOrder' | 'BackOrder';
 
 /** schema.org ItemAvailability values (and the words meta tags use) as the four states offers can be in. */
-export function availabilityOf(value: unknown): StatedAvailability | null {
+export function availabilityOf(value: unknown): Availability | null {
   if (typeof value !== 'string') return null;
   const word = value.trim().split(/[/:#]/).pop()!.replace(/[\s_-]+/g, '').toLowerCase();
   if (/^(?:instock|limitedavailability|onlineonly|instoreonly|available|availablefororder|yes|true|1)$/.test(word)) return 'InStock';
@@ -838,7 +839,7 @@ export function availabilityOf(value: unknown): StatedAvailability | null {
  * The availability the page states for its product: its JSON-LD offer, microdata, RDFa, meta
  * tags, then its script state.
  */
-export function statedAvailability(document: Document, url: string | undefined): StatedAvailability | null {
+export function statedAvailability(document: Document, url: string | undefined): Availability | null {
   const marked = markedElements(document);
   const nodes = parsedJsonLd(marked);
   const products = nodes.filter((node) => hasType(node, ...PRODUCT_TYPES));
