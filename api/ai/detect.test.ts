@@ -135,6 +135,22 @@ describe('detection', () => {
     expect(best!.selector).toBe('.product-price');
     expect(best!.price).toBe(24.99);
   });
+
+  test('a price shown in copies of one markup (a sticky bar, variants) is suggested by that shared name', () => {
+    const copies = '<div class="tp-price"><div class="tp-price-current">£29.99</div></div>';
+    const html = page(product(copies + copies));
+    const [best] = detect(html);
+    expect(best!.selector).toBe('.tp-price-current');
+    expect(checkedPrice(html, best!.selector)).toBe(29.99);
+  });
+
+  test('a stated price the page does not show: the statement itself is the suggestion', () => {
+    const html = page('<main><h1 class="product-title">Steel Kettle</h1><div id="app"></div></main>', jsonLd('24.99'));
+    const [best] = detect(html);
+    expect(best!.selector).toBe('script[type="application/ld+json"]');
+    expect(best!.description).toContain('JSON-LD');
+    expect(checkedPrice(html, best!.selector)).toBe(24.99);
+  });
 });
 
 describe('selector stability', () => {

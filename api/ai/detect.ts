@@ -34,9 +34,11 @@ export function detectPriceSelectors(document: Document, opts: DetectOptions = {
   if (main !== null) {
     // Alternatives must make the bar too: a related product can cost the same.
     const shortlist = candidates.filter((c) => samePrice(c.amount, main) && c.score >= MIN_SCORE).slice(0, MAX_VERIFIED);
-    const named = verify(page, shortlist, main, opts.url, limit, false);
-    // Positions only where the page names nothing (hand-written HTML).
-    const found = named.length > 0 ? named : verify(page, shortlist, main, opts.url, limit, true);
+    // A name of its own first; else a name the price shares with copies of itself (variants, sticky
+    // bars), which checks read as one price; positions only where the page names nothing.
+    let found = verify(page, shortlist, main, opts.url, limit, 'own-name');
+    if (found.length === 0) found = verify(page, shortlist, main, opts.url, limit, 'shared-name');
+    if (found.length === 0) found = verify(page, shortlist, main, opts.url, limit, 'position');
     if (found.length > 0) return found;
   }
   // A page that states its price only for machines: the statement itself is what checks follow.
@@ -71,13 +73,18 @@ function statedPriceSelector(page: Page, url: string | undefined): DetectedSelec
   return [];
 }
 
-function verify(page: Page, shortlist: Candidate[], main: number, url: string | undefined, limit: number, byPosition: boolean): DetectedSelector[] {
+type SelectorKind = 'own-name' | 'shared-name' | 'position';
+/** How many elements a shared name may match: the price and a few copies of it, never a list. */
+const MAX_COPIES = 4;
+
+function verify(page: Page, shortlist: Candidate[], main: number, url: string | undefined, limit: number, kind: SelectorKind): DetectedSelector[] {
   const found: DetectedSelector[] = [];
   const seen = new Set<string>();
+  const byPosition = kind === 'position';
   for (const candidate of shortlist) {
     const selector = byPosition
       ? positionalSelector(page.document, candidate.element)
-      : stableSelector(page.document, candidate.element, page.patternOf(candidate.element) ?? undefined);
+      : stableSelector(page.document, candidate.element, page.patternOf(candidate.element) ?? undefined, kind === 'shared-name' ? MAX_COPIES : 1);
     if (!selector || seen.has(selector)) continue;
     seen.add(selector);
     const result = extractPriceFromDocument(page.document, { selector, url });
@@ -191,10 +198,11 @@ function ancestorParts(element: Element): string[] {
 const MAX_SELECTOR_TRIES = 60;
 
 /**
- * The shortest stable selector that matches this element and nothing else on the page, or null.
- * Positional selectors (nth-child) are never used: they break when a shop adds a banner.
+ * The shortest stable selector that matches this element and at most `maxMatches` elements in
+ * all (by default nothing else), or null. Positional selectors (nth-child) are never used: they
+ * break when a shop adds a banner.
  */
-export function stableSelector(document: Document, element: Element, pattern?: PlatformPattern): string | null {
+export function stableSelector(document: Document, element: Element, pattern?: PlatformPattern, maxMatches = 1): string | null {
   // Ranks: the element's own names, then qualified by an ancestor, then an ancestor and its tag,
   // then by two ancestors. Within a rank, shortest first.
   const options = new Map<string, number>();
@@ -227,16 +235,16 @@ export function stableSelector(document: Document, element: Element, pattern?: P
   let tries = 0;
   for (const selector of sorted) {
     if (++tries > MAX_SELECTOR_TRIES) break;
-    if (matchesOnly(document, element, selector)) return selector;
+    if (matchesAtMost(document, element, selector, maxMatches)) return selector;
   }
   return null;
 }
 
-/** True when the selector matches this element and no other on the page. */
-function matchesOnly(document: Document, element: Element, selector: string): boolean {
+/** True when the selector matches this element and at most `limit` elements in all (1: this one alone). */
+function matchesAtMost(document: Document, element: Element, selector: string, limit: number): boolean {
   try {
     if (!matches(element, selector)) return false;
-    return (simpleSelectorCount(document, selector) ?? queryAll(document, selector).length) === 1;
+    return (simpleSelectorCount(document, selector) ?? queryAll(document, selector).length) <= limit;
   } catch {
     return false;
   }
