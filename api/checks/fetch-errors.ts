@@ -159,9 +159,10 @@ const VENDORS: readonly Vendor[] = [
   },
   {
     name: 'Akamai',
-    header: (h) => h['akamai-grn'] !== undefined || hasHeaderPrefix(h, 'x-akamai-'),
+    header: (h) => h['akamai-grn'] !== undefined || hasHeaderPrefix(h, 'x-akamai-') || text(h.server) === 'akamaighost',
     cookie: /^(_abck|bm_sz|ak_bmsc|bm_sv)$/,
-    body: /Access Denied[\s\S]{0,600}Reference\s*#\s*\d+\.[0-9a-f]+|errors\.edgesuite\.net/i,
+    // Its error pages write punctuation as entities: "Reference&#32;&#35;18&#46;5f2e1c17".
+    body: /Access Denied[\s\S]{0,600}Reference(\s|&#32;)*(#|&#35;)(\s|&#32;)*\d+(\.|&#46;)[0-9a-f]+|errors(\.|&#46;)edgesuite(\.|&#46;)net/i,
   },
   {
     name: 'HUMAN (PerimeterX)',
