@@ -17,7 +17,8 @@ export function CheckHealthPanel() {
   const version = useStore($productsVersion);
   const [hosts, setHosts] = useState<HostHealth[] | null>(null);
   const [failed, setFailed] = useState(false);
-  const [open, setOpen] = useState<boolean | null>(null);
+  // Until the owner opens or closes it, the panel is open exactly when a shop has trouble.
+  const [chosen, setChosen] = useState<boolean | null>(null);
   const panelId = useId();
 
   useEffect(() => {
@@ -27,7 +28,6 @@ export function CheckHealthPanel() {
         if (!current) return;
         setHosts(health.hosts);
         setFailed(false);
-        setOpen((was) => was ?? hasTrouble(health.hosts));
       },
       () => current && setFailed(true),
     );
@@ -36,7 +36,7 @@ export function CheckHealthPanel() {
     };
   }, [version]);
 
-  const expanded = open ?? false;
+  const expanded = chosen ?? (hosts !== null && hasTrouble(hosts));
   const paused = hosts?.filter((h) => pausedLabel(h.backedOffUntil) !== null).length ?? 0;
   const summary = hosts === null ? '' : hosts.length === 0 ? 'No checks yet' : `${hosts.length} shop${hosts.length === 1 ? '' : 's'}${paused ? ` · ${paused} paused` : ''}`;
 
@@ -47,7 +47,7 @@ export function CheckHealthPanel() {
           type="button"
           aria-expanded={expanded}
           aria-controls={panelId}
-          onClick={() => setOpen(!expanded)}
+          onClick={() => setChosen(!expanded)}
           className="flex w-full items-center gap-3 p-5 text-left outline-none hover:bg-muted/50 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
         >
           <span className="flex-1">
