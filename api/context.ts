@@ -7,6 +7,7 @@ import { createSessionStore, SESSIONS_DDL, type SessionStore } from './auth/sess
 import { OAUTH_STATE_DDL } from './auth/oauth-state.ts';
 import { BILLING_DDL } from './billing/webhook.ts';
 import { CHECK_JOBS_DDL } from './checks/queue.ts';
+import { HOST_BACKOFF_DDL } from './checks/host-backoff.ts';
 import { OUTBOX_DDL } from './alerts/outbox.ts';
 import { API_KEYS_DDL } from './public-api/keys.ts';
 import { reactors } from './alerts/reactors.ts';
@@ -28,6 +29,7 @@ export async function migrate(sql: Sql, runner: ProjectionRunner, reactorRunner?
   await sql.unsafe(SESSIONS_DDL);
   await sql.unsafe(OAUTH_STATE_DDL);
   await sql.unsafe(CHECK_JOBS_DDL);
+  await sql.unsafe(HOST_BACKOFF_DDL);
   await runner.setup();
   await sql.unsafe(OUTBOX_DDL);
   await reactorRunner?.setup();

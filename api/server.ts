@@ -12,6 +12,7 @@ import { historyRoutes } from './history/routes.ts';
 import { siteRoutes } from './site.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { checkRoutes } from './checks/routes.ts';
+import { checkHealthRoutes } from './check-health/routes.ts';
 import { demoShopRoutes } from './demo-shop/routes.ts';
 import { aiRoutes } from './ai/routes.ts';
 import { alertRoutes } from './alerts/routes.ts';
@@ -30,6 +31,7 @@ export function createApp(ctx: AppContext) {
     .use(dashboardRoutes(ctx))
     .use(historyRoutes(ctx))
     .use(checkRoutes(ctx))
+    .use(checkHealthRoutes(ctx))
     .use(demoShopRoutes(ctx))
     .use(billingRoutes(ctx))
     .use(aiRoutes(ctx))

@@ -23,7 +23,7 @@ export type CheckEvent = EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'>;
 export type CheckOutcome = { target: CheckTarget; event: CheckEvent };
 
 /** Per-host limits hold for the whole process, so every check shares one fetcher. */
-const sharedFetcher = createFetcher();
+export const sharedFetcher = createFetcher();
 
 const MAX_MATCHED_TEXT = 2000;
 const MAX_IMAGE_URL = 2000;

@@ -315,8 +315,11 @@ describe('checks through the queue', () => {
     const [b] = await checkEvents(challenge);
     expect(a!.data).toMatchObject({ code: 'http-status', httpStatus: 404 });
     expect((a!.data as any).reason).toContain('does not exist');
-    expect(b!.data).toMatchObject({ code: 'bot-protection', httpStatus: 403 });
+    expect(b!.data).toMatchObject({ code: 'blocked', httpStatus: 403 });
     expect((b!.data as any).reason).toContain('Cloudflare');
+    // The refusal rests the whole loopback shop; the tests after this one use it too.
+    expect((await ctx.sql`SELECT host FROM host_backoff`).map((r) => r.host)).toEqual([new URL(shopUrl).host]);
+    await ctx.sql`DELETE FROM host_backoff`;
   });
 
   test('a product removed while queued is not checked into its stream', async () => {

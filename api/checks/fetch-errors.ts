@@ -5,7 +5,7 @@ export type FetchFailureCode =
   | 'timeout'
   | 'dns'
   | 'blocked-address'
-  | 'bot-protection'
+  | 'blocked'
   | 'http-status'
   | 'too-large'
   | 'too-many-redirects'
@@ -13,7 +13,13 @@ export type FetchFailureCode =
   | 'network'
   | 'not-html';
 
-export type FetchFailure = { ok: false; code: FetchFailureCode; reason: string; status?: number };
+/** `retryAfterMs`: how long a shop that turned the check away asked us to wait (Retry-After). */
+export type FetchFailure = { ok: false; code: FetchFailureCode; reason: string; status?: number; retryAfterMs?: number };
+
+/** Events recorded before bot walls and rate limits were one code carry the old name. */
+export const LEGACY_BLOCKED_CODES: readonly string[] = ['bot-protection'];
+/** The code of a failure, with old names read as today's. */
+export const normaliseFailureCode = (code: string) => (LEGACY_BLOCKED_CODES.includes(code) ? 'blocked' : code);
 
 /** Thrown inside the fetcher and turned into a FetchFailure at its edge. */
 export class FetchError extends Error {
@@ -25,9 +31,13 @@ export class FetchError extends Error {
   }
 }
 
-function failure(code: FetchFailureCode, reason: string, status?: number): FetchFailure {
-  return status === undefined ? { ok: false, code, reason } : { ok: false, code, reason, status };
+function failure(code: FetchFailureCode, reason: string, status?: number, retryAfterMs?: number | null): FetchFailure {
+  const f: FetchFailure = status === undefined ? { ok: false, code, reason } : { ok: false, code, reason, status };
+  if (retryAfterMs !== undefined && retryAfterMs !== null) f.retryAfterMs = retryAfterMs;
+  return f;
 }
+
+const TRY_LATER = 'Pricewatch will try again later; meanwhile you can update the price by hand.';
 
 const seconds = (ms: number) => {
   const value = Math.round(ms / 100) / 10;
@@ -49,12 +59,10 @@ export const failures = {
       'blocked-address',
       `${host} leads to a private or internal network address, which Pricewatch does not visit for safety reasons.`,
     ),
-  botProtection: (vendor: string | null, status: number) =>
-    failure(
-      'bot-protection',
-      `The shop's bot protection${vendor ? ` (${vendor})` : ''} blocked the automatic check. Update the price manually, or try again later.`,
-      status,
-    ),
+  botProtection: (vendor: string | null, status: number, retryAfterMs?: number | null) =>
+    failure('blocked', `The shop's bot protection${vendor ? ` (${vendor})` : ''} turned the check away. ${TRY_LATER}`, status, retryAfterMs),
+  rateLimited: (retryAfterMs?: number | null) =>
+    failure('blocked', `The shop asked us to slow down (HTTP 429). ${TRY_LATER}`, 429, retryAfterMs),
   httpStatus: (status: number) => failure('http-status', httpStatusReason(status), status),
   tooLarge: (maxBytes: number) =>
     failure('too-large', `The page is larger than ${megabytes(maxBytes)}, so Pricewatch stopped downloading it.`),
@@ -75,8 +83,7 @@ export const failures = {
 function httpStatusReason(status: number): string {
   if (status === 404 || status === 410)
     return `The shop says this page does not exist (HTTP ${status}). The product may have been removed or its link changed.`;
-  if (status === 401 || status === 403) return `The shop refused access to this page (HTTP ${status}).`;
-  if (status === 429) return `The shop asked Pricewatch to slow down (HTTP 429). The next check will try again.`;
+  if (status === 401 || status === 403) return `The shop refused the request (HTTP ${status}).`;
   if (status >= 500) return `The shop's server had a problem (HTTP ${status}). The next check will try again.`;
   return `The shop answered with an unexpected status (HTTP ${status}).`;
 }
@@ -110,50 +117,117 @@ function networkReason(code: string, error: unknown): string {
   return `Pricewatch could not download the page (${detail}).`;
 }
 
+/** Retry-After in milliseconds (seconds or an HTTP date), or null when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return null;
+  if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
 // Bot protection: told apart from other refusals so the owner knows a retry or a
 // different selector will not help, and so the last good price is kept.
+//
+// A vendor's headers, cookies and scripts are on ordinary pages of the shops it protects too,
+// so they only name the vendor of a refusal (401, 403, 405, 429, 503). A successful status
+// counts as a challenge only by the challenge's own title or a header that says "challenge".
 
 type Headers = Record<string, string | string[] | undefined>;
 
-const VENDOR_HEADERS: Array<[vendor: string, matches: (headers: Headers) => boolean]> = [
-  ['Cloudflare', (h) => h['cf-mitigated'] !== undefined],
-  ['DataDome', (h) => h['x-datadome'] !== undefined || h['x-dd-b'] !== undefined],
-  ['Imperva', (h) => h['x-iinfo'] !== undefined],
+type Vendor = {
+  name: string;
+  /** A header that only a challenge or a block carries, whatever the status. */
+  challengeHeader?: (h: Headers) => boolean;
+  /** Headers the vendor adds to every answer it serves. */
+  header?: (h: Headers) => boolean;
+  /** Cookies the vendor sets (names only). */
+  cookie?: RegExp;
+  body?: RegExp;
+};
+
+const text = (value: string | string[] | undefined) => (value === undefined ? '' : Array.isArray(value) ? value.join(',') : value).toLowerCase();
+const hasHeaderPrefix = (h: Headers, prefix: string) => Object.keys(h).some((k) => k.toLowerCase().startsWith(prefix));
+
+const VENDORS: readonly Vendor[] = [
+  {
+    name: 'Cloudflare',
+    challengeHeader: (h) => text(h['cf-mitigated']).includes('challenge'),
+    header: (h) => h['cf-mitigated'] !== undefined,
+    cookie: /^(__cf_bm|cf_clearance|__cfruid)$/,
+    body: /<title>\s*(Just a moment\.\.\.|Attention Required! \| Cloudflare)|cf-browser-verification|cf_chl_opt|\/cdn-cgi\/challenge-platform\/|Sorry, you have been blocked|used Cloudflare to restrict access/i,
+  },
+  {
+    name: 'Akamai',
+    header: (h) => h['akamai-grn'] !== undefined || hasHeaderPrefix(h, 'x-akamai-') || text(h.server) === 'akamaighost',
+    cookie: /^(_abck|bm_sz|ak_bmsc|bm_sv)$/,
+    // Its error pages write punctuation as entities: "Reference&#32;&#35;18&#46;5f2e1c17".
+    body: /Access Denied[\s\S]{0,600}Reference(\s|&#32;)*(#|&#35;)(\s|&#32;)*\d+(\.|&#46;)[0-9a-f]+|errors(\.|&#46;)edgesuite(\.|&#46;)net/i,
+  },
+  {
+    name: 'HUMAN (PerimeterX)',
+    header: (h) => hasHeaderPrefix(h, 'x-px-'),
+    cookie: /^_px(hd|vid|3|2|de|cc)?$/,
+    body: /px-captcha|_pxCaptcha|_pxAppId|perimeterx|\/_px\/|Press &(amp;)? Hold|Access to this page has been denied/i,
+  },
+  {
+    name: 'DataDome',
+    header: (h) => h['x-datadome'] !== undefined || h['x-dd-b'] !== undefined || h['x-datadome-cid'] !== undefined,
+    cookie: /^datadome$/i,
+    body: /captcha-delivery\.com|datadome/i,
+  },
+  {
+    name: 'Imperva',
+    header: (h) => h['x-iinfo'] !== undefined || text(h['x-cdn']).includes('imperva') || text(h['x-cdn']).includes('incapsula'),
+    cookie: /^(incap_ses_\d+_\d+|visid_incap_\d+|nlbi_\d+|reese84)$/,
+    body: /_Incapsula_Resource|Incapsula incident ID|Request unsuccessful\. Incapsula/i,
+  },
+  {
+    name: 'AWS WAF',
+    challengeHeader: (h) => ['captcha', 'challenge'].includes(text(h['x-amzn-waf-action'])),
+    body: /awswaf\.com|AwsWafIntegration/i,
+  },
+  {
+    name: 'Vercel',
+    challengeHeader: (h) => text(h['x-vercel-mitigated']).includes('challenge'),
+    body: /Vercel Security Checkpoint/i,
+  },
+  { name: 'Kasada', header: (h) => hasHeaderPrefix(h, 'x-kpsdk-') },
 ];
 
-const VENDOR_BODIES: Array<[vendor: string, pattern: RegExp]> = [
-  [
-    'Cloudflare',
-    /<title>\s*(Just a moment\.\.\.|Attention Required! \| Cloudflare)|cf-browser-verification|cf_chl_opt|\/cdn-cgi\/challenge-platform\/h\//i,
-  ],
-  ['Akamai', /Access Denied[\s\S]{0,600}Reference #\d+\.[0-9a-f]+|errors\.edgesuite\.net/i],
-  ['PerimeterX', /px-captcha|_pxCaptcha|perimeterx|Access to this page has been denied/i],
-  ['DataDome', /captcha-delivery\.com|datadome/i],
-  ['Imperva', /_Incapsula_Resource|Incapsula incident ID/i],
-];
+// A 503 is as often an outage as a challenge: there only the page itself names the vendor.
+const REFUSALS = new Set([401, 403, 405, 429, 503]);
+const REFUSALS_BY_HEADER = new Set([401, 403, 405, 429]);
 
 const GENERIC_CHALLENGE = /g-recaptcha|hcaptcha|cf-turnstile|captcha|are you a (human|robot)|verify you are (a )?human/i;
 
 // On a normal page only a challenge's own title counts: ordinary product pages often load
 // the protection vendor's scripts, or mention a captcha in a login form.
 const CHALLENGE_TITLE =
-  /<title>\s*(Just a moment\.\.\.|Attention Required! \| Cloudflare|Access to this page has been denied|Pardon Our Interruption|Robot or human\?)/i;
+  /<title>\s*(Just a moment\.\.\.|Attention Required! \| Cloudflare|Access to this page has been denied|Pardon Our Interruption|Robot or human\?|Vercel Security Checkpoint)/i;
+
+function cookieNames(headers: Headers): string[] {
+  const lines = headers['set-cookie'];
+  return (Array.isArray(lines) ? lines : lines ? [lines] : []).map((line) => line.split('=', 1)[0]!.trim());
+}
 
 /**
  * Names the bot protection that answered instead of the shop, or returns
  * undefined when the answer is not a challenge. `null` means a challenge of unknown origin.
  */
 export function detectBotChallenge(status: number, headers: Headers, bodySample: string): string | null | undefined {
-  const mitigated = headers['cf-mitigated'];
-  if (mitigated !== undefined && String(mitigated).toLowerCase().includes('challenge')) return 'Cloudflare';
-  if (status < 400) {
-    if (!CHALLENGE_TITLE.test(bodySample)) return undefined;
-    return VENDOR_BODIES.find(([, pattern]) => pattern.test(bodySample))?.[0] ?? null;
-  }
-  const byBody = VENDOR_BODIES.find(([, pattern]) => pattern.test(bodySample))?.[0];
+  const lower: Headers = {};
+  for (const [k, v] of Object.entries(headers)) lower[k.toLowerCase()] = v;
+  const byChallengeHeader = VENDORS.find((v) => v.challengeHeader?.(lower));
+  if (byChallengeHeader) return byChallengeHeader.name;
+  const byBody = VENDORS.find((v) => v.body?.test(bodySample))?.name;
+  if (CHALLENGE_TITLE.test(bodySample)) return byBody ?? null;
+  if (!REFUSALS.has(status)) return undefined;
   if (byBody) return byBody;
-  const byHeader = VENDOR_HEADERS.find(([, matches]) => matches(headers))?.[0];
-  if (byHeader && (status === 403 || status === 429 || status === 503)) return byHeader;
-  if (GENERIC_CHALLENGE.test(bodySample)) return byHeader ?? null;
+  if (!REFUSALS_BY_HEADER.has(status)) return GENERIC_CHALLENGE.test(bodySample) ? null : undefined;
+  const cookies = cookieNames(lower);
+  const byHeader = VENDORS.find((v) => v.header?.(lower) || (v.cookie && cookies.some((c) => v.cookie!.test(c))))?.name;
+  if (byHeader) return byHeader;
+  if (GENERIC_CHALLENGE.test(bodySample)) return null;
   return undefined;
 }

@@ -364,10 +364,10 @@ describe('fetchPage on a loopback shop', () => {
   test('tells bot protection apart from a plain refusal', async () => {
     const fetcher = testFetcher();
     const challenged = await fetcher.fetchPage(`${origin}/cloudflare-challenge`);
-    expectFailure(challenged, 'bot-protection');
+    expectFailure(challenged, 'blocked');
     expect(!challenged.ok && challenged.reason).toContain('Cloudflare');
     const captcha = await fetcher.fetchPage(`${origin}/datadome-captcha`);
-    expectFailure(captcha, 'bot-protection');
+    expectFailure(captcha, 'blocked');
     expect(hits.get('/datadome-captcha')).toBe(1);
     const forbidden = await fetcher.fetchPage(`${origin}/forbidden`);
     expectFailure(forbidden, 'http-status');
@@ -376,7 +376,7 @@ describe('fetchPage on a loopback shop', () => {
 
   test('recognises a challenge served with status 200, but not a page that merely loads protection scripts', async () => {
     const fetcher = testFetcher();
-    expectFailure(await fetcher.fetchPage(`${origin}/challenge-ok-status`), 'bot-protection');
+    expectFailure(await fetcher.fetchPage(`${origin}/challenge-ok-status`), 'blocked');
     expect((await fetcher.fetchPage(`${origin}/page-with-protection-scripts`)).ok).toBe(true);
   });
 

@@ -16,7 +16,7 @@ import { pipeline } from 'node:stream';
 import tls from 'node:tls';
 import zlib from 'node:zlib';
 import ipaddr from 'ipaddr.js';
-import { describeError, detectBotChallenge, FetchError, failures, type FetchFailure } from './fetch-errors';
+import { describeError, detectBotChallenge, FetchError, failures, parseRetryAfter, type FetchFailure } from './fetch-errors';
 
 export type { FetchFailure, FetchFailureCode } from './fetch-errors';
 
@@ -222,7 +222,11 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
       const { status } = answer;
       if ((status >= 200 && status < 300) || isRedirect(answer)) return answer;
       const delay = mayRetry && isRetryableStatus(status) ? retryDelay(attempt, answer.headers['retry-after']) : null;
-      if (delay === null) throw new FetchError(failures.httpStatus(status));
+      if (delay === null) {
+        // A shop still asking us to slow down turns the check away like a bot wall: the host is given a rest.
+        if (status === 429) throw new FetchError(failures.rateLimited(parseRetryAfter(answer.headers['retry-after'])));
+        throw new FetchError(failures.httpStatus(status));
+      }
       await sleep(delay);
     }
   }
@@ -234,7 +238,9 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     if (!isRedirect(answer)) {
       const sample = answer.body.subarray(0, ERROR_SAMPLE_BYTES).toString('latin1');
       const vendor = detectBotChallenge(answer.status, answer.headers, sample);
-      if (vendor !== undefined) throw new FetchError(failures.botProtection(vendor, answer.status));
+      if (vendor !== undefined) {
+        throw new FetchError(failures.botProtection(vendor, answer.status, parseRetryAfter(answer.headers['retry-after'])));
+      }
     }
     return answer;
   }
@@ -378,14 +384,6 @@ function isRedirect({ status, headers }: Pick<Answer, 'status' | 'headers'>): bo
 
 function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
-}
-
-/** Retry-After in milliseconds (seconds or an HTTP date), or null when absent or unreadable. */
-function parseRetryAfter(value: string | undefined): number | null {
-  if (!value) return null;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { PLAN_MINUTES, FREQUENCY_MINUTES, isDue, type CheckFrequencySetting } from './schedule.ts';
 import { PLANS } from '../billing/plans.ts';
 import { demoShopPrefix, isDemoShopUrl } from '../demo-shop/address.ts';
+import { hostOf } from './host-backoff.ts';
 
 /**
  * The check queue: an operational table, not events (the results are events).
@@ -26,6 +27,8 @@ CREATE TABLE IF NOT EXISTS check_jobs (
 -- Claim order: products sharing a url sit together (one fetch serves them), while different
 -- pages of one shop are spread out, so a batch does not queue up behind one host's politeness limit.
 CREATE INDEX IF NOT EXISTS check_jobs_claim_order ON check_jobs (run_at, hashtext(url));
+-- The host rests together when the shop turns checks away (host_backoff); set on enqueue.
+ALTER TABLE check_jobs ADD COLUMN IF NOT EXISTS host text;
 `;
 
 /** A worker that holds a job this long without finishing is presumed dead. */
@@ -45,7 +48,8 @@ export type ClaimedJob = {
 
 /**
  * Claims up to `limit` due jobs, oldest first and grouped by url (see the claim order index).
- * Jobs of products removed meanwhile are dropped.
+ * Jobs of products removed meanwhile are dropped. Jobs of a resting host (host_backoff) stay
+ * where they are until the rest ends.
  */
 export async function claimJobs(sql: Sql, opts: { workerId: string; limit: number; leaseSeconds?: number }): Promise<ClaimedJob[]> {
   const lease = crypto.randomUUID();
@@ -53,6 +57,7 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
     WITH picked AS (
       SELECT product_id FROM check_jobs
       WHERE run_at <= now() AND (claimed_at IS NULL OR claimed_at <= now() - make_interval(secs => ${opts.leaseSeconds ?? LEASE_SECONDS}))
+        AND NOT EXISTS (SELECT 1 FROM host_backoff b WHERE b.host = check_jobs.host AND b.until > now())
       ORDER BY run_at, hashtext(url)
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED
@@ -64,6 +69,18 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
   const gone = rows.filter((r) => r.userId === null).map((r) => r.productId);
   if (gone.length) await sql`DELETE FROM check_jobs WHERE product_id = ANY(${gone}::text[]) AND lease = ${lease}`;
   return rows.filter((r) => r.userId !== null).map((r) => ({ ...r, userId: r.userId!, url: r.url!, selector: r.selector!, lease }));
+}
+
+/**
+ * Hands claimed jobs back unchecked (their host began to rest after the claim): the claim does
+ * not count as an attempt, and the jobs are claimed again once the rest is over.
+ */
+export async function releaseJobs(sql: Sql, jobs: readonly { productId: string; lease: string }[]): Promise<void> {
+  if (!jobs.length) return;
+  await sql`
+    UPDATE check_jobs j SET lease = NULL, claimed_by = NULL, claimed_at = NULL, attempts = greatest(j.attempts - 1, 0)
+    FROM unnest(${jobs.map((j) => j.productId)}::text[], ${jobs.map((j) => j.lease)}::uuid[]) AS f(product_id, lease)
+    WHERE j.product_id = f.product_id AND j.lease = f.lease`;
 }
 
 /**
@@ -124,8 +141,8 @@ export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = 
     }, now, rules));
     if (!due.length) return 0;
     const inserted = await tx`
-      INSERT INTO check_jobs (product_id, url)
-      SELECT * FROM unnest(${due.map((c) => c.id)}::text[], ${due.map((c) => c.url)}::text[])
+      INSERT INTO check_jobs (product_id, url, host)
+      SELECT * FROM unnest(${due.map((c) => c.id)}::text[], ${due.map((c) => c.url)}::text[], ${due.map((c) => hostOf(c.url))}::text[])
       ON CONFLICT (product_id) DO NOTHING
       RETURNING product_id`;
     return inserted.length;
@@ -134,6 +151,6 @@ export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = 
 
 /** Puts a product's check in the queue now (for tools and tests); false when one is already queued. */
 export async function enqueueCheck(sql: Sql, productId: string, url: string): Promise<boolean> {
-  const rows = await sql`INSERT INTO check_jobs (product_id, url) VALUES (${productId}, ${url}) ON CONFLICT DO NOTHING RETURNING product_id`;
+  const rows = await sql`INSERT INTO check_jobs (product_id, url, host) VALUES (${productId}, ${url}, ${hostOf(url)}) ON CONFLICT DO NOTHING RETURNING product_id`;
   return rows.length > 0;
 }

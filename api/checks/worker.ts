@@ -1,8 +1,9 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../context.ts';
 import type { Fetcher } from './fetcher.ts';
-import { claimJobs, MAX_ATTEMPTS, type ClaimedJob } from './queue.ts';
-import { checkPage, groupByUrl, recordOutcomes, type CheckOutcome } from './check.ts';
+import { claimJobs, MAX_ATTEMPTS, releaseJobs, type ClaimedJob } from './queue.ts';
+import { checkPage, groupByUrl, recordOutcomes, sharedFetcher, type CheckOutcome } from './check.ts';
+import { watchingBlocks } from './host-backoff.ts';
 
 export type WorkerOptions = {
   /** Products checked at the same time (default: CHECK_CONCURRENCY). */
@@ -28,6 +29,8 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
   const idleMs = opts.idleMs ?? 1000;
   const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   const writer = createWriter(ctx, opts.writeBatch ?? 100, opts.onRecorded);
+  // Refusals put the shop's host to rest for every worker (host_backoff).
+  const fetcher = watchingBlocks(ctx.sql, opts.fetcher ?? sharedFetcher);
   const tasks = new Set<Promise<void>>();
   let busy = 0;
 
@@ -41,7 +44,7 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
       }
       for (const [url, group] of groupByUrl(jobs)) {
         busy += group.length;
-        const task = checkGroup(ctx, url, group, opts.fetcher)
+        const task = checkGroup(ctx, url, group, fetcher)
           .then(writer.add, (err) => console.error('price-check worker:', err))
           .finally(() => { busy -= group.length; tasks.delete(task); });
         tasks.add(task);
@@ -58,7 +61,12 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
   await writer.flush();
 }
 
-async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetcher?: Fetcher): Promise<CheckOutcome[]> {
+async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetcher: ReturnType<typeof watchingBlocks>): Promise<CheckOutcome[]> {
+  // Claimed together with a page whose shop has just turned us away: wait for the rest to end.
+  if (fetcher.restingUntil(url)) {
+    await releaseJobs(ctx.sql, jobs);
+    return [];
+  }
   // A job that keeps killing its worker is given up rather than tried forever.
   const abandoned = jobs.filter((j) => j.attempts > MAX_ATTEMPTS);
   const live = jobs.filter((j) => j.attempts <= MAX_ATTEMPTS);

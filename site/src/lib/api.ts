@@ -116,6 +116,10 @@ export const api = {
     create: () => call(client.api.settings['api-key'].post()),
     revoke: () => call(client.api.settings['api-key'].delete()),
   },
+  /** How each shop's checks went over the last 7 days (Products > Check health). */
+  checkHealth: {
+    get: () => call(client.api['check-health'].get({ query: { days: 7 } })),
+  },
   dashboard: {
     stats: () => call(client.api.dashboard.stats.get(), { unauthorized: SESSION_EXPIRED_TOAST }),
   },

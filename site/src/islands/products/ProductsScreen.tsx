@@ -8,6 +8,7 @@ import { AppShell } from '../AppShell';
 import { Button } from '../ui/Button';
 import { Input } from '../ui/Input';
 import { AddProductDialog } from './AddProductDialog';
+import { CheckHealthPanel } from './CheckHealthPanel';
 import { DeleteProductDialog } from './DeleteProductDialog';
 import { EditProductDialog } from './EditProductDialog';
 import { GRID, LoadFailed, NoMatch, NoProducts, ProductSkeletons } from './ListStates';
@@ -121,6 +122,8 @@ function Products() {
           ))}
         </ul>
       )}
+
+      {products !== null && products.length > 0 && <CheckHealthPanel />}
 
       {dialog?.kind === 'add' && (
         <AddProductDialog {...dialogProps} onAdded={(added) => changed(added ? (list) => [added, ...list] : undefined)} />
