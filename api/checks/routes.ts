@@ -20,7 +20,7 @@ export async function checkProductNow(ctx: AppContext, userId: string, productId
     SELECT id, user_id, url, selector, current_price FROM products WHERE id = ${productId} AND user_id = ${userId}`;
   if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
   const target = { productId: product.id, userId, url: product.url, selector: product.selector, lease: null };
-  const [outcome] = await checkPage(ctx.config, product.url, [target], fetcher);
+  const [outcome] = await checkPage(ctx.config, product.url, [target], fetcher, { sql: ctx.sql });
   const { recorded, checkpoint } = await recordOutcomes(ctx, [outcome!]);
   if (!recorded.length) throw new HttpError(404, PRODUCT_NOT_FOUND); // removed while it was being checked
   // The list and the dashboard are read right after this answer: let them see the result.
