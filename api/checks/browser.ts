@@ -37,6 +37,8 @@ export type RendererSettings = {
   timeoutMs?: number;
   /** The network counts as quiet after this long without a request in flight. */
   quietMs?: number;
+  /** The same, while a selector is still waited for: prices often arrive from a timer, then a call. */
+  quietForSelectorMs?: number;
   fetcher?: Fetcher;
 };
 
@@ -73,6 +75,7 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
   const concurrency = Math.max(1, settings.concurrency ?? (Number(process.env.BROWSER_CONCURRENCY) || 2));
   const timeoutMs = settings.timeoutMs ?? (Number(process.env.BROWSER_TIMEOUT_MS) || 15_000);
   const quietMs = settings.quietMs ?? 500;
+  const quietForSelectorMs = settings.quietForSelectorMs ?? 3000;
   const ownFetcher = settings.fetcher ?? createFetcher({ hostSpacingMs: 0 });
 
   let browser: Promise<Browser> | null = null;
@@ -221,7 +224,7 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
       let html = await page.content();
       for (;;) {
         if (request.isReady?.(html)) break;
-        if (inFlight === 0 && Date.now() - lastActivity >= quietMs) break;
+        if (inFlight === 0 && Date.now() - lastActivity >= (request.isReady ? quietForSelectorMs : quietMs)) break;
         if (Date.now() >= deadline) break;
         await Promise.race([page.waitForTimeout(POLL_MS), crashed]);
         html = await page.content();
