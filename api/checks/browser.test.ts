@@ -8,6 +8,8 @@ import { createFetcher, type ResolvedAddress } from './fetcher.ts';
 import { chromiumPath, createRenderer, NEEDS_BROWSER_REASON, type Renderer } from './browser.ts';
 import { checkPage, recordOutcomes, STATIC_RETRY_RENDERS, type CheckOutcome, type CheckTarget } from './check.ts';
 import { claimJobs, enqueueCheck } from './queue.ts';
+import { readPage } from './read-page.ts';
+import { detectPriceSelectors } from '../ai/detect.ts';
 
 setDefaultTimeout(60_000);
 
@@ -250,6 +252,20 @@ describe.skipIf(!browserAvailable)('pages that show their price with JavaScript'
     } finally {
       await crashing.close();
     }
+  });
+
+  test('AI Detect reads a script-rendered page on its rendered HTML, and a static page as served', async () => {
+    const detect = (path: string, using: Renderer) => readPage(`${shopUrl}${path}`, {
+      fetcher, renderer: using, satisfied: (document) => detectPriceSelectors(document, { url: `${shopUrl}${path}` }).length > 0,
+    });
+    const shell = await detect('/shell', renderer);
+    if (!shell.ok) throw new Error(shell.reason);
+    expect(shell.fetcher).toBe('browser');
+    expect(detectPriceSelectors(shell.document, { url: `${shopUrl}/shell` })[0]).toMatchObject({ price: 45 });
+    const untouched = createRenderer({ fetcher });
+    const plain = await detect('/static', untouched);
+    expect(plain).toMatchObject({ ok: true, fetcher: 'static' });
+    expect(untouched.launches).toBe(0);
   });
 
   test('contexts are not kept: no cookie or storage passes from one check to the next', async () => {

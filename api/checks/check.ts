@@ -10,6 +10,7 @@ import { attr, parsePage, queryOne, type Document } from './page.ts';
 import { finishJobs, type RenderMemory } from './queue.ts';
 import { sharedRenderer, type Renderer, type RenderFailure } from './browser.ts';
 import { hasScripts, looksScriptRendered } from './script-rendered.ts';
+import { needsRendering } from './read-page.ts';
 import { isDemoShopUrl } from '../demo-shop/address.ts';
 
 /**
@@ -114,12 +115,6 @@ export async function checkPage(
     // The browser did not help: the static reading (with its structured price, if any) stands.
     return statically.ok ? outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, statically) : outcome;
   });
-}
-
-/** The user's selector gave no price and nothing stated one; or the page is a shell and the selector did not find it. */
-function needsRendering(found: ExtractionResult, shell: boolean): boolean {
-  if (!found.ok) return found.code === 'selector-no-match' || found.code === 'no-price-in-text' || found.code === 'no-price' || (shell && found.code !== 'invalid-selector');
-  return shell && found.source !== 'selector';
 }
 
 async function renderFor(renderer: Renderer, url: string, targets: readonly CheckTarget[], fetcher: Fetcher, fetchOptions: FetchOptions): Promise<(Reading & { ok: true }) | RenderFailure> {
