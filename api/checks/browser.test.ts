@@ -9,6 +9,8 @@ import { chromiumPath, createRenderer, NEEDS_BROWSER_REASON, type Renderer } fro
 import { checkPage, recordOutcomes, STATIC_RETRY_RENDERS, type CheckOutcome, type CheckTarget } from './check.ts';
 import { claimJobs, enqueueCheck } from './queue.ts';
 import { readPage } from './read-page.ts';
+import { parsePage } from './page.ts';
+import { hasScripts, looksScriptRendered } from './script-rendered.ts';
 import { detectPriceSelectors } from '../ai/detect.ts';
 
 setDefaultTimeout(60_000);
@@ -332,5 +334,40 @@ describe('without Chromium', () => {
     expect(NEEDS_BROWSER_REASON).toBe('This page needs JavaScript to show its price; install Chromium on the server (apt-get install chromium).');
     // Static pages are read as before.
     expect(observed(await check(await addProduct('/static'), missing)).fetcher).toBe('static');
+  });
+});
+
+describe('which pages may need the browser (no Chromium needed)', () => {
+  const shell = (body: string) => looksScriptRendered(parsePage(`<html><head><title>x</title></head><body>${body}<script src="/app.js"></script></body></html>`));
+  test('empty mount points and JavaScript notices are app shells; pages with content are not', () => {
+    expect(shell('<div id="root"></div>')).toBe(true);
+    expect(shell('<div id="__next"></div>')).toBe(true);
+    expect(shell('<div id="app"> </div><footer>© Shop</footer>')).toBe(true);
+    expect(shell('<noscript>You need to enable JavaScript to run this app.</noscript><div class="x"></div>')).toBe(true);
+    expect(shell(`<div id="root"><h1>Kettle</h1><p>${'A fine kettle. '.repeat(30)}</p></div>`)).toBe(false);
+    expect(shell(`<noscript>Please enable JavaScript</noscript><main>${'Long product description. '.repeat(60)}</main>`)).toBe(false);
+    expect(shell('<h1>Kettle</h1><span class="price">£5</span>')).toBe(false);
+  });
+  test('data islands are not scripts that run', () => {
+    expect(hasScripts(parsePage('<script type="application/ld+json">{}</script><script type="application/json">{}</script>'))).toBe(false);
+    expect(hasScripts(parsePage('<script>1</script>'))).toBe(true);
+    expect(hasScripts(parsePage('<script type="module" src="/a.js"></script>'))).toBe(true);
+  });
+});
+
+describe('the resource fetch the browser uses keeps the address guard (no Chromium needed)', () => {
+  test('private targets, private redirect hops and metadata are refused; the shop is served', async () => {
+    privateHits = [];
+    const get = (url: string) => fetcher.fetchResource!({ url, method: 'GET', headers: { accept: '*/*' } }, { allowPrivate: false });
+    expect(await get(`${shopUrl}/api/price/fan`)).toMatchObject({ ok: true, status: 200 });
+    expect(await get(`${internalOrigin}/direct`)).toMatchObject({ ok: false, code: 'blocked-address' });
+    expect(await get(`http://internal.test:${internal.port}/by-name`)).toMatchObject({ ok: false, code: 'blocked-address' });
+    expect(await get(`${shopUrl}/to-private`)).toMatchObject({ ok: false, code: 'blocked-address' });
+    expect(await get('http://169.254.169.254/latest/meta-data/')).toMatchObject({ ok: false, code: 'blocked-address' });
+    expect(await get('file:///etc/passwd')).toMatchObject({ ok: false, code: 'bad-url' });
+    // A page's own navigation gets the redirect back, to follow it itself (through the route again).
+    const hop = await fetcher.fetchResource!({ url: `${shopUrl}/to-private`, method: 'GET', headers: {}, followRedirects: false }, { allowPrivate: false });
+    expect(hop).toMatchObject({ ok: true, status: 302 });
+    expect(privateHits).toEqual([]);
   });
 });

@@ -78,7 +78,10 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
     RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts,
       r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt"`;
   const gone = rows.filter((r) => r.userId === null).map((r) => r.productId);
-  if (gone.length) await sql`DELETE FROM check_jobs WHERE product_id = ANY(${gone}::text[]) AND lease = ${lease}`;
+  if (gone.length) {
+    await sql`DELETE FROM check_jobs WHERE product_id = ANY(${gone}::text[]) AND lease = ${lease}`;
+    await sql`DELETE FROM check_render WHERE product_id = ANY(${gone}::text[])`;
+  }
   return rows.filter((r) => r.userId !== null).map(({ rendersSinceStatic, staticCheckedAt, ...r }) => ({
     ...r, userId: r.userId!, url: r.url!, selector: r.selector!, lease,
     render: rendersSinceStatic === null ? null : { rendersSinceStatic, staticCheckedAt: new Date(staticCheckedAt!) },
