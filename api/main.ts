@@ -4,6 +4,7 @@ import { createContext } from './context.ts';
 import { createApp } from './server.ts';
 import { enqueueDueChecks } from './checks/queue.ts';
 import { runWorker } from './checks/worker.ts';
+import { sharedRenderer } from './checks/browser.ts';
 import { createMailer } from './alerts/mailer.ts';
 import { createOutboxSender } from './alerts/sender.ts';
 import { queueWeeklyReports } from './alerts/weekly.ts';
@@ -46,6 +47,6 @@ console.log(ctx.database.embedded ? `Embedded database in ${config.dataDir}` : '
 console.log(config.smtpUrl ? 'E-mail: SMTP_URL' : `E-mail: written to ${config.dataDir}/outbox (set SMTP_URL to send)`);
 
 // E-mails in flight are finished and recorded before the database closes.
-const shutdown = async () => { stopWorker.abort(); await app.stop(); await worker; await sender; mailer.close(); await ctx.close(); process.exit(0); };
+const shutdown = async () => { stopWorker.abort(); await app.stop(); await worker; await sender; mailer.close(); await sharedRenderer().close(); await ctx.close(); process.exit(0); };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -74,6 +74,10 @@ export type Availability = (typeof AVAILABILITIES)[number];
 const availability = z.enum(AVAILABILITIES).nullable().default(null);
 /** Version 1 of PriceObserved and PriceCheckFailed did not read availability: unknown. */
 const withUnknownAvailability = { 1: (d: object) => ({ ...d, availability: null }) };
+/** Which fetcher read the page: its HTML as served, or as a browser rendered it. */
+const pageFetcher = z.enum(['static', 'browser']).default('static');
+/** Before version 3 every page was read as served. */
+const observedUpcasters = { ...withUnknownAvailability, 2: (d: object) => ({ ...d, fetcher: 'static' }) };
 
 const paidPlan = z.enum(['starter', 'growth', 'pro']);
 const billingProvider = z.enum(['stripe', 'demo']);
@@ -123,7 +127,7 @@ export const events = {
    * A successful check with its evidence, so a parser fixed later can re-derive the price from
    * the log: where the price came from, the raw text it was read from, and the page it was on.
    */
-  PriceObserved: define('PriceObserved', 2, z.object({
+  PriceObserved: define('PriceObserved', 3, z.object({
     productId, userId,
     price: money,
     currency,
@@ -137,7 +141,8 @@ export const events = {
     imageUrl: nullableText.optional(),
     /** An out-of-stock page that still shows a price is an observation with availability OutOfStock. */
     availability,
-  }), withUnknownAvailability),
+    fetcher: pageFetcher,
+  }), observedUpcasters),
   /**
    * A past observation's price read again from its evidence (its matched text) by a newer
    * parser, where the result differs. The observation stays in the log as it was; read models

@@ -17,7 +17,7 @@ const removed: ProductEvent = { type: 'ProductRemoved', data: { productId: 'p1',
 
 const observation: Observation = {
   price: 24.99, currency: 'GBP', source: 'selector', selector: '.price', matchedText: '£24.99',
-  url: details.url, httpStatus: 200, pageHash: 'abc', observedAt: '2026-01-02T10:00:00.000Z', availability: 'InStock',
+  url: details.url, httpStatus: 200, pageHash: 'abc', observedAt: '2026-01-02T10:00:00.000Z', availability: 'InStock', fetcher: 'static',
 };
 const failure: CheckFailure = {
   code: 'no-price', reason: 'No price found.', httpStatus: 200, url: details.url, attemptedAt: '2026-01-02T10:00:00.000Z', availability: 'OutOfStock',

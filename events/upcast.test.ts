@@ -94,10 +94,16 @@ describe('upgrades of the catalogue', () => {
   const detailsV1 = { productId: 'p1', userId: 'u1', name: 'Kettle', url: 'https://shop.example/k', selector: '.price', alertRule: { kind: 'any' } };
 
   test('checks recorded before availability was read say nothing about stock', () => {
-    expect(upcastAndValidate('PriceObserved', 1, observedV1)).toEqual({ ...observedV1, availability: null });
+    expect(upcastAndValidate('PriceObserved', 1, observedV1)).toEqual({ ...observedV1, availability: null, fetcher: 'static' });
     expect(upcastAndValidate('PriceCheckFailed', 1, failedV1)).toEqual({ ...failedV1, availability: null });
     expect(upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'OutOfStock' })).toMatchObject({ availability: 'OutOfStock' });
     expect(() => upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'SoldOut' })).toThrow(/availability/);
+  });
+
+  test('observations recorded before pages were rendered were read as served', () => {
+    expect(upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'InStock' })).toEqual({ ...observedV1, availability: 'InStock', fetcher: 'static' });
+    expect(upcastAndValidate('PriceObserved', 3, { ...observedV1, availability: null, fetcher: 'browser' })).toMatchObject({ fetcher: 'browser' });
+    expect(() => upcastAndValidate('PriceObserved', 3, { ...observedV1, availability: null, fetcher: 'curl' })).toThrow(/fetcher/);
   });
 
   test('products added or edited before stock alerts existed have them on', () => {
@@ -112,7 +118,7 @@ describe('upgrades of the catalogue', () => {
   });
 
   test('appends are stored as the current versions', () => {
-    expect(events.PriceObserved.version).toBe(2);
+    expect(events.PriceObserved.version).toBe(3);
     expect(events.PriceCheckFailed.version).toBe(2);
     expect(events.ProductAdded.version).toBe(2);
     expect(events.ProductEdited.version).toBe(2);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,9 @@ const SCRIPT = join(import.meta.dir, 'extract.ts');
 const PRODUCT_PAGE = `<!doctype html><html><head><title>Kettle</title>
 <script type="application/ld+json">{"@type":"Product","name":"Kettle","offers":{"@type":"Offer","price":"24.99","priceCurrency":"GBP"}}</script>
 </head><body><h1>Kettle</h1><p class="price"><del>£30.00</del> <ins>£24.99</ins></p></body></html>`;
+
+const APP_SHELL = `<!doctype html><html><head><title>Kettle</title></head><body><div id="root"></div>
+<script>setTimeout(() => { document.getElementById('root').innerHTML = '<h1>Kettle</h1><div class="buy"><span class="price">£19.99</span><button>Add to basket</button></div>'; }, 300);</script></body></html>`;
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const proc = Bun.spawn([process.execPath, SCRIPT, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });
@@ -102,10 +106,12 @@ describe('bun run extract on a url', () => {
     server = Bun.serve({
       port: 0,
       hostname: '127.0.0.1',
-      fetch: (request) =>
-        new URL(request.url).pathname === '/kettle'
-          ? new Response(PRODUCT_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } })
-          : new Response('Not found', { status: 404, headers: { 'content-type': 'text/html' } }),
+      fetch: (request) => {
+        const { pathname } = new URL(request.url);
+        if (pathname === '/kettle') return new Response(PRODUCT_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+        if (pathname === '/app') return new Response(APP_SHELL, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+        return new Response('Not found', { status: 404, headers: { 'content-type': 'text/html' } });
+      },
     });
   });
   afterAll(() => server.stop(true));
@@ -126,4 +132,19 @@ describe('bun run extract on a url', () => {
     expect(output.code).toBe('blocked-address');
     expect(exitCode).toBe(1);
   });
+
+  // The same rule as checks: a page whose price only scripts show is rendered in Chromium.
+  const chromium = existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium');
+  test.skipIf(!chromium && process.env.REQUIRE_BROWSER !== '1')('an app shell is rendered, and --render renders any page', async () => {
+    const shell = await run([`http://127.0.0.1:${server.port}/app`], { CHECK_ALLOW_PRIVATE: 'true' });
+    expect(shell.output).toMatchObject({ price: 19.99, currency: 'GBP' });
+    expect(shell.stderr).toContain('Rendered in the browser.');
+    const detect = await run([`http://127.0.0.1:${server.port}/app`, '--detect'], { CHECK_ALLOW_PRIVATE: 'true' });
+    expect(detect.output.suggestions[0]).toMatchObject({ price: 19.99 });
+    const forced = await run([`http://127.0.0.1:${server.port}/kettle`, '--render', '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
+    expect(forced.output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins', availability: 'InStock' });
+    expect(forced.stderr).toContain('Rendered in the browser.');
+    const plain = await run([`http://127.0.0.1:${server.port}/kettle`, '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
+    expect(plain.stderr).not.toContain('Rendered');
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 /**
  * Reads the price of a product page the way price checks do, for people and scripts.
  *
- *   bun run extract <url | saved .html file> [--url ADDRESS] [--selector CSS] [--detect]
+ *   bun run extract <url | saved .html file> [--url ADDRESS] [--selector CSS] [--detect] [--render]
  *
  * Prints one JSON object on stdout:
  *   {"price": 24.99, "currency": "GBP", "source": "selector", "selector": ".price", "availability": "InStock"}   exit 0
@@ -14,24 +14,31 @@
  * page's relative links, as the address of a fetched page does. Wrong usage prints a JSON error
  * with code "usage" and exits 2. When structured data stood in for a failing selector, the
  * selector's problem is also written to stderr.
+ *
+ * An address is read the way checks read it: static first, rendered in Chromium when the static
+ * HTML gives no price (or no suggestion) and the page has scripts, or is an app shell. --render
+ * renders it in any case. "Rendered in the browser." is written to stderr when it was.
  */
 import { readFile } from 'node:fs/promises';
 import { detectPriceSelectors } from '../api/ai/detect.ts';
 import { extractPriceFromDocument } from '../api/checks/extract.ts';
-import { fetchPage } from '../api/checks/fetcher.ts';
-import { parsePage } from '../api/checks/page.ts';
+import { createFetcher } from '../api/checks/fetcher.ts';
+import { parsePage, type Document } from '../api/checks/page.ts';
+import { needsRendering, readPage } from '../api/checks/read-page.ts';
+import { looksScriptRendered } from '../api/checks/script-rendered.ts';
 
-const USAGE = 'Usage: bun run extract <url or path of a saved .html file> [--url <original address>] [--selector <css>] [--detect]';
+const USAGE = 'Usage: bun run extract <url or path of a saved .html file> [--url <original address>] [--selector <css>] [--detect] [--render]';
 
 function finish(output: object, exitCode: number): never {
   console.log(JSON.stringify(output));
+  // A launched browser is killed with the process (playwright-core's exit handler).
   process.exit(exitCode);
 }
 
-type Arguments = { target: string; selector: string | null; url: string | null; detect: boolean };
+type Arguments = { target: string; selector: string | null; url: string | null; detect: boolean; render: boolean };
 
 function parseArguments(args: string[]): Arguments {
-  const parsed: Omit<Arguments, 'target'> & { target: string | null } = { target: null, selector: null, url: null, detect: false };
+  const parsed: Omit<Arguments, 'target'> & { target: string | null } = { target: null, selector: null, url: null, detect: false, render: false };
   const valueOf = (name: string, index: number): string => {
     if (index + 1 >= args.length) finish({ error: `--${name} needs a value. ${USAGE}`, code: 'usage' }, 2);
     return args[index + 1]!;
@@ -42,6 +49,7 @@ function parseArguments(args: string[]): Arguments {
     if (flag === '--selector' || flag === '-s') parsed.selector = inline ?? valueOf('selector', index++);
     else if (flag === '--url') parsed.url = inline ?? valueOf('url', index++);
     else if (flag === '--detect' && inline === null) parsed.detect = true;
+    else if (flag === '--render' && inline === null) parsed.render = true;
     else if (flag === '--help' || flag === '-h') {
       console.error(USAGE);
       process.exit(0);
@@ -54,10 +62,18 @@ function parseArguments(args: string[]): Arguments {
   return parsed as Arguments;
 }
 
-async function loadPage(target: string): Promise<{ html: string; url?: string }> {
+async function loadPage(target: string, args: Arguments): Promise<{ html: string; url?: string }> {
   if (/^[a-z][a-z\d+.-]*:\/\//i.test(target)) {
-    const page = await fetchPage(target);
+    const url = args.url ?? target;
+    const satisfied = args.detect
+      ? (document: Document) => detectPriceSelectors(document, { url }).length > 0
+      : (document: Document) => !needsRendering(extractPriceFromDocument(document, { selector: args.selector, url }), looksScriptRendered(document));
+    const page = await readPage(target, {
+      fetcher: createFetcher(), fetchOptions: { allowPrivate: process.env.CHECK_ALLOW_PRIVATE === 'true' },
+      render: args.render ? 'always' : 'auto', satisfied,
+    });
     if (!page.ok) finish({ error: page.reason, code: page.code }, 1);
+    if (page.fetcher === 'browser') console.error('Rendered in the browser.');
     return { html: page.body, url: page.url };
   }
   try {
@@ -69,7 +85,7 @@ async function loadPage(target: string): Promise<{ html: string; url?: string }>
 }
 
 const args = parseArguments(process.argv.slice(2));
-const loaded = await loadPage(args.target);
+const loaded = await loadPage(args.target, args);
 const url = args.url ?? loaded.url;
 const document = parsePage(loaded.html);
 

@@ -1,6 +1,7 @@
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
 import { runWorker } from '../api/checks/worker.ts';
+import { sharedRenderer } from '../api/checks/browser.ts';
 
 /**
  * An extra price-check worker process: `bun run worker [--concurrency N]`. Any number of them, on
@@ -26,5 +27,7 @@ process.on('SIGTERM', () => stop.abort());
 
 console.log(`Price-check worker ${process.pid} started (${concurrency} at a time)`);
 await runWorker(ctx, { concurrency, signal: stop.signal });
+// A browser launched for script-rendered pages would keep the process alive.
+await sharedRenderer().close();
 await ctx.close();
 console.log(`Price-check worker ${process.pid} stopped`);

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import { z } from 'zod';
-import { parsePage } from '../checks/page.ts';
+import { readPage } from '../checks/read-page.ts';
+import type { Renderer } from '../checks/browser.ts';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
@@ -35,16 +36,20 @@ export type PriceSuggestionsAnswer = { suggestions: PricingSuggestion[] };
  * POST /api/ai/detect-selector and POST /api/price-suggestions (spec section 7). The heuristics
  * always answer; a configured language model only reorders and rewords what they found.
  */
-export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: LanguageModel | null } = {}) {
+export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: LanguageModel | null; renderer?: Renderer } = {}) {
   const model = opts.model !== undefined ? opts.model : createLanguageModel(ctx.config.ai);
   const fetcher = opts.fetcher ?? { fetchPage };
 
   async function detect(userId: string, url: string): Promise<DetectSelectorAnswer> {
     const plan = await effectivePlan(ctx.sql, userId);
     if (!plan.aiDetection) throw new HttpError(403, AI_DETECTION_NOT_IN_PLAN);
-    const page = await fetcher.fetchPage(url, fetchOptionsFor(ctx.config, url));
+    // A page whose static HTML yields no suggestion and has scripts is detected on its rendered HTML.
+    const page = await readPage(url, {
+      fetcher, fetchOptions: fetchOptionsFor(ctx.config, url), renderer: opts.renderer,
+      satisfied: (document) => detectPriceSelectors(document, { url }).length > 0,
+    });
     if (!page.ok) throw new HttpError(422, `The page could not be analysed: ${page.reason}`, page.code === 'bad-url' ? 'url' : undefined);
-    const verified = detectPriceSelectors(parsePage(page.body), { url });
+    const verified = detectPriceSelectors(page.document, { url });
     return { success: true, selectors: await rankSelectors(model, verified, { url }) };
   }
 

@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { transaction } from '../db.ts';
+import { transaction, type Sql } from '../db.ts';
 import type { Availability, EventOf } from '../../events/catalogue.ts';
 import { checkpointOf, type Checkpoint } from '../../events/store.ts';
 import { productStream } from '../../events/product.ts';
 import { createFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
-import { extractPriceFromDocument } from './extract.ts';
+import { extractPriceFromDocument, type ExtractionResult } from './extract.ts';
 import { attr, parsePage, queryOne, type Document } from './page.ts';
-import { finishJobs } from './queue.ts';
+import { finishJobs, type RenderMemory } from './queue.ts';
+import { sharedRenderer, type Renderer, type RenderFailure } from './browser.ts';
+import { hasScripts, looksScriptRendered } from './script-rendered.ts';
+import { needsRendering } from './read-page.ts';
 import { isDemoShopUrl } from '../demo-shop/address.ts';
 
 /**
@@ -17,16 +20,33 @@ import { isDemoShopUrl } from '../demo-shop/address.ts';
  */
 
 /** What to check: a product, and the lease of its queue job (null for a check run by hand). */
-export type CheckTarget = { productId: string; userId: string; url: string; selector: string; lease: string | null };
+export type CheckTarget = {
+  productId: string; userId: string; url: string; selector: string; lease: string | null;
+  /** What the last checks learnt about rendering; undefined: not known yet (looked up when a database is given). */
+  render?: RenderMemory | null;
+};
 
 export type CheckEvent = EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'>;
-export type CheckOutcome = { target: CheckTarget; event: CheckEvent };
+/**
+ * `render` says how the product's render memory changes when the outcome is recorded:
+ * remember (the page needed the browser), count (another render), forget (static works again).
+ */
+export type CheckOutcome = { target: CheckTarget; event: CheckEvent; render?: 'remember' | 'count' | 'forget' };
+
+export type CheckPageOptions = {
+  /** Where the render memory is looked up for targets that do not carry it. */
+  sql?: Sql;
+  renderer?: Renderer;
+};
 
 /** Per-host limits hold for the whole process, so every check shares one fetcher. */
 export const sharedFetcher = createFetcher();
 
 const MAX_MATCHED_TEXT = 2000;
 const MAX_IMAGE_URL = 2000;
+/** A page remembered as needing the browser is fetched statically again after this many renders, or a day. */
+export const STATIC_RETRY_RENDERS = 10;
+const STATIC_RETRY_MS = 86_400_000;
 
 /** Fetch options for a product page: the demo shop is the only private page reachable in demo mode. */
 export function fetchOptionsFor(config: AppContext['config'], url: string): FetchOptions {
@@ -35,43 +55,132 @@ export function fetchOptionsFor(config: AppContext['config'], url: string): Fetc
   return { allowPrivate: config.checkAllowPrivate };
 }
 
-/** Checks products that track the same url with one fetch. */
+type Reading = { fetcher: 'static' | 'browser'; url: string; status: number; body: string; document: Document };
+
+/**
+ * Checks products that track the same url with one fetch. Static first: the browser renders the
+ * page only when the static HTML gives a product no price (nor a structured one), or is an app
+ * shell; a page that needed it is remembered, and goes straight to the browser next time.
+ */
 export async function checkPage(
-  config: AppContext['config'], url: string, targets: readonly CheckTarget[], fetcher: Fetcher = sharedFetcher,
+  config: AppContext['config'], url: string, targets: readonly CheckTarget[], fetcher: Fetcher = sharedFetcher, opts: CheckPageOptions = {},
 ): Promise<CheckOutcome[]> {
   const attemptedAt = new Date().toISOString();
-  const page = await fetcher.fetchPage(url, fetchOptionsFor(config, url));
+  const memory = await renderMemory(targets, opts.sql);
+  const fetchOptions = fetchOptionsFor(config, url);
+  const renderer = opts.renderer ?? sharedRenderer();
+  const render = (needs: readonly CheckTarget[]) => renderFor(renderer, url, needs, fetcher, fetchOptions);
+
+  // Remembered pages skip the static fetch, except now and then in case the shop changed.
+  const now = Date.now();
+  const straight = targets.filter((t) => {
+    const m = memory.get(t.productId);
+    return m && m.rendersSinceStatic + 1 < STATIC_RETRY_RENDERS && now - m.staticCheckedAt.getTime() < STATIC_RETRY_MS;
+  });
+  if (straight.length) {
+    const rendered = await render(targets);
+    const counted = (t: CheckTarget) => (memory.has(t.productId) ? 'count' : undefined);
+    if (!rendered.ok) return targets.map((t) => failed(t, rendered.code, rendered.reason, rendered.status ?? null, attemptedAt, null, counted(t)));
+    return targets.map((t) => {
+      const outcome = outcomeOf(t, rendered, counted(t));
+      // Another product of the same page that the browser served is remembered with it.
+      return outcome.render || outcome.event.type !== 'PriceObserved' ? outcome : { ...outcome, render: 'remember' };
+    });
+  }
+
+  const page = await fetcher.fetchPage(url, fetchOptions);
   if (!page.ok) {
     return targets.map((target) => failed(target, page.code, page.reason, page.status ?? null, attemptedAt));
   }
-  const observedAt = new Date().toISOString();
-  const document = parsePage(page.body);
-  const pageHash = createHash('sha256').update(page.body).digest('hex');
-  const imageUrl = openGraphImage(document, page.url);
-  return targets.map((target) => {
-    const found = extractPriceFromDocument(document, { selector: target.selector, url: target.url });
-    // A sold-out page often shows no price; its availability is still news.
-    if (!found.ok) return failed(target, found.code, found.reason, page.status, observedAt, found.availability);
-    return {
-      target,
-      event: {
-        type: 'PriceObserved',
-        data: {
-          productId: target.productId, userId: target.userId,
-          price: found.price, currency: found.currency, source: found.source, selector: found.selector,
-          matchedText: found.matchedText.slice(0, MAX_MATCHED_TEXT),
-          url: target.url, httpStatus: page.status, pageHash, observedAt,
-          ...(imageUrl ? { imageUrl } : {}),
-          availability: found.availability,
-        },
-      },
-    };
+  const reading: Reading = { fetcher: 'static', url: page.url, status: page.status, body: page.body, document: parsePage(page.body) };
+  const found = new Map(targets.map((t) => [t.productId, extractPriceFromDocument(reading.document, { selector: t.selector, url: t.url })]));
+  // A page without scripts shows in a browser what its HTML says: it is never rendered.
+  const scripted = hasScripts(reading.document);
+  const shell = scripted && looksScriptRendered(reading.document);
+  const needs = scripted ? targets.filter((t) => needsRendering(found.get(t.productId)!, shell)) : [];
+  if (!needs.length) return targets.map((t) => outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, found.get(t.productId)));
+
+  const rendered = await render(needs);
+  return targets.map((t) => {
+    const statically = found.get(t.productId)!;
+    if (!needs.includes(t)) return outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, statically);
+    if (!rendered.ok) {
+      // A price the static page stated (a shell's script state) beats no price.
+      if (statically.ok) return outcomeOf(t, reading, undefined, statically);
+      return failed(t, rendered.code, rendered.reason, rendered.status ?? null, attemptedAt, statically.availability);
+    }
+    const outcome = outcomeOf(t, rendered, undefined);
+    // Remembered only when the browser gave the price the static page did not.
+    if (outcome.event.type === 'PriceObserved') return { ...outcome, render: 'remember' };
+    // The browser did not help: the static reading (with its structured price, if any) stands.
+    return statically.ok ? outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, statically) : outcome;
   });
 }
 
-function failed(target: CheckTarget, code: string, reason: string, httpStatus: number | null, attemptedAt: string, availability: Availability | null = null): CheckOutcome {
+async function renderFor(renderer: Renderer, url: string, targets: readonly CheckTarget[], fetcher: Fetcher, fetchOptions: FetchOptions): Promise<(Reading & { ok: true }) | RenderFailure> {
+  // Done once every product's selector holds a price (checked on the live HTML as checks read it).
+  const isReady = (html: string) => {
+    const document = parsePage(html);
+    return targets.every((t) => extractBySelectorOnly(document, t));
+  };
+  const rendered = await renderer.render({ url, fetchOptions, isReady, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher });
+  if (!rendered.ok) return rendered;
+  return { ok: true, fetcher: 'browser', url: rendered.url, status: rendered.status, body: rendered.html, document: parsePage(rendered.html) };
+}
+
+function extractBySelectorOnly(document: Document, target: CheckTarget): boolean {
+  const found = extractPriceFromDocument(document, { selector: target.selector, url: target.url });
+  return found.ok && found.source === 'selector';
+}
+
+/** The targets' render memory: carried by claimed jobs, else looked up. */
+async function renderMemory(targets: readonly CheckTarget[], sql: Sql | undefined): Promise<Map<string, RenderMemory>> {
+  const memory = new Map<string, RenderMemory>();
+  for (const t of targets) if (t.render) memory.set(t.productId, t.render);
+  const unknown = targets.filter((t) => t.render === undefined);
+  if (sql && unknown.length) {
+    const rows = await sql<{ product_id: string; url: string; renders_since_static: number; static_checked_at: Date }[]>`
+      SELECT product_id, url, renders_since_static, static_checked_at FROM check_render WHERE product_id = ANY(${unknown.map((t) => t.productId)}::text[])`;
+    for (const row of rows) {
+      const target = unknown.find((t) => t.productId === row.product_id);
+      if (target && target.url === row.url) memory.set(row.product_id, { rendersSinceStatic: row.renders_since_static, staticCheckedAt: new Date(row.static_checked_at) });
+    }
+  }
+  return memory;
+}
+
+function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['render'], found?: ExtractionResult): CheckOutcome {
+  found ??= extractPriceFromDocument(reading.document, { selector: target.selector, url: target.url });
+  const observedAt = new Date().toISOString();
+  // A sold-out page often shows no price; its availability is still news.
+  if (!found.ok) return { ...failed(target, found.code, found.reason, reading.status, observedAt, found.availability), ...(render ? { render } : {}) };
+  const imageUrl = openGraphImage(reading.document, reading.url);
   return {
     target,
+    ...(render ? { render } : {}),
+    event: {
+      type: 'PriceObserved',
+      data: {
+        productId: target.productId, userId: target.userId,
+        price: found.price, currency: found.currency, source: found.source, selector: found.selector,
+        matchedText: found.matchedText.slice(0, MAX_MATCHED_TEXT),
+        url: target.url, httpStatus: reading.status, pageHash: hashOf(reading.body), observedAt,
+        ...(imageUrl ? { imageUrl } : {}),
+        availability: found.availability,
+        fetcher: reading.fetcher,
+      },
+    },
+  };
+}
+
+function hashOf(body: string): string {
+  return createHash('sha256').update(body).digest('hex');
+}
+
+function failed(target: CheckTarget, code: string, reason: string, httpStatus: number | null, attemptedAt: string, availability: Availability | null = null, render?: CheckOutcome['render']): CheckOutcome {
+  return {
+    target,
+    ...(render ? { render } : {}),
     event: { type: 'PriceCheckFailed', data: { productId: target.productId, userId: target.userId, code, reason, httpStatus, url: target.url, attemptedAt, availability } },
   };
 }
@@ -115,7 +224,23 @@ export async function recordOutcomes(ctx: Pick<AppContext, 'sql' | 'store'>, out
     const recorded = outcomes.filter((o) => live.has(o.target.productId)).sort((a, b) => (a.target.productId < b.target.productId ? -1 : 1));
     // Sent without waiting for each answer: postgres.js pipelines them on the transaction's connection.
     const appended = await Promise.all(recorded.map((o) => ctx.store.append(productStream(o.target.productId), 'any', [o.event], tx)));
+    await rememberRendering(tx, recorded);
     const last = appended.reduce((a, b) => (b.lastPosition > a.lastPosition ? b : a), appended[0]);
     return { recorded, checkpoint: last ? checkpointOf({ transactionId: last.transactionId, position: last.lastPosition }) : null };
   });
+}
+
+/** Writes what the recorded checks learnt about rendering; static pages have nothing to write. */
+async function rememberRendering(tx: Sql, outcomes: readonly CheckOutcome[]): Promise<void> {
+  const remember = outcomes.filter((o) => o.render === 'remember');
+  const count = outcomes.filter((o) => o.render === 'count').map((o) => o.target.productId);
+  const forget = outcomes.filter((o) => o.render === 'forget').map((o) => o.target.productId);
+  if (remember.length) {
+    await tx`
+      INSERT INTO check_render (product_id, url, renders_since_static, static_checked_at)
+      SELECT product_id, url, 0, now() FROM unnest(${remember.map((o) => o.target.productId)}::text[], ${remember.map((o) => o.target.url)}::text[]) AS r(product_id, url)
+      ON CONFLICT (product_id) DO UPDATE SET url = excluded.url, renders_since_static = 0, static_checked_at = now()`;
+  }
+  if (count.length) await tx`UPDATE check_render SET renders_since_static = renders_since_static + 1 WHERE product_id = ANY(${count}::text[])`;
+  if (forget.length) await tx`DELETE FROM check_render WHERE product_id = ANY(${forget}::text[])`;
 }

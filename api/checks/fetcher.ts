@@ -164,7 +164,16 @@ function hostnameOf(url: URL): string {
 // ---------------------------------------------------------------------------------------
 // The fetcher
 
-export type Fetcher = { fetchPage(url: string, opts?: FetchOptions): Promise<FetchResult> };
+export type Fetcher = {
+  fetchPage(url: string, opts?: FetchOptions): Promise<FetchResult>;
+  /** Any one request a rendered page makes, through the same address guard (see browser.ts). */
+  fetchResource?(request: ResourceRequest, opts?: FetchOptions): Promise<ResourceResult>;
+};
+
+/** A request made by a page in the browser: any method, its own headers. */
+export type ResourceRequest = { url: string; method: string; headers: Record<string, string>; body?: Buffer | null; followRedirects?: boolean };
+export type FetchedResource = { ok: true; url: string; status: number; headers: Record<string, string>; body: Buffer };
+export type ResourceResult = FetchedResource | FetchFailure;
 
 type Answer = { url: URL; status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 
@@ -273,6 +282,7 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     addresses: ResolvedAddress[],
     options: Required<FetchOptions>,
     cookies: CookieJar,
+    resource?: ResourceRequest,
   ): Promise<Answer> {
     let request: http.ClientRequest | undefined;
     let response: http.IncomingMessage | undefined;
@@ -293,8 +303,8 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
           hostname: hostnameOf(url),
           port: url.port || undefined,
           path: `${url.pathname}${url.search}`,
-          method: 'GET',
-          headers: requestHeaders(options.userAgent, cookies.header(url.hostname)),
+          method: resource?.method ?? 'GET',
+          headers: resource ? resourceHeaders(resource.headers, options.userAgent) : requestHeaders(options.userAgent, cookies.header(url.hostname)),
           lookup: pinnedLookup(addresses),
           // No connection reuse: every request is pinned to addresses checked for this call.
           agent: false,
@@ -303,12 +313,13 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
         (incoming) => {
           response = incoming;
           cookies.remember(url.hostname, incoming.headers['set-cookie']);
-          readAnswer(url, incoming, options.maxBytes).then(resolveAnswer, reject);
+          const read = resource ? readResource(url, incoming, options.maxBytes) : readAnswer(url, incoming, options.maxBytes);
+          read.then(resolveAnswer, reject);
         },
       );
       request.once('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
       request.on('error', reject);
-      request.end();
+      request.end(resource?.body && resource.body.length ? resource.body : undefined);
     }).finally(() => {
       clearTimeout(totalTimer);
       clearTimeout(connectTimer);
@@ -326,8 +337,50 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     return retryBaseDelayMs * 2 ** attempt * (1 + Math.random() * 0.25);
   }
 
-  return { fetchPage };
+  /**
+   * One request of a page being rendered. Each host is resolved, checked and pinned exactly as for
+   * a page. Redirects are followed here, every hop checked again, unless `followRedirects` is false
+   * (the browser's own navigation follows them, so the page knows its final address).
+   * No retries and no per-host spacing: a page's scripts and data calls are one visit.
+   */
+  async function fetchResource(request: ResourceRequest, opts: FetchOptions = {}): Promise<ResourceResult> {
+    const options = withDefaults(opts, settings.defaults);
+    const target = validateTargetUrl(request.url);
+    if (!target.ok) return target;
+    try {
+      let url = target.url;
+      let current = request;
+      for (let redirects = 0; ; redirects++) {
+        const addresses = await vettedAddresses(hostnameOf(url), options.allowPrivate);
+        const answer = await exchange(url, addresses, options, cookiesNone, current);
+        if (isRedirect(answer) && request.followRedirects !== false) {
+          if (redirects >= options.maxRedirects) throw new FetchError(failures.tooManyRedirects(options.maxRedirects));
+          url = redirectTarget(url, String(answer.headers.location));
+          // As browsers do: 303, and 301/302 after a POST, continue as a GET without the body.
+          const asGet = answer.status === 303 || ((answer.status === 301 || answer.status === 302) && current.method === 'POST');
+          current = { ...current, url: url.href, ...(asGet ? { method: 'GET', body: null } : {}) };
+          continue;
+        }
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (value === undefined || DROPPED_RESPONSE_HEADERS.has(name)) continue;
+          headers[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : String(value);
+        }
+        return { ok: true, url: url.href, status: answer.status, headers, body: answer.body };
+      }
+    } catch (error) {
+      return describeError(error).failure;
+    }
+  }
+
+  return { fetchPage, fetchResource };
 }
+
+// The body is handed over decoded and whole, so these no longer describe it.
+const DROPPED_RESPONSE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+// Hop-by-hop and encoding headers are the fetcher's business, not the page's.
+const DROPPED_REQUEST_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'accept-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+const cookiesNone: CookieJar = { remember() {}, header: () => undefined };
 
 function withDefaults(opts: FetchOptions, defaults: FetchOptions = {}): Required<FetchOptions> {
   const pick = <K extends keyof FetchOptions>(key: K) =>
@@ -366,6 +419,17 @@ function requestHeaders(userAgent: string, cookie: string | undefined): http.Out
   };
 }
 
+function resourceHeaders(fromPage: Record<string, string>, userAgent: string): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(fromPage)) {
+    const lower = name.toLowerCase();
+    if (!DROPPED_REQUEST_HEADERS.has(lower)) headers[lower] = value;
+  }
+  headers['user-agent'] = userAgent;
+  headers['accept-encoding'] = 'gzip, deflate, br';
+  return headers;
+}
+
 function redirectTarget(from: URL, location: string): URL {
   let next: string;
   try {
@@ -388,6 +452,21 @@ function isRetryableStatus(status: number): boolean {
 
 // ---------------------------------------------------------------------------------------
 // Reading the answer
+
+/** A page's resource: any status and type, redirects handed back, at most `maxBytes`. */
+async function readResource(url: URL, response: http.IncomingMessage, maxBytes: number): Promise<Answer> {
+  const status = response.statusCode ?? 0;
+  const { headers } = response;
+  if (isRedirect({ status, headers })) {
+    response.destroy();
+    return { url, status, headers, body: Buffer.alloc(0) };
+  }
+  if (Number(headers['content-length']) > maxBytes) {
+    response.destroy();
+    throw new FetchError(failures.tooLarge(maxBytes));
+  }
+  return { url, status, headers, body: await readBody(response, maxBytes, 'fail') };
+}
 
 async function readAnswer(url: URL, response: http.IncomingMessage, maxBytes: number): Promise<Answer> {
   const status = response.statusCode ?? 0;

@@ -29,7 +29,19 @@ CREATE TABLE IF NOT EXISTS check_jobs (
 CREATE INDEX IF NOT EXISTS check_jobs_claim_order ON check_jobs (run_at, hashtext(url));
 -- The host rests together when the shop turns checks away (host_backoff); set on enqueue.
 ALTER TABLE check_jobs ADD COLUMN IF NOT EXISTS host text;
+-- Products whose page (at this url) shows its price only once rendered: later checks go straight
+-- to the browser, and static is tried again every few renders or once a day (see check.ts).
+-- Operational, like the jobs: a row outlives its jobs, so it is a table of its own.
+CREATE TABLE IF NOT EXISTS check_render (
+  product_id           text PRIMARY KEY,
+  url                  text NOT NULL,
+  renders_since_static integer NOT NULL DEFAULT 0,
+  static_checked_at    timestamptz NOT NULL DEFAULT now()
+);
 `;
+
+/** What a check remembers of a page that needed the browser. */
+export type RenderMemory = { rendersSinceStatic: number; staticCheckedAt: Date };
 
 /** A worker that holds a job this long without finishing is presumed dead. */
 export const LEASE_SECONDS = 300;
@@ -44,6 +56,8 @@ export type ClaimedJob = {
   selector: string;
   lease: string;
   attempts: number;
+  /** Set when the page needed the browser last time. */
+  render: RenderMemory | null;
 };
 
 /**
@@ -53,7 +67,7 @@ export type ClaimedJob = {
  */
 export async function claimJobs(sql: Sql, opts: { workerId: string; limit: number; leaseSeconds?: number }): Promise<ClaimedJob[]> {
   const lease = crypto.randomUUID();
-  const rows = await sql<{ productId: string; userId: string | null; url: string | null; selector: string | null; attempts: number }[]>`
+  const rows = await sql<{ productId: string; userId: string | null; url: string | null; selector: string | null; attempts: number; rendersSinceStatic: number | null; staticCheckedAt: Date | null }[]>`
     WITH picked AS (
       SELECT product_id FROM check_jobs
       WHERE run_at <= now() AND (claimed_at IS NULL OR claimed_at <= now() - make_interval(secs => ${opts.leaseSeconds ?? LEASE_SECONDS}))
@@ -64,11 +78,19 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
     )
     UPDATE check_jobs j SET lease = ${lease}, claimed_by = ${opts.workerId}, claimed_at = now(), attempts = j.attempts + 1
     FROM picked LEFT JOIN products p ON p.id = picked.product_id
+      LEFT JOIN check_render r ON r.product_id = picked.product_id AND r.url = p.url
     WHERE j.product_id = picked.product_id
-    RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts`;
+    RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts,
+      r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt"`;
   const gone = rows.filter((r) => r.userId === null).map((r) => r.productId);
-  if (gone.length) await sql`DELETE FROM check_jobs WHERE product_id = ANY(${gone}::text[]) AND lease = ${lease}`;
-  return rows.filter((r) => r.userId !== null).map((r) => ({ ...r, userId: r.userId!, url: r.url!, selector: r.selector!, lease }));
+  if (gone.length) {
+    await sql`DELETE FROM check_jobs WHERE product_id = ANY(${gone}::text[]) AND lease = ${lease}`;
+    await sql`DELETE FROM check_render WHERE product_id = ANY(${gone}::text[])`;
+  }
+  return rows.filter((r) => r.userId !== null).map(({ rendersSinceStatic, staticCheckedAt, ...r }) => ({
+    ...r, userId: r.userId!, url: r.url!, selector: r.selector!, lease,
+    render: rendersSinceStatic === null ? null : { rendersSinceStatic, staticCheckedAt: new Date(staticCheckedAt!) },
+  }));
 }
 
 /**

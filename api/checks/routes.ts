@@ -32,7 +32,7 @@ export async function checkProductNow(ctx: AppContext, userId: string, productId
   }
   const target = { productId: product.id, userId, url: product.url, selector: product.selector, lease: null };
   const watched = watchingBlocks(ctx.sql, fetcher ?? sharedFetcher);
-  const [outcome] = await checkPage(ctx.config, product.url, [target], watched);
+  const [outcome] = await checkPage(ctx.config, product.url, [target], watched, { sql: ctx.sql });
   const { recorded, checkpoint } = await recordOutcomes(ctx, [outcome!]);
   if (!recorded.length) throw new HttpError(404, PRODUCT_NOT_FOUND); // removed while it was being checked
   // The list and the dashboard are read right after this answer: let them see the result.

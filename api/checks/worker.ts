@@ -81,7 +81,7 @@ async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetc
       },
     },
   }));
-  if (live.length) outcomes.push(...await checkPage(ctx.config, url, live, fetcher));
+  if (live.length) outcomes.push(...await checkPage(ctx.config, url, live, fetcher, { sql: ctx.sql }));
   return outcomes;
 }
 

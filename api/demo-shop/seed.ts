@@ -59,7 +59,7 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
         observation: {
           price: found.price, currency: found.currency, source: found.source, selector: found.selector,
           matchedText: found.matchedText, url, httpStatus: 200, imageUrl,
-          pageHash: createHash('sha256').update(html).digest('hex'), observedAt: at.toISOString(), availability: found.availability,
+          pageHash: createHash('sha256').update(html).digest('hex'), observedAt: at.toISOString(), availability: found.availability, fetcher: 'static',
         },
       });
     }

@@ -58,7 +58,7 @@ async function record(command: ProductCommand) {
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
 const observed = (productId: string, price: number, observedAt = new Date().toISOString(), availability: Availability | null = null): ProductCommand => ({
   type: 'RecordObservation', productId,
-  observation: { price, currency: 'GBP', source: 'json-ld', selector: null, matchedText: `£${price}`, url: kettle.url, httpStatus: 200, pageHash: 'h', observedAt, availability },
+  observation: { price, currency: 'GBP', source: 'json-ld', selector: null, matchedText: `£${price}`, url: kettle.url, httpStatus: 200, pageHash: 'h', observedAt, availability, fetcher: 'static' },
 });
 const failed = (productId: string, reason = 'The price element was not found on the page.', availability: Availability | null = null): ProductCommand => ({
   type: 'RecordFailure', productId,

@@ -1,0 +1,53 @@
+import type { ExtractionResult } from './extract.ts';
+import { createFetcher, type Fetcher, type FetchFailure, type FetchOptions } from './fetcher.ts';
+import { sharedRenderer, type RenderFailure, type Renderer } from './browser.ts';
+import { parsePage, type Document } from './page.ts';
+import { hasScripts, looksScriptRendered } from './script-rendered.ts';
+
+/**
+ * A page read once for a person (AI Detect, `bun run extract`) rather than by the queue: static
+ * first, rendered in the browser when the static HTML does not give what is wanted and the page
+ * has scripts that could change that, or when asked to.
+ */
+export type ReadPage = { ok: true; url: string; status: number; body: string; document: Document; fetcher: 'static' | 'browser' };
+
+export type ReadPageOptions = {
+  fetchOptions?: FetchOptions;
+  fetcher?: Fetcher;
+  renderer?: Renderer;
+  /** 'always': straight to the browser (`--render`); 'auto': only when the static page falls short. */
+  render?: 'auto' | 'always';
+  /** Whether a page gives what the caller needs (a price, a suggestion). */
+  satisfied: (document: Document) => boolean;
+};
+
+let ownFetcher: Fetcher | null = null;
+
+export async function readPage(url: string, opts: ReadPageOptions): Promise<ReadPage | FetchFailure | RenderFailure> {
+  const fetcher = opts.fetcher ?? (ownFetcher ??= createFetcher());
+  const renderer = opts.renderer ?? sharedRenderer();
+  const rendered = async (): Promise<ReadPage | RenderFailure> => {
+    const page = await renderer.render({
+      url, fetchOptions: opts.fetchOptions, fetcher: fetcher.fetchResource ? fetcher : (ownFetcher ??= createFetcher()),
+      isReady: (html) => opts.satisfied(parsePage(html)),
+    });
+    return page.ok ? { ok: true, url: page.url, status: page.status, body: page.html, document: parsePage(page.html), fetcher: 'browser' } : page;
+  };
+  if (opts.render === 'always') return rendered();
+
+  const page = await fetcher.fetchPage(url, opts.fetchOptions);
+  if (!page.ok) return page;
+  const document = parsePage(page.body);
+  const statically: ReadPage = { ok: true, url: page.url, status: page.status, body: page.body, document, fetcher: 'static' };
+  if (!hasScripts(document) || (opts.satisfied(document) && !looksScriptRendered(document))) return statically;
+  const browser = await rendered();
+  // The static reading stands when the browser could not do better.
+  if (!browser.ok) return opts.satisfied(document) ? statically : browser;
+  return opts.satisfied(browser.document) || !opts.satisfied(document) ? browser : statically;
+}
+
+/** The rule checks follow: the user's selector gave no price and nothing stated one, or the page is a shell and the selector did not find it. */
+export function needsRendering(found: ExtractionResult, shell: boolean): boolean {
+  if (!found.ok) return found.code === 'selector-no-match' || found.code === 'no-price-in-text' || found.code === 'no-price' || (shell && found.code !== 'invalid-selector');
+  return shell && found.source !== 'selector';
+}
