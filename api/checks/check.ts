@@ -37,6 +37,8 @@ export type CheckPageOptions = {
   /** Where the render memory is looked up for targets that do not carry it. */
   sql?: Sql;
   renderer?: Renderer;
+  /** Called once the check turns to the browser, so a worker can give its slot to static checks meanwhile. */
+  onRender?: () => void;
 };
 
 /** Per-host limits hold for the whole process, so every check shares one fetcher. */
@@ -69,7 +71,10 @@ export async function checkPage(
   const memory = await renderMemory(targets, opts.sql);
   const fetchOptions = fetchOptionsFor(config, url);
   const renderer = opts.renderer ?? sharedRenderer();
-  const render = (needs: readonly CheckTarget[]) => renderFor(renderer, url, needs, fetcher, fetchOptions);
+  const render = (needs: readonly CheckTarget[]) => {
+    opts.onRender?.();
+    return renderFor(renderer, url, needs, fetcher, fetchOptions);
+  };
 
   // Remembered pages skip the static fetch, except now and then in case the shop changed.
   const now = Date.now();

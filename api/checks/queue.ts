@@ -65,13 +65,19 @@ export type ClaimedJob = {
  * Jobs of products removed meanwhile are dropped. Jobs of a resting host (host_backoff) stay
  * where they are until the rest ends.
  */
-export async function claimJobs(sql: Sql, opts: { workerId: string; limit: number; leaseSeconds?: number }): Promise<ClaimedJob[]> {
+/**
+ * `lane`: 'browser' claims only products remembered as needing the browser, 'static' only the
+ * others, so a worker keeps static checks flowing while renders take their time; both when absent.
+ */
+export async function claimJobs(sql: Sql, opts: { workerId: string; limit: number; leaseSeconds?: number; lane?: 'static' | 'browser' }): Promise<ClaimedJob[]> {
   const lease = crypto.randomUUID();
   const rows = await sql<{ productId: string; userId: string | null; url: string | null; selector: string | null; attempts: number; rendersSinceStatic: number | null; staticCheckedAt: Date | null }[]>`
     WITH picked AS (
       SELECT product_id FROM check_jobs
       WHERE run_at <= now() AND (claimed_at IS NULL OR claimed_at <= now() - make_interval(secs => ${opts.leaseSeconds ?? LEASE_SECONDS}))
         AND NOT EXISTS (SELECT 1 FROM host_backoff b WHERE b.host = check_jobs.host AND b.until > now())
+        AND (${opts.lane ?? null}::text IS NULL
+          OR (${opts.lane ?? null}::text = 'browser') = EXISTS (SELECT 1 FROM check_render r WHERE r.product_id = check_jobs.product_id))
       ORDER BY run_at, hashtext(url)
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED

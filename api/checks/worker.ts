@@ -22,10 +22,14 @@ export type WorkerOptions = {
 /**
  * Runs until the signal aborts: claims due jobs while it has room, checks each page once for all
  * the products tracking it, and writes results in batches. Slow shops do not hold up the rest:
- * a new claim is made as soon as half the slots are free.
+ * a new claim is made as soon as half the slots are free. Pages that need the browser have a lane
+ * of their own (products remembered as needing it are claimed into it, and a check that turns to
+ * the browser moves there), so renders never hold the slots of static checks.
  */
 export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Promise<void> {
   const concurrency = opts.concurrency ?? ctx.config.checkConcurrency;
+  // Enough waiting renders to keep the browser busy; more would only wait out their leases.
+  const renderSlots = Math.max(2, (Number(process.env.BROWSER_CONCURRENCY) || 2) * 2);
   const idleMs = opts.idleMs ?? 1000;
   const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   const writer = createWriter(ctx, opts.writeBatch ?? 100, opts.onRecorded);
@@ -33,23 +37,44 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
   const fetcher = watchingBlocks(ctx.sql, opts.fetcher ?? sharedFetcher);
   const tasks = new Set<Promise<void>>();
   let busy = 0;
+  let rendering = 0;
+
+  const start = (jobs: ClaimedJob[], lane: 'static' | 'browser') => {
+    for (const [url, group] of groupByUrl(jobs)) {
+      let inBrowserLane = lane === 'browser';
+      if (inBrowserLane) rendering += group.length;
+      else busy += group.length;
+      const onRender = () => {
+        if (inBrowserLane) return;
+        inBrowserLane = true;
+        busy -= group.length;
+        rendering += group.length;
+      };
+      const task = checkGroup(ctx, url, group, fetcher, onRender)
+        .then(writer.add, (err) => console.error('price-check worker:', err))
+        .finally(() => {
+          if (inBrowserLane) rendering -= group.length;
+          else busy -= group.length;
+          tasks.delete(task);
+        });
+      tasks.add(task);
+    }
+  };
+  // An empty browser lane is looked at again after a pause, not after every finished check.
+  let browserLaneEmptyAt = -Infinity;
+  const claim = async (lane: 'static' | 'browser', limit: number) => {
+    try {
+      const jobs = await claimJobs(ctx.sql, { workerId, limit, lane });
+      if (lane === 'browser' && jobs.length === 0) browserLaneEmptyAt = Date.now();
+      start(jobs, lane);
+    } catch (err) {
+      console.error('price-check worker: claiming jobs failed:', err);
+    }
+  };
 
   while (!opts.signal?.aborted) {
-    if (concurrency - busy >= Math.ceil(concurrency / 2)) {
-      let jobs: ClaimedJob[] = [];
-      try {
-        jobs = await claimJobs(ctx.sql, { workerId, limit: concurrency - busy });
-      } catch (err) {
-        console.error('price-check worker: claiming jobs failed:', err);
-      }
-      for (const [url, group] of groupByUrl(jobs)) {
-        busy += group.length;
-        const task = checkGroup(ctx, url, group, fetcher)
-          .then(writer.add, (err) => console.error('price-check worker:', err))
-          .finally(() => { busy -= group.length; tasks.delete(task); });
-        tasks.add(task);
-      }
-    }
+    if (concurrency - busy >= Math.ceil(concurrency / 2)) await claim('static', concurrency - busy);
+    if (rendering < renderSlots && Date.now() - browserLaneEmptyAt >= idleMs) await claim('browser', renderSlots - rendering);
     if (tasks.size === 0) {
       await writer.flush();
       await sleep(idleMs, opts.signal);
@@ -61,7 +86,7 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
   await writer.flush();
 }
 
-async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetcher: ReturnType<typeof watchingBlocks>): Promise<CheckOutcome[]> {
+async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetcher: ReturnType<typeof watchingBlocks>, onRender: () => void): Promise<CheckOutcome[]> {
   // Claimed together with a page whose shop has just turned us away: wait for the rest to end.
   if (fetcher.restingUntil(url)) {
     await releaseJobs(ctx.sql, jobs);
@@ -81,7 +106,7 @@ async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetc
       },
     },
   }));
-  if (live.length) outcomes.push(...await checkPage(ctx.config, url, live, fetcher, { sql: ctx.sql }));
+  if (live.length) outcomes.push(...await checkPage(ctx.config, url, live, fetcher, { sql: ctx.sql, onRender }));
   return outcomes;
 }
 

@@ -80,6 +80,19 @@ async function pool<T>(items: T[], width: number, work: (item: T) => Promise<voi
   await Promise.all(Array.from({ length: width }, async () => { while (next < items.length) await work(items[next++]!); }));
 }
 
+/** As the worker runs checks: `width` slots, and a check that turns to the browser gives its slot up (a lane of its own). */
+async function laned<T>(items: T[], width: number, work: (item: T, onRender: () => void) => Promise<void>) {
+  let next = 0;
+  const running: Promise<void>[] = [];
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await new Promise<void>((slotFree) => running.push(work(item, slotFree).finally(slotFree)));
+    }
+  }));
+  await Promise.all(running);
+}
+
 async function renderedChecks(renderer: Renderer, pages: number, offset: number) {
   let observed = 0;
   await pool(Array.from({ length: pages }, (_, i) => target('js', offset + i, true)), 8, async (t) => {
@@ -107,7 +120,7 @@ async function main() {
     await renderer.close();
   }
 
-  console.log(`\nStatic checks (${staticChecks} products, 32 at a time):`);
+  console.log(`\nStatic checks (${staticChecks} products, 32 at a time; a check that turns to the browser leaves its slot, as the worker does):`);
   for (const share of [0, 0.1]) {
     const renderer = createRenderer({ concurrency: 2, fetcher });
     const every = share ? Math.round(1 / share) : 0;
@@ -116,8 +129,8 @@ async function main() {
     const started = performance.now();
     let browserChecks = 0;
     let lastStaticAt = started;
-    await pool(targets, 32, async (t) => {
-      const [outcome] = await checkPage(config, t.url, [t], fetcher, { renderer });
+    await laned(targets, 32, async (t, onRender) => {
+      const [outcome] = await checkPage(config, t.url, [t], fetcher, { renderer, onRender });
       if (outcome!.event.type === 'PriceObserved' && outcome!.event.data.fetcher === 'browser') browserChecks++;
       else lastStaticAt = performance.now();
     });
@@ -125,7 +138,7 @@ async function main() {
     const staticSeconds = (lastStaticAt - started) / 1000;
     const peak = sampler.stop();
     const statics = targets.length - browserChecks;
-    // Rendered checks hold a check slot while they wait for the browser: the static ones around them slow down.
+    // Rendered checks leave their slot to static checks while they wait for the browser (the worker's browser lane).
     console.log(`  ${share * 100}% needing the browser: all ${fmt(staticChecks / seconds, 0)} checks/s; the ${statics} static ones ${fmt(statics / staticSeconds, 0)} checks/s (${browserChecks} rendered, ${renderer.launches} browser launch${renderer.launches === 1 ? '' : 'es'}), peak RSS ${fmt(peak, 0)} MB`);
     await renderer.close();
   }
