@@ -220,6 +220,15 @@ describe.skipIf(!browserAvailable)('pages that show their price with JavaScript'
     expect(observed(await check(target))).toMatchObject({ price: 12.34, fetcher: 'browser' });
   });
 
+  test('a check says when it turns to the browser (the worker then gives its slot to static checks), and a static one never does', async () => {
+    const turned: string[] = [];
+    for (const path of ['/late', '/static']) {
+      const target = await addProduct(path);
+      await checkPage(ctx.config, target.url, [target], fetcher, { sql: ctx.sql, renderer, onRender: () => turned.push(path) });
+    }
+    expect(turned).toEqual(['/late']);
+  });
+
   test('static pages never launch the browser', async () => {
     const untouched = createRenderer({ fetcher });
     try {
