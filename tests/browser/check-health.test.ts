@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Server } from 'bun';
-import { browserAvailable, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import { browserAvailable, contrastOf, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -62,35 +62,6 @@ async function addThroughApi(page: Page, name: string, path: string) {
 const card = (page: Page, name: string) =>
   page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
 const toast = (page: Page, text: string | RegExp) => page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text);
-
-/** WCAG contrast of an element's text against what shows behind it (as in alerts.test.ts). */
-function contrastOf(locator: Locator): Promise<number> {
-  return locator.evaluate((el) => {
-    const c = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
-    const rgba = (color: string): number[] => {
-      c.clearRect(0, 0, 1, 1);
-      c.fillStyle = color;
-      c.fillRect(0, 0, 1, 1);
-      const [r, g, b, a] = c.getImageData(0, 0, 1, 1).data;
-      return [r!, g!, b!, a! / 255];
-    };
-    const over = (top: number[], below: number[]) => [0, 1, 2].map((i) => top[i]! * top[3]! + below[i]! * (1 - top[3]!)).concat(1);
-    const layers: number[][] = [];
-    for (let node: Element | null = el; node; node = node.parentElement) {
-      const bg = rgba(getComputedStyle(node).backgroundColor);
-      if (bg[3]! > 0) layers.push(bg);
-      if (bg[3] === 1) break;
-    }
-    const background = layers.reduceRight((below, top) => over(top, below), [255, 255, 255, 1]);
-    const text = over(rgba(getComputedStyle(el).color), background);
-    const luminance = (rgb: number[]) => {
-      const [r, g, b] = rgb.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
-      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-    };
-    const [hi, lo] = [luminance(text), luminance(background)].sort((a, b) => b - a);
-    return (hi! + 0.05) / (lo! + 0.05);
-  });
-}
 
 describe.skipIf(!browserAvailable)('check health on the Products screen', () => {
   test('no checks yet: the panel says so', async () => {

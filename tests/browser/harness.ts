@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator } from 'playwright-core';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,3 +61,35 @@ export function newContext(browser: Browser, opts: { mobile?: boolean; javaScrip
 }
 
 export const SETUP_TIMEOUT = 90_000;
+
+/**
+ * WCAG contrast of an element's text against what shows behind it: the backgrounds of it and its
+ * ancestors, composited up to the first opaque one. Colours go through a canvas, so any CSS colour works.
+ */
+export function contrastOf(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const c = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    const rgba = (color: string): number[] => {
+      c.clearRect(0, 0, 1, 1);
+      c.fillStyle = color;
+      c.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = c.getImageData(0, 0, 1, 1).data;
+      return [r!, g!, b!, a! / 255];
+    };
+    const over = (top: number[], below: number[]) => [0, 1, 2].map((i) => top[i]! * top[3]! + below[i]! * (1 - top[3]!)).concat(1);
+    const layers: number[][] = [];
+    for (let node: Element | null = el; node; node = node.parentElement) {
+      const bg = rgba(getComputedStyle(node).backgroundColor);
+      if (bg[3]! > 0) layers.push(bg);
+      if (bg[3] === 1) break;
+    }
+    const background = layers.reduceRight((below, top) => over(top, below), [255, 255, 255, 1]);
+    const text = over(rgba(getComputedStyle(el).color), background);
+    const luminance = (rgb: number[]) => {
+      const [r, g, b] = rgb.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const [hi, lo] = [luminance(text), luminance(background)].sort((a, b) => b - a);
+    return (hi! + 0.05) / (lo! + 0.05);
+  });
+}

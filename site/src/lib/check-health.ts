@@ -1,14 +1,8 @@
 /** Check health on the Products screen: how each shop's checks went lately, in words. */
 
-export type HostHealth = {
-  host: string;
-  checks: number;
-  successes: number;
-  failures: Record<string, number>;
-  lastError: { code: string; message: string; at: string } | null;
-  browserNeeded: boolean;
-  backedOffUntil: string | null;
-};
+import type { HostHealth } from '../../../api/check-health/routes';
+
+export type { HostHealth };
 
 const FAILURE_WORDS: Record<string, string> = {
   blocked: 'turned away by bot protection or a rate limit',
