@@ -144,7 +144,7 @@ async function main() {
     await renderer.close();
   }
 
-  console.log('\nLeak check (BROWSER_CONCURRENCY=2, one shared browser):');
+  console.log('\nLeak check (BROWSER_CONCURRENCY=2, one shared renderer; its browser is retired every 200 renders):');
   const renderer = createRenderer({ concurrency: 2, fetcher });
   await renderedChecks(renderer, 50, 30_000);
   Bun.gc(true);
