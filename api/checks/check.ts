@@ -100,9 +100,14 @@ export async function checkPage(
   const reading: Reading = { fetcher: 'static', url: page.url, status: page.status, body: page.body, document: parsePage(page.body) };
   const found = new Map(targets.map((t) => [t.productId, extractPriceFromDocument(reading.document, { selector: t.selector, url: t.url })]));
   // A page without scripts shows in a browser what its HTML says: it is never rendered.
-  const scripted = hasScripts(reading.document);
+  // A price the user's selector found needs no browser: only the others ask whether the page is scripted.
+  const unsettled = targets.filter((t) => {
+    const result = found.get(t.productId)!;
+    return !(result.ok && result.source === 'selector');
+  });
+  const scripted = unsettled.length > 0 && hasScripts(reading.document);
   const shell = scripted && looksScriptRendered(reading.document);
-  const needs = scripted ? targets.filter((t) => needsRendering(found.get(t.productId)!, shell)) : [];
+  const needs = scripted ? unsettled.filter((t) => needsRendering(found.get(t.productId)!, shell)) : [];
   if (!needs.length) return targets.map((t) => outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, found.get(t.productId)));
 
   const rendered = await render(needs);

@@ -5,6 +5,9 @@ import { claimJobs, MAX_ATTEMPTS, releaseJobs, type ClaimedJob } from './queue.t
 import { checkPage, groupByUrl, recordOutcomes, sharedFetcher, type CheckOutcome } from './check.ts';
 import { watchingBlocks } from './host-backoff.ts';
 
+/** How long an empty browser lane is left before it is looked at again. */
+const BROWSER_LANE_PAUSE_MS = 1000;
+
 export type WorkerOptions = {
   /** Products checked at the same time (default: CHECK_CONCURRENCY). */
   concurrency?: number;
@@ -74,7 +77,7 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
 
   while (!opts.signal?.aborted) {
     if (concurrency - busy >= Math.ceil(concurrency / 2)) await claim('static', concurrency - busy);
-    if (rendering < renderSlots && Date.now() - browserLaneEmptyAt >= idleMs) await claim('browser', renderSlots - rendering);
+    if (rendering < renderSlots && Date.now() - browserLaneEmptyAt >= BROWSER_LANE_PAUSE_MS) await claim('browser', renderSlots - rendering);
     if (tasks.size === 0) {
       await writer.flush();
       await sleep(idleMs, opts.signal);
