@@ -4,7 +4,7 @@ import { transaction, type Sql } from '../db.ts';
 import type { Availability, EventOf } from '../../events/catalogue.ts';
 import { checkpointOf, type Checkpoint } from '../../events/store.ts';
 import { productStream } from '../../events/product.ts';
-import { createFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
+import { sharedFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
 import { extractPriceFromDocument, type ExtractionResult } from './extract.ts';
 import { attr, parsePage, queryOne, type Document } from './page.ts';
 import { finishJobs, type RenderMemory } from './queue.ts';
@@ -41,8 +41,6 @@ export type CheckPageOptions = {
   onRender?: () => void;
 };
 
-/** Per-host limits hold for the whole process, so every check shares one fetcher. */
-export const sharedFetcher = createFetcher();
 
 const MAX_MATCHED_TEXT = 2000;
 const MAX_IMAGE_URL = 2000;

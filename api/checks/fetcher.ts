@@ -650,11 +650,12 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 // ---------------------------------------------------------------------------------------
 
-const defaultFetcher = createFetcher();
+/** Per-host limits hold for the whole process, so checks, Check Now, AI Detect and the command line share one fetcher. */
+export const sharedFetcher = createFetcher();
 
 /** Fetches a page with the shared per-host limits. CHECK_ALLOW_PRIVATE=true allows loopback and private hosts. */
 export function fetchPage(url: string, opts: FetchOptions = {}): Promise<FetchResult> {
-  return defaultFetcher.fetchPage(url, {
+  return sharedFetcher.fetchPage(url, {
     ...opts,
     allowPrivate: opts.allowPrivate ?? process.env.CHECK_ALLOW_PRIVATE === 'true',
   });

@@ -94,6 +94,8 @@ export function restLeft(until: Date, now = new Date()): string {
 export function watchingBlocks(sql: Sql, inner: Fetcher) {
   const known = new Map<string, Date>();
   return {
+    // A rendered page's own requests are not checks of the shop: they pass as they are.
+    fetchResource: inner.fetchResource,
     fetchPage: async (url: string, opts?: Parameters<Fetcher['fetchPage']>[1]): Promise<FetchResult> => {
       const result = await inner.fetchPage(url, opts);
       const host = hostOf(url);

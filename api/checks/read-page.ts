@@ -1,5 +1,5 @@
 import type { ExtractionResult } from './extract.ts';
-import { createFetcher, type Fetcher, type FetchFailure, type FetchOptions } from './fetcher.ts';
+import { sharedFetcher, type Fetcher, type FetchFailure, type FetchOptions } from './fetcher.ts';
 import { sharedRenderer, type RenderFailure, type Renderer } from './browser.ts';
 import { parsePage, type Document } from './page.ts';
 import { hasScripts, looksScriptRendered } from './script-rendered.ts';
@@ -21,14 +21,12 @@ export type ReadPageOptions = {
   satisfied: (document: Document) => boolean;
 };
 
-let ownFetcher: Fetcher | null = null;
-
 export async function readPage(url: string, opts: ReadPageOptions): Promise<ReadPage | FetchFailure | RenderFailure> {
-  const fetcher = opts.fetcher ?? (ownFetcher ??= createFetcher());
+  const fetcher = opts.fetcher ?? sharedFetcher;
   const renderer = opts.renderer ?? sharedRenderer();
   const rendered = async (): Promise<ReadPage | RenderFailure> => {
     const page = await renderer.render({
-      url, fetchOptions: opts.fetchOptions, fetcher: fetcher.fetchResource ? fetcher : (ownFetcher ??= createFetcher()),
+      url, fetchOptions: opts.fetchOptions, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher,
       isReady: (html) => opts.satisfied(parsePage(html)),
     });
     return page.ok ? { ok: true, url: page.url, status: page.status, body: page.html, document: parsePage(page.html), fetcher: 'browser' } : page;

@@ -3,8 +3,8 @@ import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
-import type { Fetcher } from './fetcher.ts';
-import { checkPage, recordOutcomes, sharedFetcher } from './check.ts';
+import { sharedFetcher, type Fetcher } from './fetcher.ts';
+import { checkPage, recordOutcomes } from './check.ts';
 import { hostOf, restLeft, restOf, watchingBlocks } from './host-backoff.ts';
 
 /** `retryAt`: when the shop's host rests after turning checks away, when the next try is due. */

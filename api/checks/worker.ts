@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../context.ts';
-import type { Fetcher } from './fetcher.ts';
+import { sharedFetcher, type Fetcher } from './fetcher.ts';
 import { claimJobs, MAX_ATTEMPTS, releaseJobs, type ClaimedJob } from './queue.ts';
-import { checkPage, groupByUrl, recordOutcomes, sharedFetcher, type CheckOutcome } from './check.ts';
+import { checkPage, groupByUrl, recordOutcomes, type CheckOutcome } from './check.ts';
 import { watchingBlocks } from './host-backoff.ts';
 
 /** How long an empty browser lane is left before it is looked at again. */
