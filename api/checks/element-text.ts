@@ -6,6 +6,8 @@ import { attr, hasAttr, isElement, textOf, type AnyNode, type Element } from './
 
 /** Enough for any price block; a selector matching the whole page gives "ambiguous" anyway. */
 const MAX_TEXT = 5000;
+/** Attributes that hold a price where the element's text does not show one. */
+export const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-price'];
 const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'noscript', 'select', 'svg', 'iframe', 'object']);
 /** Elements whose text never runs into the text next to them. */
 const SEPARATE_TAGS = new Set([

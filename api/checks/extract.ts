@@ -5,7 +5,7 @@
  * together: where they agree the price is certain; where they disagree the visible price block
  * wins only when the stated price appears nowhere on the page. Pure: html in, result out.
  */
-import { priceTextOf } from './element-text.ts';
+import { PRICE_ATTRIBUTES, priceTextOf } from './element-text.ts';
 import { attr, parsePage, queryAll, textOf, type Document, type Element } from './page.ts';
 import { readPrice, type PriceReading } from './price-text.ts';
 import { declaredCurrency, isStateScript, jsonLdPrices, scriptStatePrices, structuredDataPrices, type Availability, type StructuredPrice, type StructuredSource } from './structured-data.ts';
@@ -108,7 +108,6 @@ function fromStructuredData(prices: StructuredPrice[]): ExtractedPrice | null {
 
 /** Enough for any price block; a selector matching the whole page gives "ambiguous" anyway. */
 const MAX_ELEMENTS = 50;
-const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-price'];
 
 function extractBySelector(document: Document, selector: string, pageCurrency: () => string | null, url: string | undefined): ExtractionResult {
   let matched: Element[];

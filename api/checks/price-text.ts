@@ -275,6 +275,12 @@ const LANGUAGE_CURRENCIES: Record<string, string> = {
   ur: 'PKR', ko: 'KRW', be: 'BYN', am: 'ETB', fa: 'IRR',
 };
 
+/** The currency of a country (ISO 3166 code) where its sign is one several currencies share; null otherwise. */
+export function currencyOfRegion(region: string): string | null {
+  const code = region.toUpperCase();
+  return (Object.hasOwn(REGION_CURRENCIES, code) && REGION_CURRENCIES[code]) || null;
+}
+
 const localeCache = new Map<string, LocaleFacts>();
 
 function localeFacts(locale: string | null | undefined): LocaleFacts {

@@ -7,7 +7,7 @@
  * down. Pure: a parsed page in, ranked candidates out. Price checks without a selector and
  * AI Detect both read pages through it.
  */
-import { priceTextOf } from './element-text.ts';
+import { PRICE_ATTRIBUTES, priceTextOf } from './element-text.ts';
 import { attr, bodyOf, childElements, descendants, hasAttr, isElement, matches, parentOf, queryAll, queryOne, textOf, wordsOf, type Document, type Element } from './page.ts';
 import { findPriceMentions, mayMentionMoney, readPrice, type PriceMention } from './price-text.ts';
 import { regionCurrency } from './page-currency.ts';
@@ -343,7 +343,6 @@ export type Candidate = {
   matchesReference: boolean;
 };
 
-const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-price'];
 const DISTRACTING_ROLES = new Set<PriceMention['role']>(['shipping', 'instalment', 'unit', 'period', 'saving', 'threshold', 'multibuy']);
 
 /** What extraction would read from the element alone: its text, else a price attribute. */
