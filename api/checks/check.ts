@@ -5,7 +5,7 @@ import type { Availability, EventOf } from '../../events/catalogue.ts';
 import { checkpointOf, type Checkpoint } from '../../events/store.ts';
 import { productStream } from '../../events/product.ts';
 import { sharedFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
-import { extractPriceFromDocument, type ExtractionResult } from './extract.ts';
+import { extractPriceFromDocument, selectorReadsPrice, type ExtractionResult } from './extract.ts';
 import { attr, parsePage, queryOne, type Document } from './page.ts';
 import { finishJobs, type RenderMemory } from './queue.ts';
 import { sharedRenderer, type Renderer, type RenderFailure } from './browser.ts';
@@ -129,16 +129,11 @@ async function renderFor(renderer: Renderer, url: string, targets: readonly Chec
   // Done once every product's selector holds a price (checked on the live HTML as checks read it).
   const isReady = (html: string) => {
     const document = parsePage(html);
-    return targets.every((t) => extractBySelectorOnly(document, t));
+    return targets.every((t) => selectorReadsPrice(document, t.selector, t.url));
   };
   const rendered = await renderer.render({ url, fetchOptions, isReady, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher });
   if (!rendered.ok) return rendered;
   return { ok: true, fetcher: 'browser', url: rendered.url, status: rendered.status, body: rendered.html, document: parsePage(rendered.html) };
-}
-
-function extractBySelectorOnly(document: Document, target: CheckTarget): boolean {
-  const found = extractPriceFromDocument(document, { selector: target.selector, url: target.url });
-  return found.ok && found.source === 'selector';
 }
 
 /** The targets' render memory: carried by claimed jobs, else looked up. */

@@ -71,6 +71,12 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
   return withAvailability({ ...bySelector, reason: `${bySelector.reason} The page has no price in structured data either.` }, availability);
 }
 
+/** Whether the selector alone reads a price here: the cheap question a render asks while it waits. */
+export function selectorReadsPrice(document: Document, selector: string, url?: string): boolean {
+  const pageCurrency = () => declaredCurrency(document) ?? regionCurrency(document, url);
+  return extractBySelector(document, selector, pageCurrency, url).ok;
+}
+
 const NO_PRICE = 'No price found on the page: neither its structured data (JSON-LD, microdata, meta tags) nor a price block next to the product title. Add a CSS selector for the price element.';
 
 /**
