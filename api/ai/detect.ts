@@ -13,7 +13,7 @@
 import { extractPriceFromDocument } from '../checks/extract.ts';
 import type { StructuredPrice } from '../checks/structured-data.ts';
 import { attr, childElements, descendants, matches, parentOf, queryAll, type Document, type Element } from '../checks/page.ts';
-import { classList, mainPrice, MIN_SCORE, readPage, samePrice, scoreCandidates, type Candidate, type Page, type PlatformPattern } from '../checks/visible-price.ts';
+import { classList, mainPrice, MIN_SCORE, analysePage, samePrice, scoreCandidates, type Candidate, type Page, type PlatformPattern } from '../checks/visible-price.ts';
 
 export type SelectorSuggestion = { selector: string; description: string; confidence: number };
 
@@ -27,7 +27,7 @@ const MAX_SUGGESTIONS = 3;
 const MAX_VERIFIED = 12;
 
 export function detectPriceSelectors(document: Document, opts: DetectOptions = {}): DetectedSelector[] {
-  const page = readPage(document, opts.url);
+  const page = analysePage(document, opts.url);
   const candidates = scoreCandidates(page);
   const main = mainPrice(page, candidates);
   const limit = opts.limit ?? MAX_SUGGESTIONS;
@@ -105,7 +105,7 @@ function verify(page: Page, shortlist: Candidate[], main: number, url: string | 
 
 /** Every price-reading element with its score and the reasons for it, best first (tests, tuning). */
 export function rankPriceCandidates(document: Document, opts: { url?: string } = {}) {
-  return scoreCandidates(readPage(document, opts.url)).map(({ element, amount, currency, score, reasons }) => ({ element, amount, currency, score, reasons }));
+  return scoreCandidates(analysePage(document, opts.url)).map(({ element, amount, currency, score, reasons }) => ({ element, amount, currency, score, reasons }));
 }
 
 

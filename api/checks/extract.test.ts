@@ -374,7 +374,7 @@ describe('JSON-LD', () => {
     const head = `<!-- ${product({ price: '99.00', priceCurrency: 'GBP' })} -->` + '<meta property="product:price:amount" content="24.99">';
     expectPrice(extractPrice(page('', head)), 24.99, null, 'opengraph');
   });
-  test('the markup shortcut and the DOM find the same blocks', () => {
+  test('JSON-LD blocks are found whatever quotes their type, beside blocks of other types', () => {
     const head = `${product({ price: '24.99', priceCurrency: 'GBP' })}<script type='application/ld+json' id="x">{"@type":"Thing"}</script>`;
     expect(structuredDataPrices(parsePage(page('', head)))).toEqual([{ source: 'json-ld', amount: 24.99, currency: 'GBP', raw: '24.99' }]);
     expectPrice(extractPrice(page('', head)), 24.99, 'GBP', 'json-ld');

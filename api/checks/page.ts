@@ -67,10 +67,6 @@ export function descendants(root: Element | Document): Element[] {
   return found;
 }
 
-export function byTag(root: Element | Document, tag: string): Element[] {
-  return descendants(root).filter((element) => element.name === tag);
-}
-
 /** All text under a node, as DOM textContent gives it (script text included). */
 export function textOf(node: AnyNode): string {
   if (isText(node)) return node.data;

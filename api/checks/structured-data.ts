@@ -185,18 +185,6 @@ function parseJsonLd(text: string): unknown {
   }
 }
 
-const JSON_LD_SCRIPT = /<script\b[^>]*?\btype\s*=\s*["']?\s*application\/ld\+json\b[^>]*>([\s\S]*?)<\/script\s*>/gi;
-
-/** The same blocks as `jsonLdBlocks`, found in the markup without building a DOM. */
-export function jsonLdBlocksInHtml(html: string): string[] {
-  const blocks: string[] = [];
-  for (const match of html.matchAll(JSON_LD_SCRIPT)) {
-    const insideComment = html.lastIndexOf('<!--', match.index) > html.lastIndexOf('-->', match.index);
-    if (!insideComment) blocks.push(match[1]);
-  }
-  return blocks;
-}
-
 /** Top-level nodes of every JSON-LD block, with @graph members and a page's main entity. */
 function jsonLdNodes(blocks: string[]): JsonObject[] {
   const nodes: JsonObject[] = [];
@@ -548,7 +536,7 @@ function titleWordsOf(marked: MarkedElements): Set<string> {
 /** `wholeNumber`: an integer outside Shopify's convention, which may be units or minor units (cents). */
 type StatePrice = OfferPrice & { wholeNumber?: boolean };
 type StateCandidate = { score: number; price: StatePrice; availability: Availability | null };
-export type StateProduct = { price: OfferPrice; availability: Availability | null };
+type StateProduct = { price: OfferPrice; availability: Availability | null };
 
 const NAME_KEYS = ['name', 'title', 'productName', 'product_name', 'displayName'];
 /** Selling prices first; list, regular, original, was, compare-at and MSRP keys are never read. */
@@ -800,7 +788,7 @@ function shownTexts(document: Document): string[] {
 const stateCache = new WeakMap<Document, Map<string, StateProduct | null>>();
 
 /** The page's product in its script state, read once per page and address. */
-export function stateProduct(document: Document, url: string | undefined): StateProduct | null {
+function stateProduct(document: Document, url: string | undefined): StateProduct | null {
   let byUrl = stateCache.get(document);
   if (!byUrl) stateCache.set(document, (byUrl = new Map()));
   const key = url ?? '';

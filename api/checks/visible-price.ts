@@ -56,7 +56,7 @@ function isMicrodataPrice(element: Element): boolean {
   return /(?:^|\s)(?:price|lowPrice)(?:\s|$)/.test(attr(element, 'itemprop') ?? '') && hasAttr(element, 'content');
 }
 
-export function readPage(document: Document, url: string | undefined, structured = structuredDataPrices(document, { url })): Page {
+export function analysePage(document: Document, url: string | undefined, structured = structuredDataPrices(document, { url })): Page {
   const elements: Element[] = [];
   const order = new Map<Element, number>();
   const depth = new Map<Element, number>();
@@ -223,7 +223,7 @@ function platformPatterns(): (element: Element) => PlatformPattern | null {
 /** The words an element's names are made of: "oldPrice price-item--sale" -> old price price item sale. */
 const nameWordsCache = new WeakMap<Element, string>();
 
-export function nameWords(element: Element): string {
+function nameWords(element: Element): string {
   let words = nameWordsCache.get(element);
   if (words === undefined) nameWordsCache.set(element, (words = namesOf(element)));
   return words;
@@ -278,7 +278,7 @@ const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
 const chromeCache = new WeakMap<Element, boolean>();
 
 /** Inside a header, nav, footer or aside that does not hold the page's h1. */
-export function inPageChrome(element: Element): boolean {
+function inPageChrome(element: Element): boolean {
   const parent = parentOf(element);
   if (!parent) return false;
   let inside = chromeCache.get(parent);
@@ -607,7 +607,7 @@ export type VisiblePrice = { amount: number; currency: string | null; text: stri
 
 /** The price the page shows for its product, if one clearly leads; `referenceShown`: the stated price is among the page's prices. */
 export function visiblePrice(document: Document, opts: { url?: string; structured?: StructuredPrice[] } = {}): VisiblePrice | null {
-  const page = readPage(document, opts.url, opts.structured);
+  const page = analysePage(document, opts.url, opts.structured);
   const candidates = scoreCandidates(page);
   const main = mainPrice(page, candidates);
   const best = main === null ? null : candidates.find((c) => samePrice(c.amount, main))!;
