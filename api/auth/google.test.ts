@@ -26,18 +26,25 @@ const get = (path: string, cookie?: string) =>
   app.handle(new Request(new URL(path, ORIGIN), { headers: cookie ? { cookie } : {} }));
 
 const sessionOf = (res: Response) => res.headers.get('set-cookie')?.match(/pw_session=([^;]+)/)?.[1];
+/** The sign-in cookie as the browser sends it back. */
+const signInCookieOf = (res: Response) => `pw_signin=${res.headers.get('set-cookie')?.match(/pw_signin=([^;]*)/)?.[1]}`;
 
 const countSessions = async () => Number((await ctx.sql`SELECT count(*)::int AS n FROM sessions`)[0]!.n);
 
-/** The browser's round trip: our start URL, the provider's authorize endpoint, our callback. */
-async function roundTrip(redirect = '/products') {
+/** The browser's first step and the provider's answer: the callback link, not yet followed. */
+async function startAtProvider(redirect = '/products') {
   const start = await get(`/api/auth/google?redirect=${encodeURIComponent(redirect)}`);
   expect(start.status).toBe(302);
   const authorize = new URL(start.headers.get('location')!);
   const atProvider = await fetch(authorize, { redirect: 'manual' });
   expect(atProvider.status).toBe(302);
-  const callback = new URL(atProvider.headers.get('location')!);
-  const done = await app.handle(new Request(callback));
+  return { start, authorize, callback: new URL(atProvider.headers.get('location')!), browser: signInCookieOf(start) };
+}
+
+/** The browser's round trip: our start URL, the provider's authorize endpoint, our callback. */
+async function roundTrip(redirect = '/products') {
+  const { authorize, callback, browser } = await startAtProvider(redirect);
+  const done = await get(callback.href, browser);
   return { authorize, callback, done };
 }
 
@@ -152,13 +159,51 @@ describe('Google sign-in against an OpenID provider', () => {
   });
 
   test('a state older than 10 minutes is refused', async () => {
-    const start = await get('/api/auth/google?redirect=/alerts');
-    const authorize = new URL(start.headers.get('location')!);
+    const { authorize, callback, browser } = await startAtProvider('/alerts');
     await ctx.sql`UPDATE oauth_states SET created_at = now() - interval '11 minutes' WHERE state = ${authorize.searchParams.get('state')}`;
-    const callback = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!);
-    const res = await app.handle(new Request(callback));
+    const res = await get(callback.href, browser);
     expect(res.status).toBe(400);
     expect(fake.tokenRequests).toBe(0);
+  });
+
+  test('the start sets a short-lived HttpOnly SameSite=Lax sign-in cookie; the callback clears it', async () => {
+    const { start, callback, browser } = await startAtProvider();
+    const set = start.headers.get('set-cookie')!;
+    expect(set).toMatch(/^pw_signin=[\w-]{43};/);
+    for (const part of ['Max-Age=600', 'Path=/api/auth/google', 'HttpOnly', 'SameSite=Lax']) expect(set).toContain(part);
+    expect(set).not.toContain('Secure');
+    const [row] = await ctx.sql`SELECT browser FROM oauth_states WHERE state = ${callback.searchParams.get('state')}`;
+    expect(`pw_signin=${row!.browser}`).toBe(browser);
+    const done = await get(callback.href, browser);
+    expect(done.status).toBe(302);
+    expect(done.headers.get('set-cookie')).toContain('pw_signin=; Max-Age=0; Path=/api/auth/google');
+  });
+
+  test('the sign-in cookie is Secure when the public address is https', async () => {
+    const https = createApp({ ...ctx, config: { ...ctx.config, publicUrl: 'https://pricewatch.example' } });
+    const start = await https.handle(new Request('https://pricewatch.example/api/auth/google'));
+    expect(start.status).toBe(302);
+    expect(start.headers.get('set-cookie')).toContain('Secure');
+  });
+
+  test('a callback link started in another browser signs no one in and sends the visitor to the login page', async () => {
+    // Someone starts a sign-in with their own account and sends the callback link to a victim.
+    fake.user = { ...fake.user, sub: 'attacker-1', email: 'mallory@example.com' };
+    const attacker = await startAtProvider('/settings');
+    const before = await countSessions();
+    for (const victim of [undefined, 'pw_signin=', (await startAtProvider()).browser]) {
+      const res = await get(attacker.callback.href, victim);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/login#sign-in-failed');
+      expect(sessionOf(res)).toBeUndefined();
+    }
+    expect(await countSessions()).toBe(before);
+    expect(fake.tokenRequests).toBe(0);
+    // The sign-in stays its starter's own: their browser can still finish it.
+    const own = await get(attacker.callback.href, attacker.browser);
+    expect(own.status).toBe(302);
+    expect(own.headers.get('location')).toBe('/settings');
+    expect(sessionOf(own)).toBeString();
   });
 
   test('declining at Google returns to the login page', async () => {

@@ -10,8 +10,23 @@ import { safeRedirect } from './redirect.ts';
 
 type GoogleConfig = NonNullable<Config['google']>;
 
-/** How long a started sign-in may take before its state is refused. */
-const STATE_TTL = '10 minutes';
+/** How long a started sign-in may take before its state is refused (10 minutes). */
+const STATE_TTL_SECONDS = 600;
+const STATE_TTL = `${STATE_TTL_SECONDS} seconds`;
+
+/**
+ * Ties a sign-in to the browser that started it: a callback link made by someone else (who
+ * started the sign-in in their own browser) would otherwise sign the visitor into their account.
+ */
+const SIGN_IN_COOKIE = 'pw_signin';
+const SIGN_IN_COOKIE_PATH = '/api/auth/google';
+
+/** Where a refused callback sends the browser: the login page shows why (site/src/pages/login.astro). */
+const SIGN_IN_FAILED = '/login#sign-in-failed';
+
+function signInCookie(config: Config, value: string, maxAge: number) {
+  return { value, maxAge, httpOnly: true, sameSite: 'lax' as const, secure: config.publicUrl.startsWith('https:'), path: SIGN_IN_COOKIE_PATH };
+}
 
 /** Plain http is only ever allowed for an issuer on this machine (the fake provider of the tests). */
 export function isLoopbackHttp(url: URL): boolean {
@@ -45,16 +60,18 @@ export function googleRoutes(ctx: AppContext) {
   const client = google ? discoveryOf(google) : null;
 
   return new Elysia({ prefix: '/auth/google' })
-    .get('/', async ({ query, redirect }) => {
+    .get('/', async ({ query, cookie, redirect }) => {
       const to = safeRedirect(query.redirect);
       if (!google || !client) return redirect(`/api/auth/demo?redirect=${encodeURIComponent(to)}`, 302);
       const config = await client();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
       const verifier = oidc.randomPKCECodeVerifier();
+      const browser = oidc.randomState();
       // Forget abandoned sign-ins while we are here; the table stays tiny.
       await ctx.sql`DELETE FROM oauth_states WHERE created_at < now() - ${STATE_TTL}::interval`;
-      await ctx.sql`INSERT INTO oauth_states (state, code_verifier, nonce, redirect_to) VALUES (${state}, ${verifier}, ${nonce}, ${to})`;
+      await ctx.sql`INSERT INTO oauth_states (state, code_verifier, nonce, redirect_to, browser) VALUES (${state}, ${verifier}, ${nonce}, ${to}, ${browser})`;
+      cookie[SIGN_IN_COOKIE]!.set(signInCookie(ctx.config, browser, STATE_TTL_SECONDS));
       const url = oidc.buildAuthorizationUrl(config, {
         redirect_uri: google.redirectUri,
         scope: 'openid email profile',
@@ -68,14 +85,22 @@ export function googleRoutes(ctx: AppContext) {
 
     .get('/callback', async ({ request, query, cookie, redirect }) => {
       if (!google || !client) throw new HttpError(404, 'Not found');
-      // Taken out in one statement: a replayed or concurrent callback finds nothing.
+      const browser = cookie[SIGN_IN_COOKIE]!.value;
+      cookie[SIGN_IN_COOKIE]!.set(signInCookie(ctx.config, '', 0));
+      // Taken out in one statement, and only by the browser that started it: a replayed or
+      // concurrent callback finds nothing, and one from another browser leaves it to its owner.
       const [pending] = query.state
         ? await ctx.sql<{ code_verifier: string; nonce: string; redirect_to: string; fresh: boolean }[]>`
-            DELETE FROM oauth_states WHERE state = ${query.state}
+            DELETE FROM oauth_states WHERE state = ${query.state} AND browser = ${typeof browser === 'string' ? browser : ''}
             RETURNING code_verifier, nonce, redirect_to, created_at > now() - ${STATE_TTL}::interval AS fresh`
         : [];
       // The user declined at Google (or Google refused): back to the page that offers sign-in.
       if (query.error) return redirect('/login', 302);
+      // Someone else's sign-in opened in this browser (their link): refuse it, and leave it to them.
+      if (!pending && query.state) {
+        const [elsewhere] = await ctx.sql`SELECT 1 FROM oauth_states WHERE state = ${query.state} AND created_at > now() - ${STATE_TTL}::interval`;
+        if (elsewhere) return redirect(SIGN_IN_FAILED, 302);
+      }
       if (!pending?.fresh) throw new HttpError(400, 'This sign-in link has expired or was already used. Please sign in again.');
 
       const config = await client();
