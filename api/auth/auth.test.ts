@@ -105,6 +105,23 @@ describe('sessions', () => {
     expect(await ctx.sql`SELECT 1 FROM sessions WHERE id = ${token.split('.')[0]!}`).toHaveLength(0);
     expect((await get('/api/auth/user', cookie)).status).toBe(401);
   });
+
+  test('logout from our own pages (or typed in) signs out; from another site it changes nothing', async () => {
+    for (const site of ['same-origin', 'none']) {
+      const { token, cookie } = await demoSignIn();
+      const res = await request('/api/logout', { headers: { cookie, 'sec-fetch-site': site } });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/');
+      expect(await ctx.sql`SELECT 1 FROM sessions WHERE id = ${token.split('.')[0]!}`).toHaveLength(0);
+    }
+    const { token, cookie } = await demoSignIn();
+    const res = await request('/api/logout', { headers: { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(await ctx.sql`SELECT 1 FROM sessions WHERE id = ${token.split('.')[0]!}`).toHaveLength(1);
+    expect((await get('/api/auth/user', cookie)).status).toBe(200);
+  });
 });
 
 describe('GET /api/auth/user', () => {

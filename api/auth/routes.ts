@@ -31,7 +31,9 @@ export function authRoutes(ctx: AppContext) {
       return redirect(safeRedirect(query.redirect), 302);
     }, { query: t.Object({ email: t.Optional(t.String({ maxLength: 254 })), redirect: t.Optional(t.String()) }) })
     .use(googleRoutes(ctx))
-    .get('/logout', async ({ cookie, redirect }) => {
+    .get('/logout', async ({ request, cookie, redirect }) => {
+      // A link or image on another site must not sign the user out; our own pages still can.
+      if (request.headers.get('sec-fetch-site') === 'cross-site') return redirect('/', 302);
       await ctx.sessions.invalidate(cookie[SESSION_COOKIE]!.value as string | undefined);
       cookie[SESSION_COOKIE]!.remove();
       return redirect('/', 302);
