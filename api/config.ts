@@ -29,6 +29,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production,
     port,
     publicUrl,
+    /** The origin browsers reach us at, when PUBLIC_URL states it (null: taken from each request). */
+    publicOrigin: env.PUBLIC_URL ? new URL(publicUrl).origin : null,
     dataDir: resolve(env.DATA_DIR ?? '.data'),
     databaseUrl: env.DATABASE_URL || undefined,
     google,

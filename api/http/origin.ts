@@ -14,8 +14,10 @@ export function originCheck(ctx: AppContext) {
     if (SAFE.has(request.method)) return;
     const origin = request.headers.get('origin');
     const site = request.headers.get('sec-fetch-site');
-    const own = new URL(request.url).origin;
-    const allowed = origin === null ? site === null || site === 'same-origin' || site === 'none' : origin === own || origin === ctx.config.publicUrl;
+    // The request's own origin comes from its Host header, which the sender chooses: trust it
+    // only when PUBLIC_URL does not say where we are.
+    const own = ctx.config.publicOrigin ?? new URL(request.url).origin;
+    const allowed = origin === null ? site === null || site === 'same-origin' || site === 'none' : origin === own;
     if (!allowed) {
       set.status = 403;
       return Response.json({ message: 'Cross-site request refused.' }, { status: 403 });
