@@ -95,6 +95,24 @@ describe('POST /api/ai/detect-selector', () => {
     }
   });
 
+  test('an address no check could fetch: 400 naming the field, before any fetch', async () => {
+    model.requests.length = 0;
+    const strict = createApp({ ...ctx, config: { ...ctx.config, checkAllowPrivate: false } });
+    const refused = [
+      [strict, shopUrl('/kettle')], [strict, 'http://[::ffff:127.0.0.1]/kettle'], [strict, 'https://shop.example:3000/kettle'],
+      // CHECK_ALLOW_PRIVATE never opens credentials or metadata services.
+      [app, shopUrl('/kettle').replace('http://', 'http://user:pw@')], [app, 'http://169.254.169.254/latest/meta-data/'],
+    ] as const;
+    for (const [on, url] of refused) {
+      const res = await post(paid, '/api/ai/detect-selector', { url }, on);
+      expect(res.status).toBe(400);
+      const error = await res.json();
+      expect(error.field).toBe('url');
+      expect(error.message).toStartWith('url: ');
+    }
+    expect(model.requests).toHaveLength(0);
+  });
+
   test('without a model the heuristics answer: verified selectors, best first', async () => {
     model.requests.length = 0;
     const res = await post(paid, '/api/ai/detect-selector', { url: shopUrl('/kettle') }, plainApp);

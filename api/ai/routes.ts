@@ -8,7 +8,7 @@ import { HttpError } from '../http/errors.ts';
 import { fetchPage, type Fetcher } from '../checks/fetcher.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import { effectivePlan } from '../products/limit.ts';
-import { isWebUrl } from '../products/schemas.ts';
+import { assertCheckableUrl, isWebUrl } from '../products/schemas.ts';
 import { DetailTimeFilter, rangeStart } from '../history/series.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { detectPriceSelectors, type SelectorSuggestion } from './detect.ts';
@@ -71,7 +71,10 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
 
   return new Elysia()
     .use(authentication(ctx))
-    .post('/api/ai/detect-selector', ({ userId, body }) => detect(userId, body.url), { signedIn: true, body: DetectSelectorBody })
+    .post('/api/ai/detect-selector', ({ userId, body }) => {
+      assertCheckableUrl(ctx.config, body.url);
+      return detect(userId, body.url);
+    }, { signedIn: true, body: DetectSelectorBody })
     .post('/api/price-suggestions', ({ userId, body }) => suggest(userId, body.productId, body.timeFilter), {
       signedIn: true,
       body: PriceSuggestionsBody,

@@ -7,6 +7,7 @@ import {
   fetchPage,
   isBlockedAddress,
   isCloudMetadataAddress,
+  uncheckableUrlReason,
   validateTargetUrl,
   type FetcherSettings,
   type FetchResult,
@@ -85,6 +86,73 @@ describe('validateTargetUrl', () => {
   test('refuses metadata host names', () => {
     const result = validateTargetUrl('http://metadata.google.internal/computeMetadata/v1/');
     expect(result.ok ? 'accepted' : result.code).toBe('blocked-address');
+  });
+});
+
+describe('uncheckableUrlReason (an address as the user gives it, before any fetch)', () => {
+  const refusedWith = (url: string, allowPrivate = false) => uncheckableUrlReason(url, { allowPrivate });
+
+  test('accepts public shop addresses on the ports shops use', () => {
+    for (const url of [
+      'https://shop.example/p/1?x=2', 'http://shop.example/', 'http://shop.example:80/', 'https://shop.example:443/',
+      'http://shop.example:8080/', 'https://shop.example:8443/', 'https://93.184.216.34/p', 'https://[2606:4700::1]/',
+      'http://[::ffff:8.8.8.8]/', 'https://xn--bcher-kva.example/', 'http://shop.internal.example/',
+    ]) expect({ url, reason: refusedWith(url) }).toEqual({ url, reason: null });
+  });
+
+  test('does not resolve names: a name is vetted when its page is fetched', () => {
+    expect(refusedWith('https://127.0.0.1.nip.io/')).toBeNull();
+  });
+
+  test('refuses what validateTargetUrl refuses, with its reason', () => {
+    expect(refusedWith('ftp://shop.example/file')).toBe('Only web pages can be checked: the link must start with http:// or https://.');
+    expect(refusedWith('not a url')).toBe('This is not a valid web address. Copy the full link of the product page, starting with https://.');
+  });
+
+  test('refuses credentials in the address, even on loopback test servers', () => {
+    for (const url of ['https://user:secret@shop.example/', 'https://user@shop.example/', 'http://:pw@127.0.0.1:4000/'])
+      for (const allowPrivate of [false, true])
+        expect(refusedWith(url, allowPrivate)).toBe('Links that contain a user name or password cannot be checked.');
+  });
+
+  const literal: Record<string, string[]> = {
+    loopback: ['http://127.0.0.1/', 'http://127.1/', 'http://0x7f.1/', 'http://0x7f000001/', 'http://2130706433/', 'http://017700000001/', 'http://127.0.0.1./', 'http://[::1]/'],
+    private: ['http://10.0.0.1/', 'http://10.1/', 'http://0xa000001/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://[fc00::1]/', 'http://[fd12:3456::1]/'],
+    'link-local': ['http://169.254.1.1/', 'http://[fe80::1]/', 'http://[febf::1]/'],
+    unspecified: ['http://0.0.0.0/', 'http://0/', 'http://[::]/'],
+    'IPv4-mapped and NAT64': ['http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://[::ffff:10.0.0.1]/', 'http://[64:ff9b::7f00:1]/'],
+    'other non-public': ['http://224.0.0.1/', 'http://255.255.255.255/', 'http://100.64.0.1/', 'http://[ff02::1]/'],
+  };
+  for (const [range, urls] of Object.entries(literal)) test(`refuses ${range} addresses in every written form`, () => {
+    for (const url of urls) {
+      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+      expect({ url, reason: refusedWith(url) }).toEqual({ url, reason: `${host} leads to a private or internal network address, which Pricewatch does not visit for safety reasons.` });
+    }
+  });
+
+  test('refuses the loopback name localhost', () => {
+    for (const url of ['http://localhost/', 'http://LOCALHOST./p', 'http://shop.localhost/']) expect(refusedWith(url)).toBeString();
+  });
+
+  test('refuses cloud metadata addresses, even on loopback test servers', () => {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', 'http://[fd00:ec2::254]/', 'http://metadata.google.internal/', 'http://100.100.100.200/'])
+      for (const allowPrivate of [false, true]) expect({ url, allowPrivate, refused: typeof refusedWith(url, allowPrivate) }).toEqual({ url, allowPrivate, refused: 'string' });
+  });
+
+  test('refuses ports other than 80, 443, 8080 and 8443', () => {
+    for (const port of [81, 3000, 5432, 6379, 8000, 8081, 9200, 65535]) {
+      expect(refusedWith(`https://shop.example:${port}/`)).toBe(`Port ${port} is not a port shops serve pages on (80, 443, 8080 or 8443), so Pricewatch does not open it.`);
+    }
+    for (const port of [1, 22, 25]) expect(refusedWith(`https://shop.example:${port}/`)).toBe(`Port ${port} is not used for web pages, so Pricewatch does not open it.`);
+    expect(refusedWith('http://shop.example:443/')).toBeNull();
+    expect(refusedWith('https://shop.example:80/')).toBeNull();
+  });
+
+  test('allowPrivate (tests on loopback servers) lifts the address and port rules only', () => {
+    for (const url of ['http://127.0.0.1:40123/kettle', 'http://localhost:3000/demo-shop/', 'http://[::1]:8000/', 'http://10.0.0.1:9999/'])
+      expect({ url, reason: refusedWith(url, true) }).toEqual({ url, reason: null });
+    // Mail and shell ports stay closed as they are when fetching.
+    expect(refusedWith('http://127.0.0.1:25/', true)).toBeString();
   });
 });
 

@@ -157,6 +157,33 @@ export function validateTargetUrl(url: string): { ok: true; url: URL } | FetchFa
   return { ok: true, url: parsed };
 }
 
+/** Ports shops serve pages on; an address given on any other is refused (see uncheckableUrlReason). */
+export const WEB_PORTS: readonly number[] = [80, 443, 8080, 8443];
+
+// RFC 6761: names that always mean this machine, whatever a resolver says.
+const LOOPBACK_NAME = /^(.+\.)?localhost\.?$/i;
+
+/**
+ * Why an address a user gives (a product page, AI Detect) could never be checked, or null. The
+ * address is refused when it is given, not only when fetched, so it never sits in the product
+ * list failing. Only the address itself is read: names are resolved, and their addresses vetted,
+ * when the page is fetched. `allowPrivate` (tests on loopback servers with random ports, the
+ * demo shop) lifts the address and port rules; credentials and metadata services stay refused.
+ */
+export function uncheckableUrlReason(url: string, opts: { allowPrivate?: boolean } = {}): string | null {
+  const target = validateTargetUrl(url);
+  if (!target.ok) return target.reason;
+  const host = hostnameOf(target.url);
+  if (isCloudMetadataAddress(host)) return failures.blockedAddress(host).reason;
+  if (opts.allowPrivate) return null;
+  if (parseAddress(host) ? isBlockedAddress(host) : LOOPBACK_NAME.test(host)) return failures.blockedAddress(host).reason;
+  const port = target.url.port;
+  if (port && !WEB_PORTS.includes(Number(port))) {
+    return `Port ${port} is not a port shops serve pages on (${WEB_PORTS.slice(0, -1).join(', ')} or ${WEB_PORTS.at(-1)}), so Pricewatch does not open it.`;
+  }
+  return null;
+}
+
 function hostnameOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
 }

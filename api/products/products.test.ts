@@ -227,6 +227,18 @@ describe('products API: validation', () => {
     ['mailto url', { ...kettle, url: 'mailto:a@b.co' }, 'url', 'Please enter a valid URL'],
     ['huge url', { ...kettle, url: `https://shop.example/${huge}` }, 'url', 'Please enter a valid URL'],
     ['url as an object', { ...kettle, url: { href: kettle.url } }, 'url', 'Please enter a valid URL'],
+    ['url with a user name and password', { ...kettle, url: 'https://user:pass@shop.example/kettle' }, 'url', 'Links that contain a user name or password cannot be checked.'],
+    ['url on a loopback address', { ...kettle, url: 'http://127.0.0.1/kettle' }, 'url', '127.0.0.1 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on loopback written in hex', { ...kettle, url: 'http://0x7f.1/kettle' }, 'url', '127.0.0.1 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on a private address', { ...kettle, url: 'http://192.168.1.20/kettle' }, 'url', '192.168.1.20 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on the unspecified address', { ...kettle, url: 'http://0/kettle' }, 'url', '0.0.0.0 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on IPv6 loopback', { ...kettle, url: 'http://[::1]/kettle' }, 'url', '::1 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on an IPv6 unique-local address', { ...kettle, url: 'http://[fd00::5]/kettle' }, 'url', 'fd00::5 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on an IPv6 link-local address', { ...kettle, url: 'http://[fe80::1]/kettle' }, 'url', 'fe80::1 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on IPv4-mapped loopback', { ...kettle, url: 'http://[::ffff:127.0.0.1]/kettle' }, 'url', '::ffff:7f00:1 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on the cloud metadata address', { ...kettle, url: 'http://169.254.169.254/latest/meta-data/' }, 'url', '169.254.169.254 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on localhost', { ...kettle, url: 'http://localhost:3000/kettle' }, 'url', 'localhost leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on a port shops do not use', { ...kettle, url: 'https://shop.example:3000/kettle' }, 'url', 'Port 3000 is not a port shops serve pages on (80, 443, 8080 or 8443), so Pricewatch does not open it.'],
     ['empty selector', { ...kettle, selector: '' }, 'selector', 'CSS selector is required'],
     ['missing selector', { name: 'A', url: kettle.url }, 'selector', 'CSS selector is required'],
     ['selector with a syntax error', { ...kettle, selector: 'div[' }, 'selector', 'CSS selector is not valid'],
@@ -252,6 +264,30 @@ describe('products API: validation', () => {
     if (message) expect(error.message).toBe(`${field}: ${message}`);
     expect(await eventCount()).toBe(before);
     expect(await list(user)).toEqual([]);
+  });
+
+  test('addresses a check can fetch are accepted: the usual ports, public IPs, names (vetted when fetched), the demo shop', async () => {
+    const user = await signedIn();
+    for (const url of ['http://shop.example:8080/k', 'https://shop.example:8443/k', 'https://93.184.216.34/k', 'https://[2606:4700::1111]/k', 'https://intranet.example/k', `${ORIGIN}/demo-shop/products/kettle`]) {
+      const added = await add(user, { ...kettle, url });
+      expect(added.url).toBe(url);
+      expect((await send(user, 'PUT', `/api/products/${added.id}`, { ...kettleEdit, url })).status).toBe(200);
+      expect((await send(user, 'DELETE', `/api/products/${added.id}`)).status).toBe(200);
+    }
+  });
+
+  test('CHECK_ALLOW_PRIVATE (tests) accepts loopback servers on any port, never credentials or metadata', async () => {
+    const open = createApp({ ...ctx, config: { ...ctx.config, checkAllowPrivate: true } });
+    const user = await signInDemo(open, ORIGIN);
+    const post = (url: string) => open.handle(new Request(`${ORIGIN}/api/products`, {
+      method: 'POST', headers: { cookie: user.cookie, origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify({ ...kettle, url }),
+    }));
+    for (const url of ['http://127.0.0.1:40123/kettle', 'http://[::1]:5000/kettle']) expect((await post(url)).status).toBe(201);
+    for (const url of ['http://u:p@127.0.0.1:40123/kettle', 'http://169.254.169.254/latest/meta-data/']) {
+      const res = await post(url);
+      expect(res.status).toBe(400);
+      expect((await res.json()).field).toBe('url');
+    }
   });
 
   test('POST bodies that are not a product object: 400, never 500, nothing recorded', async () => {
@@ -280,6 +316,9 @@ describe('products API: validation', () => {
     ['threshold false', { ...kettle, threshold: false }, 'threshold', 'Threshold must be a positive number'],
     ['empty name', { ...kettle, threshold: 5, name: '' }, 'name', 'Product name is required'],
     ['bad url', { ...kettle, threshold: 5, url: 'shop.example' }, 'url', 'Please enter a valid URL'],
+    ['url with a user name', { ...kettle, threshold: 5, url: 'https://admin@shop.example/kettle' }, 'url', 'Links that contain a user name or password cannot be checked.'],
+    ['url on a private address', { ...kettle, threshold: 5, url: 'http://10.0.0.7/kettle' }, 'url', '10.0.0.7 leads to a private or internal network address, which Pricewatch does not visit for safety reasons.'],
+    ['url on a port shops do not use', { ...kettle, threshold: 5, url: 'http://shop.example:6379/' }, 'url', 'Port 6379 is not a port shops serve pages on (80, 443, 8080 or 8443), so Pricewatch does not open it.'],
     ['bad selector', { ...kettle, threshold: 5, selector: '>>>' }, 'selector', 'CSS selector is not valid'],
     ['missing selector', { name: 'A', url: kettle.url, threshold: 5 }, 'selector', 'CSS selector is required'],
     ['stockAlerts as a number', { ...kettle, threshold: 5, stockAlerts: 1 }, 'stockAlerts', 'Stock alerts must be true or false'],

@@ -6,7 +6,7 @@ import { createUserCache } from '../http/user-cache.ts';
 import { handleProductCommand, PRODUCT_NOT_FOUND, type ProductCommand } from '../../events/product.ts';
 import type { AppendResult } from '../../events/store.ts';
 import type { Sql } from '../db.ts';
-import { AddProductBody, EditProductBody, UpdatePriceBody } from './schemas.ts';
+import { AddProductBody, assertCheckableUrl, EditProductBody, UpdatePriceBody } from './schemas.ts';
 import { withinProductLimit } from './limit.ts';
 import { readProduct, readProducts } from './read-model.ts';
 
@@ -37,6 +37,7 @@ export function productsRoutes(ctx: AppContext) {
     .get('/', ({ request, userId }) => cached(request, userId, 'products', () => readProducts(ctx.sql, userId)), { signedIn: true })
 
     .post('/', async ({ userId, body, set }) => {
+      assertCheckableUrl(ctx.config, body.url);
       const productId = crypto.randomUUID();
       const { threshold: alertRule, ...details } = body;
       const appended = await withinProductLimit(ctx.sql, userId, (tx) =>
@@ -48,6 +49,7 @@ export function productsRoutes(ctx: AppContext) {
 
     .put('/:id', async ({ userId, body, params }) => {
       const productId = productIdOf(params.id);
+      assertCheckableUrl(ctx.config, body.url);
       const { threshold: alertRule, ...details } = body;
       await caughtUp(await run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }));
       return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { compileSelector } from '../checks/page.ts';
+import { uncheckableUrlReason } from '../checks/fetcher.ts';
+import { fetchOptionsFor } from '../checks/check.ts';
+import type { Config } from '../config.ts';
+import { HttpError } from '../http/errors.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 
 /**
@@ -27,6 +31,16 @@ export function isWebUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Refuses (400, naming the field url) an address no check could ever fetch: credentials, a
+ * private or internal IP, a port shops do not use. It depends on the configuration, as fetching
+ * does (CHECK_ALLOW_PRIVATE, the demo shop), so it runs in the route rather than in the schema.
+ */
+export function assertCheckableUrl(config: Config, url: string): void {
+  const reason = uncheckableUrlReason(url, fetchOptionsFor(config, url));
+  if (reason) throw new HttpError(400, `url: ${reason}`, 'url');
 }
 
 const name = z.string({ error: 'Product name is required' }).trim()
