@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { transaction } from '../api/db.ts';
 import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';
-import { ConcurrencyError, createEventStore, EVENT_STORE_DDL, START, type EventStore, type NewEvent } from './store.ts';
+import postgres from 'postgres';
+import { appendingTransaction, ConcurrencyError, createEventStore, EVENT_STORE_DDL, START, type EventStore, type NewEvent } from './store.ts';
 import { EventValidationError, DEFAULT_SETTINGS } from './catalogue.ts';
 
 const changed = (userId: string, currency: 'GBP' | 'EUR' = 'GBP'): NewEvent =>
@@ -133,6 +134,15 @@ describe.skipIf(!usingPostgresServer())('commit-safe global order (real PostgreS
     })();
     const writers = Array.from({ length: 8 }, (_, w) => (async () => {
       for (let i = 0; i < 25; i++) {
+        if (i % 4 === 1) {
+          // Another write first, then the append, holding the transaction open a while.
+          await appendingTransaction(db.sql, async (tx) => {
+            await tx`UPDATE streams SET version = version WHERE stream_id = 'none'`;
+            await Bun.sleep(Math.random() * 5);
+            await store.append(`user-w${w}-${i}`, 'no_stream', [changed('w')], tx);
+          });
+          continue;
+        }
         await transaction(db.sql, async (tx) => {
           await store.append(`user-w${w}-${i}`, 'no_stream', [changed('w')], tx);
           if (i % 3 === 0) await Bun.sleep(Math.random() * 5); // hold some transactions open
@@ -145,6 +155,44 @@ describe.skipIf(!usingPostgresServer())('commit-safe global order (real PostgreS
     const written = await db.sql<{ p: string }[]>`SELECT global_position AS p FROM events WHERE stream_id LIKE 'user-w%' ORDER BY 1`;
     expect(new Set(seen).size).toBe(seen.length);
     expect([...seen].sort((x, y) => x - y)).toEqual(written.map((r) => Number(r.p)));
+  });
+});
+
+describe('what may hold readers back', () => {
+  test('a transaction that wrote something else must take the append lock before it appends', async () => {
+    await db.sql`CREATE TABLE IF NOT EXISTS unrelated (n int)`;
+    const refused = await transaction(db.sql, async (tx) => {
+      await tx`INSERT INTO unrelated VALUES (1)`;
+      await store.append('user-late-lock', 'no_stream', [changed('late')], tx);
+    }).catch((e) => e);
+    expect(String(refused?.message)).toContain('append lock');
+    expect((await store.readStream('user-late-lock')).version).toBe(0);
+    expect(await db.sql`SELECT 1 FROM unrelated`).toHaveLength(0);
+
+    await appendingTransaction(db.sql, async (tx) => {
+      await tx`INSERT INTO unrelated VALUES (1)`;
+      await store.append('user-late-lock', 'no_stream', [changed('late')], tx);
+    });
+    expect((await store.readStream('user-late-lock')).version).toBe(1);
+  });
+
+  test.skipIf(!usingPostgresServer())('transactions left open elsewhere on the server hold no reader back', async () => {
+    // One in another database, one in this database that writes but does not append.
+    const elsewhere = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const here = postgres((db as { url?: string }).url!, { max: 1, onnotice: () => {} });
+    const open = [await elsewhere.reserve(), await here.reserve()];
+    try {
+      for (const c of open) { await c`BEGIN`; await c`SELECT pg_current_xact_id()`; }
+      await open[1]!`INSERT INTO streams (stream_id, version) VALUES ('user-open-elsewhere', 0)`.catch(() => {});
+      const from = await store.head();
+      const appended = await store.append('user-while-open', 'no_stream', [changed('open')]);
+      const seen = await store.readAll(from, 100);
+      expect(seen.map((e) => e.streamId)).toContain('user-while-open');
+      expect((await store.head()).position).toBe(appended.lastPosition);
+    } finally {
+      for (const c of open) { await c`ROLLBACK`.catch(() => {}); c.release(); }
+      await elsewhere.end(); await here.end();
+    }
   });
 });
 

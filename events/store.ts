@@ -1,16 +1,25 @@
-import type { Sql } from '../api/db.ts';
+import { transaction, type Sql } from '../api/db.ts';
 import { upcastAndValidate, validateForAppend, type DomainEvent, type DomainEventInput } from './catalogue.ts';
 
 /**
  * The append-only event store on PostgreSQL.
  *
- * Global order that is safe for catch-up readers: positions come from a sequence taken before
- * commit, so a lower position can become visible after a reader passed a higher one. Every event
- * carries its writer's transaction id (xid8); readers only take rows whose transaction is older
- * than every transaction still in flight (`< pg_snapshot_xmin(pg_current_snapshot())`) and order
- * and checkpoint by the pair (transaction_id, global_position).
+ * Global order that is safe for catch-up readers (docs/decisions/0003-commit-safe-read-horizon.md):
+ * positions come from a sequence taken before commit, so a lower position can become visible
+ * after a reader passed a higher one. Every event carries its writer's transaction id (xid8),
+ * and readers order and checkpoint by the pair (transaction_id, global_position).
+ *
+ * Readers take only rows below a horizon that unfinished appends alone can hold back: every
+ * transaction that writes to the log holds the shared advisory lock APPEND_LOCK from before its
+ * first write (triggers take it, and refuse a transaction that wrote anything before it), so
+ * the lock table names every append in flight with its transaction id. The horizon is the
+ * lowest of those ids, or the snapshot's xmax when there are none; transactions of other
+ * applications, databases or forgotten sessions do not hold it back.
  */
+const APPEND_LOCK = [1886546275, 1702260340] as const; // two int4 keys: 'pric', 'evnt'
+
 export const EVENT_STORE_DDL = `
+SELECT pg_advisory_xact_lock(${APPEND_LOCK[0]}, 0);
 CREATE TABLE IF NOT EXISTS streams (
   stream_id   text PRIMARY KEY,
   version     bigint NOT NULL
@@ -28,7 +37,50 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream_id, stream_version)
 );
 CREATE INDEX IF NOT EXISTS events_by_commit_order ON events (transaction_id, global_position);
+CREATE OR REPLACE FUNCTION events_append_lock() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('pricewatch.appending', true) = 'on' THEN RETURN; END IF;
+  -- A transaction id taken before the lock could fall below a horizon a reader already used.
+  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+    RAISE EXCEPTION 'a transaction that appends events must take the append lock before its first write'
+      USING HINT = 'call SELECT events_append_lock() at the start of the transaction';
+  END IF;
+  PERFORM pg_advisory_xact_lock_shared(${APPEND_LOCK[0]}, ${APPEND_LOCK[1]});
+  PERFORM set_config('pricewatch.appending', 'on', true);
+  PERFORM pg_current_xact_id(); -- so readers find the id beside the lock from now on
+END $$;
+CREATE OR REPLACE FUNCTION events_append_lock_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN PERFORM events_append_lock(); RETURN NULL; END $$;
+CREATE OR REPLACE TRIGGER streams_append_lock BEFORE INSERT OR UPDATE ON streams
+  FOR EACH STATEMENT EXECUTE FUNCTION events_append_lock_trigger();
+CREATE OR REPLACE TRIGGER events_append_lock BEFORE INSERT ON events
+  FOR EACH STATEMENT EXECUTE FUNCTION events_append_lock_trigger();
 `;
+
+/**
+ * The horizon: the lowest transaction id of an append in flight in this database, else the
+ * snapshot's xmax. The lock table is read after the statement's snapshot was taken, so an append
+ * that committed in between got its id below xmax and is visible to the next statement; one that
+ * holds the lock but whose id is not in the lock table yet bounds it by the snapshot's xmin.
+ * Callers read the log in a later statement (a newer snapshot).
+ */
+const HORIZON = `
+WITH locks AS MATERIALIZED (
+  SELECT locktype, database, classid, objid, objsubid, pid, transactionid, mode, granted FROM pg_locks
+), appends AS (
+  SELECT a.pid, x.transactionid::text::bigint AS xid
+  FROM locks a LEFT JOIN locks x ON x.pid = a.pid AND x.locktype = 'transactionid' AND x.mode = 'ExclusiveLock' AND x.granted
+  WHERE a.locktype = 'advisory' AND a.classid = ${APPEND_LOCK[0]} AND a.objid = ${APPEND_LOCK[1]} AND a.objsubid = 2
+    AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+), snapshot AS (
+  SELECT pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax FROM pg_current_snapshot() AS s
+)
+SELECT least(
+  snapshot.xmax,
+  -- a 32-bit id from the lock table, widened to 64 bits next to xmax
+  (SELECT min(snapshot.xmax + (xid - snapshot.xmax % 4294967296 + 6442450944) % 4294967296 - 2147483648) FROM appends WHERE xid IS NOT NULL),
+  (SELECT snapshot.xmin FROM appends WHERE xid IS NULL LIMIT 1)
+)::text AS horizon FROM snapshot`;
 
 /** Expected version of a stream: a number (0 = must not exist yet), 'no_stream' or 'any'. */
 export type ExpectedVersion = number | 'no_stream' | 'any';
@@ -142,10 +194,16 @@ export function createEventStore(sql: Sql) {
     return { version: events.length ? events[events.length - 1]!.streamVersion : 0, events };
   }
 
+  /** The transaction id below which every event of the log is committed and visible from now on. */
+  async function horizon(db: Sql): Promise<string> {
+    const [row] = await db.unsafe<{ horizon: string }[]>(HORIZON);
+    return row!.horizon;
+  }
+
   /**
-   * Events after a checkpoint in commit-safe global order. Only events of transactions that
-   * finished before every transaction still running are returned, so nothing can later appear
-   * behind the returned ones.
+   * Events after a checkpoint in commit-safe global order: only events of transactions below the
+   * horizon, so nothing can later appear behind the returned ones. With `upTo` (a checkpoint
+   * from `head`, which is below the horizon already) the horizon is not looked up again.
    */
   async function readAll(after: Checkpoint = START, limit = 1000, opts: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const db = opts.tx ?? sql;
@@ -158,25 +216,40 @@ export function createEventStore(sql: Sql) {
     if (opts.upTo) {
       params.push(opts.upTo.transactionId, opts.upTo.position);
       filters += ` AND (transaction_id, global_position) <= ($${params.length - 1}::xid8, $${params.length}::bigint)`;
+    } else {
+      params.push(await horizon(db));
+      filters += ` AND transaction_id < $${params.length}::xid8`;
     }
     const rows = await db.unsafe<Row[]>(
       `SELECT ${COLUMNS} FROM events
-       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-         AND (transaction_id, global_position) > ($1::xid8, $2::bigint)${filters}
+       WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)${filters}
        ORDER BY events.transaction_id, events.global_position LIMIT $3`, params as any[]);
     return rows.map(toRecorded);
   }
 
   /** The last event a reader may safely see now (commit-safe order), or START for an empty log. */
   async function head(tx: Sql = sql): Promise<Checkpoint> {
+    const below = await horizon(tx);
     const [row] = await tx<{ transaction_id: string; position: string }[]>`
       SELECT transaction_id::text, global_position AS position FROM events
-      WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      WHERE transaction_id < ${below}::xid8
       ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`;
     return row ? { transactionId: row.transaction_id, position: Number(row.position) } : START;
   }
 
   return { sql, append, readStream, readAll, head };
+}
+
+/**
+ * A transaction that may append events after other writes: it takes the append lock first.
+ * (A transaction whose first write is an append needs nothing of the kind; one that wrote
+ * something else first is refused by the log's triggers.)
+ */
+export function appendingTransaction<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  return transaction(sql, async (tx) => {
+    await tx`SELECT events_append_lock()`;
+    return fn(tx);
+  });
 }
 
 export function checkpointOf(e: { transactionId: string; position: number }): Checkpoint {

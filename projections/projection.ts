@@ -17,4 +17,6 @@ export type Projection = {
   ddl: string;
   handles: readonly EventType[];
   apply: (tx: Sql, events: RecordedEvent[]) => Promise<unknown>;
+  /** Whether applying may append events (reactors): the runner then takes the append lock first. */
+  appends?: boolean;
 };

@@ -56,7 +56,10 @@ export function createProjectionRunner(
       const head = await store.head(tx);
       if (reached(from, head)) { positions.set(p.name, from); return { applied: 0, moved: false }; }
       const batch = await store.readAll(from, BATCH, { types: p.handles, upTo: head, tx });
-      if (batch.length) await p.apply(tx, batch);
+      if (batch.length) {
+        if (p.appends) await tx`SELECT events_append_lock()`;
+        await p.apply(tx, batch);
+      }
       const to = batch.length === BATCH ? checkpointOf(batch[batch.length - 1]!) : head;
       await tx`UPDATE ${checkpoints} SET transaction_id = ${to.transactionId}::xid8, position = ${to.position}, updated_at = now()
                WHERE name = ${p.name}`;
@@ -126,8 +129,8 @@ export function createProjectionRunner(
 
   /**
    * Resolves once every projection has passed `target` (read-your-writes for the API), normally
-   * within milliseconds, or after `timeoutMs`: a transaction left open anywhere on the database
-   * server holds every reader back, and answers then show the last projected state.
+   * within milliseconds, or after `timeoutMs`: an append held open holds every reader back, and
+   * answers then show the last projected state.
    */
   function waitFor(target: Checkpoint, timeoutMs = 10_000): Promise<void> {
     if (projections.every((p) => reached(positions.get(p.name) ?? START, target))) return Promise.resolve();

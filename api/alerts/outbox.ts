@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EventData, EventOf } from '../../events/catalogue.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
-import type { RecordedEvent } from '../../events/store.ts';
+import { appendingTransaction, type RecordedEvent } from '../../events/store.ts';
 import type { Projection } from '../../projections/projection.ts';
 import { transaction, type Sql } from '../db.ts';
 import type { WeeklyReport } from './email.ts';
@@ -212,7 +212,7 @@ export async function claimBatches(sql: Sql, opts: ClaimOptions): Promise<Batch[
  * when the lease passed to another sender meanwhile (that sender records the outcome).
  */
 export async function settleBatch(sql: Sql, batch: Batch, record: (tx: Sql) => Promise<unknown>): Promise<boolean> {
-  return transaction(sql, async (tx) => {
+  return appendingTransaction(sql, async (tx) => {
     const gone = await tx`DELETE FROM email_outbox WHERE batch_id = ${batch.id} AND lease_token = ${batch.leaseToken} RETURNING id`;
     if (!gone.length) return false;
     await record(tx);

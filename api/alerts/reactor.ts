@@ -64,6 +64,7 @@ export function alertRulesReactor(store: EventStore): Projection {
         user_id           text PRIMARY KEY,
         price_drop_alerts boolean NOT NULL
       );`,
+    appends: true,
     handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceObserved', 'PriceManuallySet', 'PriceCorrected', 'PriceCheckFailed', 'SettingsChanged'],
 
     async apply(tx, recorded) {

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import type { AppContext } from '../context.ts';
-import { transaction, type Sql } from '../db.ts';
+import type { Sql } from '../db.ts';
 import { handleCommand } from '../../events/decider.ts';
-import { checkpointOf, ConcurrencyError } from '../../events/store.ts';
+import { appendingTransaction, checkpointOf, ConcurrencyError } from '../../events/store.ts';
 import { subscriptionDecider, subscriptionStream, type SubscriptionCommand } from '../../events/subscription.ts';
 import { customerOf, paymentOf, subscriptionOf, type StripeBilling } from './stripe.ts';
 
@@ -62,7 +62,7 @@ export async function receiveStripeEvent(ctx: AppContext, billing: StripeBilling
 
   for (let attempt = 1; ; attempt++) {
     try {
-      const { outcome, appended } = await transaction(ctx.sql, async (tx) => {
+      const { outcome, appended } = await appendingTransaction(ctx.sql, async (tx) => {
         const claimed = await tx`
           INSERT INTO billing_webhook_events (id, type, object_id, created) VALUES (${event.id}, ${event.type}, ${wanted.objectId}, ${event.created})
           ON CONFLICT (id) DO NOTHING RETURNING id`;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { transaction, type Sql } from '../db.ts';
+import type { Sql } from '../db.ts';
 import type { Availability, EventOf } from '../../events/catalogue.ts';
-import { checkpointOf, type Checkpoint } from '../../events/store.ts';
+import { appendingTransaction, checkpointOf, type Checkpoint } from '../../events/store.ts';
 import { productStream } from '../../events/product.ts';
 import { sharedFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
 import { extractPriceFromDocument, selectorReadsPrice, type ExtractionResult } from './extract.ts';
@@ -219,7 +219,7 @@ export function groupByUrl<T extends { url: string }>(targets: readonly T[]): Ma
  */
 export async function recordOutcomes(ctx: Pick<AppContext, 'sql' | 'store'>, outcomes: readonly CheckOutcome[]): Promise<{ recorded: CheckOutcome[]; checkpoint: Checkpoint | null }> {
   if (!outcomes.length) return { recorded: [], checkpoint: null };
-  return transaction(ctx.sql, async (tx) => {
+  return appendingTransaction(ctx.sql, async (tx) => {
     const owned = await finishJobs(tx, outcomes.map(({ target }) => target));
     const ids = outcomes.map((o) => o.target.productId).filter((id) => owned.has(id));
     const live = new Set((await tx<{ id: string }[]>`SELECT id FROM products WHERE id = ANY(${ids}::text[])`).map((r) => r.id));

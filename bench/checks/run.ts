@@ -90,8 +90,8 @@ async function main() {
 }
 
 /**
- * Waits until every product's read model shows the round's price (at most a minute: an open
- * transaction anywhere on the server holds catch-up readers back) and answers how many do.
+ * Waits until every product's read model shows the round's price (at most a minute: an append
+ * held open holds catch-up readers back) and answers how many do.
  */
 async function readModelsCurrent(ctx: Awaited<ReturnType<typeof createContext>>, round: number, products: number, perUrl: number) {
   const deadline = Date.now() + 60_000;

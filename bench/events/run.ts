@@ -1,6 +1,9 @@
 /**
  * Event store throughput on the configured database (DATABASE_URL, else embedded PGlite):
  * batched append, single-event append with concurrent writers, read-all, projection rebuild.
+ * On a PostgreSQL server the appends are also measured on a second database whose append-lock
+ * triggers are dropped (the store as it was before readers were bounded by the appends in
+ * flight), alternating, so both figures come from one run on one machine state.
  * Prints figures; it is not a test. Usage: bun run bench:events [--events N]
  */
 import postgres from 'postgres';
@@ -21,7 +24,7 @@ const WRITERS = 8;
 
 async function freshDatabase(): Promise<Database> {
   if (!serverUrl) return openDatabase({ dataDir: null });
-  const name = `pricewatch_bench_${Date.now().toString(36)}`;
+  const name = `pricewatch_bench_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(serverUrl); url.pathname = `/${name}`;
@@ -37,39 +40,49 @@ async function parallel(workers: number, work: (w: number) => Promise<void>) {
   await Promise.all(Array.from({ length: workers }, (_, w) => work(w)));
 }
 
+async function appendPhases(db: Database, label: string) {
+  const store = createEventStore(db.sql);
+  const writers = db.embedded ? 1 : WRITERS;
+  // 1. Batched append: streams of 100 events (a sign-up and 99 settings changes), concurrent writers.
+  {
+    const streams = TOTAL / BATCH;
+    let next = 0;
+    const t = performance.now();
+    await parallel(Math.min(writers, 4), async () => {
+      for (let s = next++; s < streams; s = next++) {
+        const id = `b${s}`;
+        await store.append(`user-${id}`, 'no_stream', [signUp(id), ...Array.from({ length: BATCH - 1 }, (_, i) => settings(id, i))]);
+      }
+    });
+    console.log(`${label}append, batches of ${BATCH}:        ${rate(TOTAL, performance.now() - t)}`);
+  }
+  // 2. Single-event appends, each its own transaction, from concurrent writers.
+  {
+    const n = Math.min(TOTAL / 5, 40_000);
+    let next = 0;
+    const t = performance.now();
+    await parallel(writers, async (w) => {
+      let version = 0;
+      for (let i = next++; i < n; i = next++) {
+        await store.append(`user-s${w}`, version === 0 ? 'no_stream' : version, [version === 0 ? signUp(`s${w}`) : settings(`s${w}`, i)]);
+        version++;
+      }
+    });
+    console.log(`${label}append, single events, ${writers} writer${writers > 1 ? 's' : ''}: ${rate(n, performance.now() - t)}`);
+  }
+}
+
 const db = await freshDatabase();
-const writers = db.embedded ? 1 : WRITERS;
 await db.sql.unsafe(EVENT_STORE_DDL);
 const store = createEventStore(db.sql);
 console.log(`database: ${db.embedded ? 'embedded PGlite (one connection)' : 'PostgreSQL server'}; ${TOTAL.toLocaleString('en-GB')} events`);
-
-// 1. Batched append: streams of 100 events (a sign-up and 99 settings changes), concurrent writers.
-{
-  const streams = TOTAL / BATCH;
-  let next = 0;
-  const t = performance.now();
-  await parallel(Math.min(writers, 4), async () => {
-    for (let s = next++; s < streams; s = next++) {
-      const id = `b${s}`;
-      await store.append(`user-${id}`, 'no_stream', [signUp(id), ...Array.from({ length: BATCH - 1 }, (_, i) => settings(id, i))]);
-    }
-  });
-  console.log(`append, batches of ${BATCH}:        ${rate(TOTAL, performance.now() - t)}`);
-}
-
-// 2. Single-event appends, each its own transaction, from concurrent writers.
-{
-  const n = Math.min(TOTAL / 5, 40_000);
-  let next = 0;
-  const t = performance.now();
-  await parallel(writers, async (w) => {
-    let version = 0;
-    for (let i = next++; i < n; i = next++) {
-      await store.append(`user-s${w}`, version === 0 ? 'no_stream' : version, [version === 0 ? signUp(`s${w}`) : settings(`s${w}`, i)]);
-      version++;
-    }
-  });
-  console.log(`append, single events, ${writers} writer${writers > 1 ? 's' : ''}: ${rate(n, performance.now() - t)}`);
+if (db.embedded) await appendPhases(db, '');
+else {
+  const unlocked = await freshDatabase();
+  await unlocked.sql.unsafe(`${EVENT_STORE_DDL}; DROP TRIGGER streams_append_lock ON streams; DROP TRIGGER events_append_lock ON events`);
+  await appendPhases(unlocked, '[no append lock] ');
+  await appendPhases(db, '');
+  await unlocked.close();
 }
 
 // 3. Read the whole log in commit-safe order.
@@ -79,7 +92,7 @@ console.log(`database: ${db.embedded ? 'embedded PGlite (one connection)' : 'Pos
   let cp = START, n = 0;
   while (n < total) {
     const batch = await store.readAll(cp, 5000);
-    // Readers wait for transactions still open anywhere on the server (commit-safe order).
+    // A reader waits only for appends still in flight (commit-safe order).
     if (!batch.length) { await Bun.sleep(5); continue; }
     n += batch.length;
     const last = batch[batch.length - 1]!;
