@@ -10,7 +10,7 @@ import { startTrial } from '../api/testing/plans.ts';
 import { readModelSnapshot } from '../api/testing/read-models.ts';
 import { reparsePrices } from '../api/checks/reparse.ts';
 import { DEFAULT_SETTINGS } from './catalogue.ts';
-import { transaction } from '../api/db.ts';
+import { appendingTransaction } from './store.ts';
 import { exportEvents, importEvents, linesOf, type ExportFilter } from './ndjson.ts';
 
 setDefaultTimeout(60_000);
@@ -136,11 +136,10 @@ describe('events export and import', () => {
     const copy = await testContext();
     try {
       const event = (n: number) => ({ type: 'UserSignedUp' as const, data: { userId: `u${n}`, email: `u${n}@example.com`, firstName: null, lastName: null, profileImageUrl: null, provider: 'demo' as const, subject: `u${n}` } });
-      // The first transaction takes its id, then waits while the second appends and commits; then it appends.
+      // The first transaction takes its id (with the append lock), then waits while the second appends and commits; then it appends.
       let release!: () => void;
       const waiting = new Promise<void>((r) => { release = r; });
-      const first = transaction(ctx.sql, async (tx) => {
-        await tx`SELECT pg_current_xact_id()`;
+      const first = appendingTransaction(ctx.sql, async (tx) => {
         await waiting;
         await ctx.store.append('user-u1', 'no_stream', [event(1)], tx);
       });

@@ -5,7 +5,7 @@ import { testContext, usingPostgresServer, SETUP_TIMEOUT } from '../testing/data
 import { addProduct, failCheck, observed, observePrices } from '../testing/prices.ts';
 import { endSubscription, startTrial } from '../testing/plans.ts';
 import { errorHandling } from '../http/errors.ts';
-import { transaction } from '../db.ts';
+import { appendingTransaction } from '../../events/store.ts';
 import { publicApiRoutes } from './routes.ts';
 import { hashKey } from './keys.ts';
 
@@ -216,11 +216,9 @@ describe('/api/v1', () => {
     // On PostgreSQL, writers hold their transactions open for a while, so positions commit out of order.
     const writers = products.map(async (productId, w) => {
       for (let i = 0; i < (usingPostgresServer() ? 25 : 10); i++) {
-        await transaction(ctx.sql, async (tx) => {
-          if (usingPostgresServer()) {
-            await tx`SELECT pg_current_xact_id()`; // the transaction id is taken now, the position later
-            await Bun.sleep(Math.random() * 10);
-          }
+        await appendingTransaction(ctx.sql, async (tx) => {
+          // The transaction id is taken now (with the append lock), the position later.
+          if (usingPostgresServer()) await Bun.sleep(Math.random() * 10);
           await ctx.store.append(`product-${productId}`, 'any', [{
             type: 'PriceCheckFailed',
             data: { productId, userId, code: 'timeout', reason: `writer ${w} try ${i}`, httpStatus: null, url: 'https://shop.example.com/p', attemptedAt: new Date().toISOString() },
