@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AppContext } from './context.ts';
 import { errorHandling } from './http/errors.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { compression } from './http/compression.ts';
 import { originCheck } from './http/origin.ts';
 import { authRoutes } from './auth/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -25,6 +26,7 @@ import { apiDocs } from './public-api/docs.ts';
 export function createApp(ctx: AppContext) {
   return new Elysia()
     .use(securityHeaders(ctx.config))
+    .use(compression)
     .use(errorHandling)
     .use(originCheck(ctx))
     .use(authRoutes(ctx))
