@@ -3,6 +3,8 @@ import { staticPlugin } from '@elysiajs/static';
 import { join } from 'node:path';
 import type { AppContext } from './context.ts';
 import { errorHandling } from './http/errors.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { compression } from './http/compression.ts';
 import { originCheck } from './http/origin.ts';
 import { authRoutes } from './auth/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -23,6 +25,8 @@ import { apiDocs } from './public-api/docs.ts';
 /** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
 export function createApp(ctx: AppContext) {
   return new Elysia()
+    .use(securityHeaders(ctx.config))
+    .use(compression)
     .use(errorHandling)
     .use(originCheck(ctx))
     .use(authRoutes(ctx))

@@ -324,4 +324,19 @@ describe('/api/docs', () => {
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(await res.text()).toContain('/api/docs/json');
   });
+
+  test('the reference page loads everything from the product itself: no other origin, no inline script', async () => {
+    const html = await (await request('/api/docs')).text();
+    const urls = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+    expect(urls.length).toBeGreaterThan(2);
+    for (const url of urls) expect(new URL(url, ORIGIN).origin).toBe(ORIGIN);
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    for (const url of urls.filter((u) => u.startsWith('/api/docs/'))) {
+      const res = await request(url);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      if (url.endsWith('.js') || url.endsWith('.css')) expect(text.length).toBeGreaterThan(url.endsWith('viewer.js') ? 50 : 10_000);
+    }
+    expect(await (await request('/api/docs/viewer.js')).text()).not.toMatch(/https?:/);
+  });
 });

@@ -52,12 +52,30 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A new browser profile, optionally at a phone's size. */
-export function newContext(browser: Browser, opts: { mobile?: boolean; javaScript?: boolean } = {}): Promise<BrowserContext> {
-  return browser.newContext({
+/**
+ * A new browser profile, optionally at a phone's size. Every page in it must keep to the product's
+ * Content-Security-Policy: each violation the browser reports is recorded, and closing the context
+ * fails with the list, so every browser test also proves the policy fits the pages.
+ */
+export async function newContext(browser: Browser, opts: { mobile?: boolean; javaScript?: boolean } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
     viewport: opts.mobile ? { width: 390, height: 844 } : { width: 1280, height: 900 },
     javaScriptEnabled: opts.javaScript ?? true,
   });
+  const violations: string[] = [];
+  await context.exposeBinding('__cspViolation', ({ frame }, text: string) => { violations.push(`${frame.url()}: ${text}`); });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { __cspViolation: (text: string) => void }).__cspViolation;
+      report(`${e.effectiveDirective} refused ${e.blockedURI || 'inline'} (${e.sourceFile || 'page'}:${e.lineNumber})`);
+    });
+  });
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    await close(options);
+    if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+  };
+  return context;
 }
 
 export const SETUP_TIMEOUT = 90_000;

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { cn } from '../../lib/utils';
 import { $resolvedTheme } from '../../stores/theme';
@@ -35,17 +35,26 @@ export function LineChart({ data, options, height, label, className }: LineChart
   useEffect(() => {
     const el = ref.current!;
     const size = () => ({ width: el.clientWidth, height: height ?? el.clientHeight });
-    const chart = new uPlot({ ...options(readColors(el)), ...size() }, data, el);
-    // uPlot's stylesheet sets its own font (unlayered, so utilities cannot override it); the page's is wanted.
-    chart.root.style.fontFamily = 'inherit';
-    const resize = new ResizeObserver(() => {
-      const next = size();
-      if (next.width !== chart.width || next.height !== chart.height) chart.setSize(next);
+    let chart: uPlot | undefined;
+    let resize: ResizeObserver | undefined;
+    let unmounted = false;
+    // uPlot (about 21 KB compressed) loads when a chart is first drawn, not with the page: the screen shows meanwhile.
+    import('uplot').then(({ default: UPlot }) => {
+      if (unmounted) return;
+      const drawn = new UPlot({ ...options(readColors(el)), ...size() }, data, el);
+      // uPlot's stylesheet sets its own font (unlayered, so utilities cannot override it); the page's is wanted.
+      drawn.root.style.fontFamily = 'inherit';
+      resize = new ResizeObserver(() => {
+        const next = size();
+        if (next.width !== drawn.width || next.height !== drawn.height) drawn.setSize(next);
+      });
+      resize.observe(el);
+      chart = drawn;
     });
-    resize.observe(el);
     return () => {
-      resize.disconnect();
-      chart.destroy();
+      unmounted = true;
+      resize?.disconnect();
+      chart?.destroy();
     };
     // The theme is read from the page's CSS inside, so a theme change must rebuild the chart.
   }, [data, options, height, theme]);

@@ -1,0 +1,65 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { Elysia } from 'elysia';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { AppContext } from './context.ts';
+import { compression } from './http/compression.ts';
+import { siteRoutes } from './site.ts';
+import { precompress } from '../scripts/precompress.ts';
+
+const body = async (res: Response) => {
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const encoding = res.headers.get('content-encoding');
+  return (encoding === 'br' ? brotliDecompressSync(bytes) : encoding === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8');
+};
+
+describe('the built site', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pricewatch-site-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const html = `<!doctype html><title>Pricewatch</title><p>${'Never miss a price drop. '.repeat(100)}</p>`;
+  const script = `export const x = "${'a'.repeat(3000)}";`;
+  mkdirSync(join(dir, '_astro'));
+  writeFileSync(join(dir, 'index.html'), html);
+  writeFileSync(join(dir, '_astro', 'app.B1x2.js'), script);
+  writeFileSync(join(dir, 'robots.txt'), 'User-agent: *');
+  const ctx = { config: { siteDir: dir }, sessions: { validate: async () => null } } as unknown as AppContext;
+  const site = () => new Elysia().use(compression).use(siteRoutes(ctx));
+  const fetchSite = (path: string, acceptEncoding?: string) =>
+    site().handle(new Request(`http://localhost${path}`, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }));
+
+  test('the build writes a brotli and a gzip copy beside each text file of 1 KB or more', async () => {
+    const totals = await precompress(dir);
+    expect(totals.files).toBe(2);
+    expect(readdirSync(dir).sort()).toEqual(['_astro', 'index.html', 'index.html.br', 'index.html.gz', 'robots.txt']);
+    expect(readdirSync(join(dir, '_astro')).sort()).toEqual(['app.B1x2.js', 'app.B1x2.js.br', 'app.B1x2.js.gz']);
+  });
+
+  test('pages and hashed assets are sent precompressed, assets still cached for a year', async () => {
+    const page = await fetchSite('/', 'gzip, deflate, br');
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(page.headers.get('content-type')).toStartWith('text/html');
+    expect(page.headers.get('vary')).toBe('Accept-Encoding');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(await body(page)).toBe(html);
+
+    const asset = await fetchSite('/_astro/app.B1x2.js', 'gzip');
+    expect(asset.headers.get('content-encoding')).toBe('gzip');
+    expect(asset.headers.get('content-type')).toStartWith('text/javascript');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await body(asset)).toBe(script);
+
+    const identity = await fetchSite('/_astro/app.B1x2.js');
+    expect(identity.headers.get('content-encoding')).toBeNull();
+    expect(identity.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await identity.text()).toBe(script);
+  });
+
+  test('a small file goes as it is, and a compressed copy is never sent by its own name', async () => {
+    const robots = await fetchSite('/robots.txt', 'br');
+    expect(robots.headers.get('content-encoding')).toBeNull();
+    expect(await robots.text()).toBe('User-agent: *');
+    expect((await fetchSite('/index.html.br', 'br')).status).toBe(404);
+  });
+});
