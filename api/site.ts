@@ -42,7 +42,7 @@ export function siteRoutes(ctx: AppContext) {
   const file = (path: string, status = 200, headers: Record<string, string> = {}) =>
     new Response(Bun.file(join(dir, path)), { status, headers: { 'cache-control': 'no-cache', ...headers } });
   const signedIn = async (cookie: Record<string, { value?: unknown }>) =>
-    !!(await ctx.sessions.validate(cookie[SESSION_COOKIE]?.value as string | undefined));
+    !!(await ctx.sessions.validate(cookie[SESSION_COOKIE]?.value));
 
   return new Elysia({ name: 'site' }).get('/*', async ({ path, cookie, redirect }) => {
     if (path.startsWith('/_astro/') && has(path)) {

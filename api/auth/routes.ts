@@ -32,7 +32,7 @@ export function authRoutes(ctx: AppContext) {
     }, { query: t.Object({ email: t.Optional(t.String({ maxLength: 254 })), redirect: t.Optional(t.String()) }) })
     .use(googleRoutes(ctx))
     .get('/logout', async ({ cookie, redirect }) => {
-      await ctx.sessions.invalidate(cookie[SESSION_COOKIE]!.value as string | undefined);
+      await ctx.sessions.invalidate(cookie[SESSION_COOKIE]!.value);
       cookie[SESSION_COOKIE]!.remove();
       return redirect('/', 302);
     });
