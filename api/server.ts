@@ -22,6 +22,7 @@ import { apiDocs } from './public-api/docs.ts';
 
 /** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
 export function createApp(ctx: AppContext) {
+  const notFound = ({ set }: { set: { status?: number | string } }) => { set.status = 404; return { message: 'Not found' }; };
   return new Elysia()
     .use(errorHandling)
     .use(originCheck(ctx))
@@ -39,7 +40,9 @@ export function createApp(ctx: AppContext) {
     .use(apiKeyRoutes(ctx))
     .use(publicApiRoutes(ctx))
     .use(apiDocs())
-    .all('/api/*', ({ set }) => { set.status = 404; return { message: 'Not found' }; })
+    // A method's own routes are searched before ALL ones, so GET needs its own or the site's /* takes it.
+    .get('/api/*', notFound)
+    .all('/api/*', notFound)
     .use(siteRoutes(ctx));
 }
 
