@@ -35,7 +35,9 @@ const app = createApp(ctx)
     name: 'weekly-reports', pattern: '* * * * *', protect: true, catch: true,
     run: () => queueWeeklyReports(ctx),
   }))
-  .listen({ port: config.port, hostname: process.env.HOST ?? '0.0.0.0' });
+  // Bun's own ceiling for any body; JSON routes stop at 1 MB (api/http/input.ts), and a route with
+  // larger uploads (a CSV import) sets its own cap below this one.
+  .listen({ port: config.port, hostname: process.env.HOST ?? '0.0.0.0', maxRequestBodySize: 10 * 1024 * 1024 });
 
 const stopWorker = new AbortController();
 const worker = config.checkWorker ? runWorker(ctx, { signal: stopWorker.signal }) : Promise.resolve();

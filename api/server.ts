@@ -12,7 +12,9 @@ import { productsRoutes } from './products/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { historyRoutes } from './history/routes.ts';
 import { siteRoutes } from './site.ts';
-import { billingRoutes } from './billing/routes.ts';
+import { billingRoutes, billingWebhookRoutes } from './billing/routes.ts';
+import { createBilling } from './billing/billing.ts';
+import { jsonInput } from './http/input.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { checkHealthRoutes } from './check-health/routes.ts';
 import { demoShopRoutes } from './demo-shop/routes.ts';
@@ -24,11 +26,16 @@ import { apiDocs } from './public-api/docs.ts';
 
 /** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
 export function createApp(ctx: AppContext) {
+  const billing = createBilling(ctx);
+  const notFound = ({ set }: { set: { status?: number | string } }) => { set.status = 404; return { message: 'Not found' }; };
   return new Elysia()
     .use(securityHeaders(ctx.config))
     .use(compression)
     .use(errorHandling)
     .use(originCheck(ctx))
+    // Routes that read their body themselves, in their own format, come before the JSON-only rules.
+    .use(billingWebhookRoutes(ctx, billing))
+    .use(jsonInput)
     .use(authRoutes(ctx))
     .use(settingsRoutes(ctx))
     .use(productsRoutes(ctx))
@@ -37,13 +44,15 @@ export function createApp(ctx: AppContext) {
     .use(checkRoutes(ctx))
     .use(checkHealthRoutes(ctx))
     .use(demoShopRoutes(ctx))
-    .use(billingRoutes(ctx))
+    .use(billingRoutes(ctx, billing))
     .use(aiRoutes(ctx))
     .use(alertRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(publicApiRoutes(ctx))
     .use(apiDocs())
-    .all('/api/*', ({ set }) => { set.status = 404; return { message: 'Not found' }; })
+    // A method's own routes are searched before ALL ones, so GET needs its own or the site's /* takes it.
+    .get('/api/*', notFound)
+    .all('/api/*', notFound)
     .use(siteRoutes(ctx));
 }
 

@@ -61,7 +61,7 @@ export function siteRoutes(ctx: AppContext) {
     });
   };
   const signedIn = async (cookie: Record<string, { value?: unknown }>) =>
-    !!(await ctx.sessions.validate(cookie[SESSION_COOKIE]?.value as string | undefined));
+    !!(await ctx.sessions.validate(cookie[SESSION_COOKIE]?.value));
 
   return new Elysia({ name: 'site' }).get('/*', async ({ request, path, cookie, redirect }) => {
     if (path.startsWith('/_astro/') && servable(path)) {

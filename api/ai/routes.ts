@@ -5,6 +5,7 @@ import type { Renderer } from '../checks/browser.ts';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
+import { idOf } from '../http/ids.ts';
 import { fetchPage, type Fetcher } from '../checks/fetcher.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import { effectivePlan } from '../products/limit.ts';
@@ -75,7 +76,7 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
       assertCheckableUrl(ctx.config, body.url);
       return detect(userId, body.url);
     }, { signedIn: true, body: DetectSelectorBody })
-    .post('/api/price-suggestions', ({ userId, body }) => suggest(userId, body.productId, body.timeFilter), {
+    .post('/api/price-suggestions', ({ userId, body }) => suggest(userId, idOf(body.productId, PRODUCT_NOT_FOUND), body.timeFilter), {
       signedIn: true,
       body: PriceSuggestionsBody,
     });

@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
+import { idOf } from '../http/ids.ts';
 import { upcastAndValidate, type AlertRule } from '../../events/catalogue.ts';
 import { fold } from '../../events/decider.ts';
 import { ConcurrencyError, type AppendResult } from '../../events/store.ts';
@@ -39,12 +40,6 @@ export type NotificationItem = Pick<AlertItem, 'id' | 'type' | 'productName' | '
 export const ALERTS_LISTED = 500;
 export const NOTIFICATIONS_LISTED = 50;
 export const BACKTEST_DAYS = 30;
-
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const idOf = (id: string, message: string) => {
-  if (!ID.test(id)) throw new HttpError(404, message);
-  return id;
-};
 
 type Row = {
   id: string; type: string; product_id: string; product_name: string; product_image: string | null; product_url: string;

@@ -34,7 +34,7 @@ export function authRoutes(ctx: AppContext) {
     .get('/logout', async ({ request, cookie, redirect }) => {
       // A link or image on another site must not sign the user out; our own pages still can.
       if (request.headers.get('sec-fetch-site') === 'cross-site') return redirect('/', 302);
-      await ctx.sessions.invalidate(cookie[SESSION_COOKIE]!.value as string | undefined);
+      await ctx.sessions.invalidate(cookie[SESSION_COOKIE]!.value);
       cookie[SESSION_COOKIE]!.remove();
       return redirect('/', 302);
     });

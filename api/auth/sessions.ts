@@ -37,6 +37,15 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
+/**
+ * The id and secret of a token as this store issues them (base64url), or null for anything
+ * else a cookie may hold: such a cookie is simply not a session, and never reaches a query.
+ */
+function partsOf(token: unknown): { id: string; secret: string } | null {
+  const m = typeof token === 'string' ? /^([\w-]{1,64})\.([\w-]{1,128})$/.exec(token) : null;
+  return m ? { id: m[1]!, secret: m[2]! } : null;
+}
+
 export function createSessionStore(sql: Sql, opts: { lifetimeDays: number; now?: () => number }) {
   const lifetime = opts.lifetimeDays * DAY;
   const now = opts.now ?? Date.now;
@@ -50,10 +59,10 @@ export function createSessionStore(sql: Sql, opts: { lifetimeDays: number; now?:
   }
 
   /** The session of a token, or null; renews the expiry once less than half the lifetime is left. */
-  async function validate(token: string | undefined | null): Promise<Session | null> {
-    if (!token) return null;
-    const [id, secret, extra] = token.split('.');
-    if (!id || !secret || extra !== undefined || id.length > 64 || secret.length > 128) return null;
+  async function validate(token: unknown): Promise<Session | null> {
+    const parts = partsOf(token);
+    if (!parts) return null;
+    const { id, secret } = parts;
     const [row] = await sql<{ secret_hash: Uint8Array; user_id: string; expires_at: Date }[]>`
       SELECT secret_hash, user_id, expires_at FROM sessions WHERE id = ${id}`;
     if (!row || !constantTimeEqual(new Uint8Array(row.secret_hash), await sha256(secret))) return null;
@@ -69,8 +78,8 @@ export function createSessionStore(sql: Sql, opts: { lifetimeDays: number; now?:
     return { id, userId: row.user_id, expiresAt };
   }
 
-  async function invalidate(token: string | undefined | null): Promise<void> {
-    const id = token?.split('.')[0];
+  async function invalidate(token: unknown): Promise<void> {
+    const id = partsOf(token)?.id;
     if (id) await sql`DELETE FROM sessions WHERE id = ${id}`;
   }
 

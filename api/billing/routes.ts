@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
-import { createBilling } from './billing.ts';
+import { readBody } from '../http/input.ts';
+import type { Billing } from './billing.ts';
 import { receiveStripeEvent } from './webhook.ts';
 
 const PLAN_MESSAGE = 'Choose one of the plans: starter, growth or pro.';
@@ -14,10 +15,8 @@ export const CreateSubscriptionBody = z.object({
   paymentMethodId: z.string({ error: PAYMENT_METHOD_MESSAGE }).trim().min(1, PAYMENT_METHOD_MESSAGE).max(255),
 });
 
-/** The billing calls of spec section 7, and Stripe's webhook. */
-export function billingRoutes(ctx: AppContext) {
-  const billing = createBilling(ctx);
-
+/** The billing calls of spec section 7. */
+export function billingRoutes(ctx: AppContext, billing: Billing) {
   return new Elysia({ prefix: '/api/billing' })
     .use(authentication(ctx))
     .get('/subscription', ({ userId }) => billing.read(userId), { signedIn: true })
@@ -32,14 +31,20 @@ export function billingRoutes(ctx: AppContext) {
     .post('/cancel-subscription', async ({ userId }) => {
       await billing.cancel(userId);
       return billing.read(userId);
-    }, { signedIn: true })
+    }, { signedIn: true });
+}
 
-    // The signature covers the exact bytes Stripe sent, so the body is read raw, never parsed.
+/**
+ * Stripe's webhook. The signature covers the exact bytes Stripe sent, so the body is read raw,
+ * never parsed, in whatever content type Stripe sends (still within the size cap).
+ */
+export function billingWebhookRoutes(ctx: AppContext, billing: Billing) {
+  return new Elysia({ prefix: '/api/billing' })
     .post('/webhook', async ({ request }) => {
       if (!billing.stripe) throw new HttpError(404, 'Not found');
       const signature = request.headers.get('stripe-signature');
       if (!signature) throw new HttpError(400, 'Missing Stripe-Signature header.');
-      const raw = await request.text();
+      const raw = await readBody(request);
       const event = await billing.stripe.verify(raw, signature).catch(() => {
         throw new HttpError(400, 'Invalid Stripe signature.');
       });

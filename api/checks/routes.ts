@@ -1,7 +1,8 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
+import { idOf } from '../http/ids.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { sharedFetcher, type Fetcher } from './fetcher.ts';
 import { checkPage, recordOutcomes } from './check.ts';
@@ -66,8 +67,7 @@ function formatPrice(amount: number, currency: string | null): string {
 export function checkRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {}) {
   return new Elysia({ prefix: '/api/products' })
     .use(authentication(ctx))
-    .post('/:id/check-price', ({ userId, params }) => checkProductNow(ctx, userId, params.id, opts.fetcher), {
+    .post('/:id/check-price', ({ userId, params }) => checkProductNow(ctx, userId, idOf(params.id, PRODUCT_NOT_FOUND), opts.fetcher), {
       signedIn: true,
-      params: t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) }),
     });
 }

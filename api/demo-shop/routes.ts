@@ -28,8 +28,9 @@ export function demoShopRoutes(ctx: AppContext) {
       return html(productPage(origin, product, { at, price }));
     }, { query: t.Object({ at: t.Optional(t.String({ maxLength: 40 })), price: t.Optional(t.String({ maxLength: 20 })) }) })
     .get('/images/:file', ({ params }) => {
-      const product = findDemoProduct(params.file.replace(/\.svg$/, ''));
-      if (!product || !params.file.endsWith('.svg')) return new Response('Not found', { status: 404 });
+      const file = params.file ?? ''; // null when the name cannot be decoded
+      const product = findDemoProduct(file.replace(/\.svg$/, ''));
+      if (!product || !file.endsWith('.svg')) return new Response('Not found', { status: 404 });
       return new Response(productImage(product), {
         headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" },
       });

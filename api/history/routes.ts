@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
+import { idOf } from '../http/ids.ts';
 import { createUserCache } from '../http/user-cache.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { changePercent, DetailTimeFilter, downsample, ListTimeFilter, rangeStart, type TimeFilter } from './series.ts';
@@ -106,7 +107,7 @@ export function historyRoutes(ctx: AppContext) {
     .get('/products', ({ request, userId, query }) => cached(request, userId, `history ${query.timeFilter}`, () => readHistoryProducts(ctx.sql, userId, query.timeFilter)),
       { signedIn: true, query: z.object({ timeFilter: ListTimeFilter.default('month') }) })
     .get('/detailed/:productId', async ({ userId, params, query }) => {
-      const points = await readDetailedHistory(ctx.sql, userId, params.productId, query.timeFilter);
+      const points = await readDetailedHistory(ctx.sql, userId, idOf(params.productId, PRODUCT_NOT_FOUND), query.timeFilter);
       if (!points) throw new HttpError(404, PRODUCT_NOT_FOUND);
       return points;
     }, { signedIn: true, query: z.object({ timeFilter: DetailTimeFilter.default('month') }) });

@@ -13,7 +13,9 @@ export class HttpError extends Error {
  * Maps every failure to a JSON answer: bad input 400 naming the field, domain refusals with
  * their status, races 409, and only real faults 500 (logged, never leaking internals).
  */
-export const errorHandling = new Elysia({ name: 'error-handling' }).onError({ as: 'global' }, ({ code, error, set }) => {
+export const errorHandling = new Elysia({ name: 'error-handling' }).onError({ as: 'global' }, ({ code, error: thrown, set }) => {
+  // A refusal thrown while a body is read arrives wrapped as a parse failure.
+  const error = code === 'PARSE' && (thrown as Error).cause instanceof HttpError ? (thrown as Error).cause : thrown;
   const reply = (status: number, body: ApiError) => { set.status = status; set.headers['content-type'] = 'application/json'; return body; };
   switch (code) {
     case 'VALIDATION': {
@@ -24,6 +26,7 @@ export const errorHandling = new Elysia({ name: 'error-handling' }).onError({ as
       return reply(400, { message, ...(field ? { field } : {}) });
     }
     case 'PARSE':
+      if (error instanceof HttpError) break;
       return reply(400, { message: 'The request body is not valid JSON.' });
     case 'NOT_FOUND':
       return; // handled by the site (404 page) or the API's own 404

@@ -290,7 +290,7 @@ describe('products API: validation', () => {
     }
   });
 
-  test('POST bodies that are not a product object: 400, never 500, nothing recorded', async () => {
+  test('POST bodies that are not a product object: 400 (415 when not sent as JSON), never 500, nothing recorded', async () => {
     const user = await signedIn();
     const before = await eventCount();
     const bodies: { text: string; type: string }[] = [
@@ -302,7 +302,7 @@ describe('products API: validation', () => {
     ];
     for (const raw of bodies) {
       const res = await send(user, 'POST', '/api/products', undefined, raw);
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(raw.type === 'application/json' ? 400 : 415);
       expect((await res.json()).message).toBeString();
     }
     expect(await eventCount()).toBe(before);

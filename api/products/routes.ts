@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
+import { idOf } from '../http/ids.ts';
 import { createUserCache } from '../http/user-cache.ts';
 import { handleProductCommand, PRODUCT_NOT_FOUND, type ProductCommand } from '../../events/product.ts';
 import type { AppendResult } from '../../events/store.ts';
@@ -10,13 +10,7 @@ import { AddProductBody, assertCheckableUrl, EditProductBody, UpdatePriceBody } 
 import { withinProductLimit } from './limit.ts';
 import { readProduct, readProducts } from './read-model.ts';
 
-const PRODUCT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** A product id from the path; anything that cannot be one of ours is simply not found. */
-function productIdOf(id: string): string {
-  if (!PRODUCT_ID.test(id)) throw new HttpError(404, PRODUCT_NOT_FOUND);
-  return id;
-}
+const productIdOf = (id: string) => idOf(id, PRODUCT_NOT_FOUND);
 
 /** GET, POST /api/products; PUT, DELETE /api/products/:id; POST /api/products/:id/update-price (spec section 7). */
 export function productsRoutes(ctx: AppContext) {

@@ -18,9 +18,11 @@ export type FeedEvent = {
 
 export const encodeCursor = (c: Checkpoint) => Buffer.from(`${c.transactionId}.${c.position}`).toString('base64url');
 
+/** Null for anything this API did not give: a transaction id beyond xid8 or a position beyond a safe integer included. */
 export function decodeCursor(cursor: string): Checkpoint | null {
-  const m = /^(\d{1,20})\.(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return m ? { transactionId: m[1]!, position: Number(m[2]) } : null;
+  const m = /^(\d{1,20})\.(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m || BigInt(m[1]!) >= 2n ** 64n || !Number.isSafeInteger(Number(m[2]))) return null;
+  return { transactionId: m[1]!, position: Number(m[2]) };
 }
 
 export const toFeedEvent = (e: RecordedEvent): FeedEvent => ({

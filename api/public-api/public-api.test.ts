@@ -164,6 +164,37 @@ describe('/api/v1', () => {
     expect((await v1(key, `/products/${product}/prices?from=yesterday`)).status).toBe(400);
   });
 
+  test('cursors and dates a JavaScript date takes but PostgreSQL does not are 400 naming the field; impossible ids 404', async () => {
+    const { key, userId } = await proUser();
+    const product = await addProduct(ctx, userId);
+    await observePrices(ctx, product, userId, [[10, new Date(Date.now() - 60_000)]]);
+    await ctx.projections.catchUp();
+    const cursor = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+    const now = new Date().toISOString();
+    const refused: [string, string][] = [
+      [`/products/${product}/prices?cursor=${cursor([now, '1.5'])}`, 'cursor'],
+      [`/products/${product}/prices?cursor=${cursor(['+275760-09-13T00:00:00.000Z', '1'])}`, 'cursor'],
+      [`/products/${product}/prices?cursor=${cursor(['-000001-01-01T00:00:00.000Z', '1'])}`, 'cursor'],
+      [`/products/${product}/prices?from=${encodeURIComponent('+275760-09-13T00:00:00.000Z')}`, 'from'],
+      [`/products/${product}/prices?to=${encodeURIComponent('-000001-01-01T00:00:00.000Z')}`, 'to'],
+      [`/alerts?cursor=${cursor([now, 'a\u0000'])}`, 'cursor'],
+      [`/alerts?cursor=${cursor(['+275760-09-13T00:00:00.000Z', crypto.randomUUID()])}`, 'cursor'],
+      ['/alerts?cursor=%00', 'cursor'],
+      [`/events?after=${cursor('99999999999999999999.1')}`, 'after'],
+    ];
+    for (const [path, field] of refused) {
+      const res = await v1(key, path);
+      expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      expect((await res.json()).field).toBe(field);
+    }
+    for (const id of ['%00', 'x', crypto.randomUUID().toUpperCase()]) {
+      expect((await v1(key, `/products/${id}/prices`)).status).toBe(404);
+    }
+    // The first and the last year both write alike are still taken.
+    const first = await (await v1(key, `/products/${product}/prices?from=0001-01-01T00:00:00Z&to=9999-12-31T00:00:00Z`)).json();
+    expect(first.prices).toHaveLength(1);
+  });
+
   test('alerts are listed newest first, in pages', async () => {
     const { key, userId } = await proUser();
     const product = await addProduct(ctx, userId);

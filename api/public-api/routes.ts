@@ -2,6 +2,8 @@ import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
+import { idOf, isId } from '../http/ids.ts';
+import { isStorableTime } from '../http/input.ts';
 import { readProducts } from '../products/read-model.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { keyOwner, keyStillValid, NOT_PRO, type KeyOwner } from './keys.ts';
@@ -14,10 +16,17 @@ import {
 
 /** A page position over (time, tie-breaker), opaque to clients. */
 const encodeKey = (at: Date, tie: string | number) => Buffer.from(JSON.stringify([at.toISOString(), tie])).toString('base64url');
-function decodeKey(cursor: string, field: string): [string, string] {
+
+/** Tie-breakers as pages give them: an event position (a bigint) or an alert id. */
+const TIES = { position: (tie: string) => /^\d{1,18}$/.test(tie), id: isId };
+
+/** The position a cursor holds, checked so that only values the database takes reach a query. */
+function decodeKey(cursor: string, field: string, tie: keyof typeof TIES): [string, string] {
   try {
-    const [at, tie] = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    if (typeof at === 'string' && !Number.isNaN(Date.parse(at)) && (typeof tie === 'string' || typeof tie === 'number')) return [at, String(tie)];
+    const [at, after] = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    const time = typeof at === 'string' ? Date.parse(at) : Number.NaN;
+    const key = typeof after === 'string' || typeof after === 'number' ? String(after) : '';
+    if (isStorableTime(time) && TIES[tie](key)) return [new Date(time).toISOString(), key];
   } catch { /* answered below */ }
   throw new HttpError(400, `${field}: not a cursor this API gave`, field);
 }
@@ -75,12 +84,13 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
     })
 
     .get('/products/:id/prices', async ({ owner, params, query }) => {
-      const [product] = await ctx.sql`SELECT 1 FROM products WHERE id = ${params.id} AND user_id = ${owner.userId}`;
+      const productId = idOf(params.id, PRODUCT_NOT_FOUND);
+      const [product] = await ctx.sql`SELECT 1 FROM products WHERE id = ${productId} AND user_id = ${owner.userId}`;
       if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
-      const after = query.cursor ? decodeKey(query.cursor, 'cursor') : null;
+      const after = query.cursor ? decodeKey(query.cursor, 'cursor', 'position') : null;
       const rows = await ctx.sql<{ price: number; currency: string | null; source: string; observed_at: Date; event_position: string }[]>`
         SELECT price, currency, source, observed_at, event_position FROM price_points
-        WHERE product_id = ${params.id} AND user_id = ${owner.userId}
+        WHERE product_id = ${productId} AND user_id = ${owner.userId}
           ${query.from ? ctx.sql`AND observed_at >= ${new Date(query.from)}` : ctx.sql``}
           ${query.to ? ctx.sql`AND observed_at < ${new Date(query.to)}` : ctx.sql``}
           ${after ? ctx.sql`AND (observed_at, event_position) > (${after[0]}::timestamptz, ${after[1]}::bigint)` : ctx.sql``}
@@ -88,7 +98,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
       return {
-        productId: params.id,
+        productId,
         prices: page.map((r) => ({ price: r.price, currency: r.currency, source: r.source as never, observedAt: r.observed_at.toISOString() })),
         next: rows.length > query.limit && last ? encodeKey(last.observed_at, last.event_position) : null,
       };
@@ -100,7 +110,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
     })
 
     .get('/alerts', async ({ owner, query }) => {
-      const after = query.cursor ? decodeKey(query.cursor, 'cursor') : null;
+      const after = query.cursor ? decodeKey(query.cursor, 'cursor', 'id') : null;
       const rows = await ctx.sql<{
         id: string; type: string; product_id: string; product_name: string; product_url: string; message: string;
         previous_price: number | null; current_price: number | null; currency: string | null; change_percent: number | null;

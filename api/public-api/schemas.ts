@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { isStorableTime } from '../http/input.ts';
 import { ALERT_TYPES, AVAILABILITIES, AlertRule } from '../../events/catalogue.ts';
 
 /** Shapes of the public API (/api/v1): validate requests and describe answers in /api/docs. */
 
 const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date or time')
+  .refine((s) => isStorableTime(Date.parse(s)), 'must be a time between the years 1 and 9999')
   .meta({ format: 'date-time', example: '2025-03-01T00:00:00Z' });
 const limit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback)
   .meta({ description: `Items per page, 1 to ${max} (default ${fallback}).` });

@@ -85,11 +85,11 @@ describe('/api/settings', () => {
     });
   }
 
-  test('a body that is not JSON: 400, nothing recorded', async () => {
+  test('a body that is not JSON: 400 (415 when sent as another type), nothing recorded', async () => {
     const { cookie, userId } = await signedIn();
-    for (const [body, type] of [['{"emailNotifications": tru', 'application/json'], ['currency=GBP', 'application/x-www-form-urlencoded'], ['hello', 'text/plain'], ['', 'application/json']] as const) {
+    for (const [body, type, status] of [['{"emailNotifications": tru', 'application/json', 400], ['currency=GBP', 'application/x-www-form-urlencoded', 415], ['hello', 'text/plain', 415], ['', 'application/json', 400]] as const) {
       const res = await putSettings(cookie, body, type);
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(status);
       expect((await res.json()).message).toBeString();
     }
     expect(await settingsEvents(userId)).toHaveLength(0);

@@ -1,0 +1,254 @@
+import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../server.ts';
+import { APP_PAGES } from '../site.ts';
+import { testContext } from '../testing/database.ts';
+import { signInDemo } from '../testing/sign-in.ts';
+import { startTrial } from '../testing/plans.ts';
+import { addProduct, observePrices } from '../testing/prices.ts';
+import { settle } from '../testing/alerts.ts';
+import { DEFAULT_SETTINGS } from '../../events/settings.ts';
+import { MAX_JSON_BODY } from './input.ts';
+
+/**
+ * Every route of the app, taken from the app itself (new routes are covered without a change
+ * here), is sent hostile input: text PostgreSQL cannot store, huge strings and bodies, wrong
+ * types, numbers JSON cannot carry, deep nesting, crafted cursors and dates, malformed session
+ * cookies, another user's ids, and bodies in other content types. None may answer 5xx; the API
+ * answers its refusals in JSON; and a refused request leaves the event log as it was.
+ */
+
+setDefaultTimeout(60_000);
+
+const ORIGIN = 'http://localhost:3000';
+
+// The site's pages, so the site's routes answer without a build.
+const siteDir = mkdtempSync(join(tmpdir(), 'pricewatch-fuzz-site-'));
+for (const page of [...APP_PAGES, 'index', 'login', '404', 'unauthorized']) writeFileSync(join(siteDir, `${page}.html`), `<title>${page}</title>`);
+
+const ctx = await testContext({ PUBLIC_URL: ORIGIN, SITE_DIR: siteDir });
+const app = createApp(ctx);
+afterAll(() => ctx.close());
+
+const handle = (request: Request) => app.handle(request);
+
+/** Another user with a product and an alert: their ids must be 404 to anyone else. */
+const other = await signInDemo(app, ORIGIN);
+const otherProduct = await addProduct(ctx, other.userId);
+await observePrices(ctx, otherProduct, other.userId, [[10, new Date(Date.now() - 7_200_000)], [8, new Date(Date.now() - 3_600_000)]]);
+await settle(ctx);
+const [otherAlert] = await ctx.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${other.userId}`;
+if (!otherAlert) throw new Error('the other user should have an alert');
+
+async function issueKey(cookie: string): Promise<string> {
+  const res = await handle(new Request(new URL('/api/settings/api-key', ORIGIN), { method: 'POST', headers: { cookie, origin: ORIGIN } }));
+  if (res.status !== 200) throw new Error(`issuing an API key answered ${res.status}`);
+  return (await res.json()).key;
+}
+
+/**
+ * A fresh Pro user with a product that has prices, and an API key: one per route, so what one
+ * route's accepted requests do (sign out, revoke the key, delete the product) leaves the others whole.
+ * The product's address is refused by the fetcher (loopback), so a check ends at once.
+ */
+async function fuzzer() {
+  const user = await signInDemo(app, ORIGIN);
+  await startTrial(ctx, user.userId, 'pro');
+  const product = await addProduct(ctx, user.userId, { url: 'http://127.0.0.1:9/p' });
+  await observePrices(ctx, product, user.userId, [[12, new Date(Date.now() - 7_200_000)], [11, new Date(Date.now() - 3_600_000)], [10, new Date()]]);
+  await ctx.projections.catchUp();
+  return { ...user, product, key: await issueKey(user.cookie) };
+}
+type Fuzzer = Awaited<ReturnType<typeof fuzzer>>;
+
+const digest = async () => {
+  const [row] = await ctx.sql<{ n: string; last: string | null }[]>`SELECT count(*) AS n, max(global_position) AS last FROM events`;
+  return `${row!.n} events, last ${row!.last}`;
+};
+
+// ---- hostile values -------------------------------------------------------------------------
+
+const KB100 = 'x'.repeat(100_000);
+const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const now = new Date().toISOString();
+
+/** Path segments, already encoded (a lone surrogate cannot be percent-encoded; its UTF-8 bytes are invalid). */
+const PATH_VALUES: [string, string][] = [
+  ['NUL', '%00'], ['NUL inside', 'a%00b'], ['surrogate bytes', '%ED%A0%80'], ['overlong NUL', '%C0%80'], ['bad escape', '%E0%A4%A'],
+  ['100 kB', KB100], ['SQL', encodeURIComponent("1' OR '1'='1")], ['dot segments', '..%2F..%2Fsettings'],
+  ['-0', '-0'], ['NaN', 'NaN'], ['Infinity', 'Infinity'], ['1e999', '1e999'], ['null', 'null'], ['object', '%7B%7D'], ['array', '%5B%5D'],
+  ['upper-case UUID', crypto.randomUUID().toUpperCase()], ['nil UUID', '00000000-0000-0000-0000-000000000000'],
+  ["another user's product", otherProduct], ["another user's alert", otherAlert.id],
+];
+
+/** Query values, already encoded. */
+const QUERY_VALUES: [string, string][] = [
+  ['NUL', '%00'], ['surrogate bytes', '%ED%A0%80'], ['overlong NUL', '%C0%80'], ['bad escape', '%'], ['100 kB', KB100],
+  ['NaN', 'NaN'], ['Infinity', 'Infinity'], ['-0', '-0'], ['1e999', '1e999'], ['-1', '-1'], ['number', '42'], ['empty', ''],
+  ['object', '%7B%7D'], ['array', '%5B%5D'],
+  ['year +275760', encodeURIComponent('+275760-09-13T00:00:00.000Z')], ['year -1', encodeURIComponent('-000001-01-01T00:00:00.000Z')],
+  ['year 0', '0000-01-01T00:00:00Z'],
+  ['cursor: position not an integer', b64([now, '1.5'])], ['cursor: position as text', b64([now, 'x'])],
+  ['cursor: position past bigint', b64([now, '99999999999999999999'])], ['cursor: NUL id', b64([now, 'a\u0000'])],
+  ['cursor: year +275760', b64(['+275760-09-13T00:00:00.000Z', '1'])], ['cursor: year -1', b64(['-000001-01-01T00:00:00.000Z', '1'])],
+  ['cursor: wrong types', b64([{}, []])], ['cursor: not JSON', b64('[')], ['cursor: not base64', '%%%'],
+  ['event cursor past xid8', b64('99999999999999999999.1')], ['event cursor past bigint', b64('1.99999999999999999')],
+  ['event cursor with NUL', b64('1.\u0000')],
+];
+
+/** JSON values for one field of a body. */
+const deep = (depth: number): unknown => { let v: unknown = []; for (let i = 0; i < depth; i++) v = [v]; return v; };
+const FIELD_VALUES: [string, unknown][] = [
+  ['NUL', 'a\u0000b'], ['lone surrogate', 'a\ud800b'], ['lone low surrogate', '\udc00'], ['100 kB', KB100],
+  ['number', 42], ['huge number', 1e308], ['true', true], ['null', null], ['empty', ''],
+  ['object', { a: 'b' }], ['array', ['a']], ['array of objects', [{}]], ['nested arrays', deep(1000)],
+  ['object with a NUL key', { 'a\u0000': 1 }],
+];
+/** Numbers JSON cannot carry, written into the body text as they are. */
+const RAW_FIELD_VALUES = ['NaN', 'Infinity', '-Infinity', '-0', '1e999', '-1e999', '1e-999'];
+
+/** Whole bodies, as text. */
+const BODIES: [string, string][] = [
+  ['NUL string', JSON.stringify('\u0000')], ['raw NUL bytes', '\u0000\u0001'], ['invalid JSON', '{"a": '], ['empty', ''],
+  ['null', 'null'], ['number', '42'], ['array', '[1,2]'], ['string', '"x"'],
+  ['deeply nested arrays', '['.repeat(100_000) + ']'.repeat(100_000)], ['deeply nested objects', '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)],
+  ['100 kB string', JSON.stringify(KB100)],
+];
+
+const COOKIES: [string, string][] = [
+  ['NUL', 'pw_session=%00.x'], ['NUL in the secret', 'pw_session=abc.%00'], ['surrogate bytes', 'pw_session=%ED%A0%80.x'],
+  ['JSON object', 'pw_session={}'], ['JSON array', 'pw_session=[1]'], ['number', 'pw_session=123'], ['three parts', 'pw_session=a.b.c'],
+  ['dot only', 'pw_session=.'], ['huge', `pw_session=${'x'.repeat(10_000)}.y`], ['bad escape', 'pw_session=%'],
+];
+
+/** Valid bodies of the routes that take one, so that one hostile field at a time gets past the others ({} for any other). */
+const bases = (me: Fuzzer): Record<string, Record<string, unknown>> => ({
+  'POST /api/products/': { name: 'Fuzz', url: 'http://127.0.0.1:9/p', selector: '.price', threshold: 'any', stockAlerts: true },
+  'PUT /api/products/:id': { name: 'Fuzz', url: 'http://127.0.0.1:9/p', selector: '.price', threshold: 5, stockAlerts: true },
+  'POST /api/products/:id/update-price': { price: '9.99' },
+  'PUT /api/settings/': { ...DEFAULT_SETTINGS },
+  'POST /api/billing/create-subscription': { plan: 'pro', paymentMethodId: 'pm_card_visa' },
+  'POST /api/ai/detect-selector': { url: 'http://127.0.0.1:9/p' },
+  'POST /api/price-suggestions': { productId: me.product, timeFilter: 'month' },
+});
+
+// ---- requests -------------------------------------------------------------------------------
+
+type Route = (typeof app.routes)[number];
+type Input = { label: string; method: string; path: string; query?: string; body?: BodyInit; type?: string; cookie?: string | null };
+
+const keysOf = (schema: unknown): string[] => {
+  const s = schema as { shape?: object; properties?: object } | undefined;
+  return Object.keys(s?.shape ?? s?.properties ?? {});
+};
+
+/** The route's path with every parameter (and wildcard) replaced by `value`. */
+const pathWith = (route: Route, value: (name: string) => string) =>
+  route.path.replace(/:(\w+)/g, (_, name: string) => value(name)).replace(/\*$/, () => value('*'));
+
+function* inputsFor(route: Route, me: Fuzzer): Generator<Input> {
+  const methods = route.method === 'ALL' ? ['GET', 'POST', 'DELETE'] : [route.method];
+  // The fuzzer's own ids get past ownership checks to the input behind them.
+  const own = pathWith(route, (name) => (name === '*' ? 'fuzz' : me.product));
+  const takesBody = !!route.hooks.body;
+  for (const method of methods) {
+    const hasParams = /[:*]/.test(route.path);
+    if (hasParams) {
+      for (const [label, value] of PATH_VALUES) yield { label: `path ${label}`, method, path: pathWith(route, () => value) };
+    }
+    for (const [label, cookie] of COOKIES) yield { label: `cookie ${label}`, method, path: own, cookie };
+
+    const reads = method === 'GET';
+    // Query strings: GET routes get them all; elsewhere only what must be refused before anything runs.
+    for (const key of [...keysOf(route.hooks.query), 'x']) {
+      for (const [label, value] of reads ? QUERY_VALUES : QUERY_VALUES.filter(([l]) => l === 'NUL')) {
+        yield { label: `query ${key}=${label}`, method, path: own, query: `${key}=${value}` };
+      }
+      if (reads) yield { label: `query ${key} repeated`, method, path: own, query: `${key}=a&${key}=b` };
+    }
+    if (reads) continue;
+
+    // Bodies in other content types, and too large ones, whether the route takes a body or not.
+    const form = new FormData();
+    form.set('name', 'Fuzz');
+    yield { label: 'form body', method, path: own, body: 'name=Fuzz&price=1', type: 'application/x-www-form-urlencoded' };
+    yield { label: 'multipart body', method, path: own, body: form };
+    yield { label: 'text/plain body', method, path: own, body: '{}', type: 'text/plain' };
+    yield { label: 'body without a content type', method, path: own, body: new TextEncoder().encode('{}') };
+    const large = JSON.stringify({ name: 'x'.repeat(MAX_JSON_BODY) });
+    yield { label: 'JSON body over 1 MB', method, path: own, body: large, type: 'application/json' };
+    yield {
+      label: 'chunked JSON body over 1 MB', method, path: own, type: 'application/json',
+      body: new ReadableStream({ start(c) { for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode(' '.repeat(64 * 1024))); c.close(); } }),
+    };
+    // JSON a route does not take would simply be ignored: hostile JSON goes to routes that take it.
+    if (!takesBody) continue;
+    for (const [label, text] of BODIES) yield { label: `body ${label}`, method, path: own, body: text, type: 'application/json' };
+    const base = bases(me)[`${method} ${route.path}`] ?? {};
+    for (const key of new Set([...keysOf(route.hooks.body), ...Object.keys(base)])) {
+      for (const [label, value] of FIELD_VALUES) {
+        yield { label: `${key}: ${label}`, method, path: own, body: JSON.stringify({ ...base, [key]: value }), type: 'application/json' };
+      }
+      for (const raw of RAW_FIELD_VALUES) {
+        yield { label: `${key}: ${raw}`, method, path: own, body: JSON.stringify({ ...base, [key]: '\u0001' }).replace('"\\u0001"', raw), type: 'application/json' };
+      }
+    }
+  }
+}
+
+function requestOf(input: Input, me: Fuzzer, signal: AbortSignal): Request {
+  const headers = new Headers({ authorization: `Bearer ${me.key}` });
+  const cookie = input.cookie === undefined ? me.cookie : input.cookie;
+  if (cookie) headers.set('cookie', cookie);
+  if (input.method !== 'GET') headers.set('origin', ORIGIN);
+  if (input.type) headers.set('content-type', input.type);
+  const url = `${ORIGIN}${input.path}${input.query ? `?${input.query}` : ''}`;
+  return new Request(url, { method: input.method, headers, body: input.body, signal, ...(input.body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+}
+
+/** Sends every input of a route; answers what went wrong, one line each. */
+async function fuzz(route: Route): Promise<string[]> {
+  const me = await fuzzer();
+  const failures: string[] = [];
+  for (const input of inputsFor(route, me)) {
+    const where = `${input.method} ${input.path.slice(0, 80)}${input.query ? `?${input.query.slice(0, 80)}` : ''} (${input.label})`;
+    const before = await digest();
+    const abort = new AbortController();
+    let res = await handle(requestOf(input, me, abort.signal));
+    if (res.status === 429 && input.path.startsWith('/api/v1/')) {
+      // The key's rate limit, not the input: go on with a new key.
+      me.key = await issueKey(me.cookie);
+      res = await handle(requestOf(input, me, abort.signal));
+    }
+    // An event stream stays open: the headers are the answer.
+    const text = res.headers.get('content-type')?.startsWith('text/event-stream') ? '' : await res.text();
+    abort.abort();
+    if (res.status >= 500) failures.push(`${where}: ${res.status} ${text.slice(0, 200)}`);
+    if (res.status < 400) continue;
+    if (input.path.startsWith('/api/')) {
+      let message: unknown;
+      try { message = JSON.parse(text).message; } catch { /* not JSON */ }
+      if (!res.headers.get('content-type')?.includes('application/json') || typeof message !== 'string') {
+        failures.push(`${where}: ${res.status} without a JSON message: ${text.slice(0, 200)}`);
+      }
+    }
+    const after = await digest();
+    if (after !== before) failures.push(`${where}: refused with ${res.status} but the event log changed (${before} -> ${after})`);
+  }
+  return failures;
+}
+
+describe('every route under hostile input', () => {
+  test('the routes are taken from the app', () => {
+    expect(app.routes.length).toBeGreaterThan(40);
+    expect(app.routes.map((r) => `${r.method} ${r.path}`)).toContain('GET /api/v1/products/:id/prices');
+  });
+
+  for (const route of app.routes) {
+    test(`${route.method} ${route.path}: never 5xx, JSON refusals, nothing changed`, async () => {
+      expect(await fuzz(route)).toEqual([]);
+    });
+  }
+});
