@@ -59,6 +59,8 @@ export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 }
 
+/** Errors that mean the browser (or the page under it) died rather than the page failing. */
+const BROWSER_GONE = /crash|has been closed|disconnected/i; // not net::ERR_CONNECTION_CLOSED: a shop hung up
 const BLOCKED_TYPES = new Set(['image', 'media', 'font']);
 const POLL_MS = 150;
 const MAX_RESOURCE_BYTES = 5 * 1024 * 1024;
@@ -143,7 +145,7 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
           return await renderOnce(b, request);
         } catch (error) {
           // A browser that died under the page is launched again and the page tried once more.
-          const crashed = !b.isConnected() || /crash|closed|disconnected|Target.*closed/i.test(String(error));
+          const crashed = !b.isConnected() || BROWSER_GONE.test(String(error));
           if (crashed && attempt === 0) {
             if (b.isConnected()) await b.close().catch(() => {});
             continue;
@@ -233,7 +235,8 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
           await Promise.race([page.goto(address, { waitUntil: 'domcontentloaded', timeout: Math.max(1, deadline - Date.now()) }), crashed]);
         } catch (error) {
           if (documentFailure) return documentFailure;
-          if (!b.isConnected() || /crash/i.test(String(error))) throw error;
+          // The browser may be gone before it says so (isConnected still true): its error tells.
+          if (!b.isConnected() || BROWSER_GONE.test(String(error))) throw error;
           if (/Timeout/i.test(String(error))) return failures.timeout(timeoutMs);
           if (!documentRedirect) return failures.network(`The page could not be loaded in the browser (${firstLine(error)}).`);
         }
