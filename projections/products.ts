@@ -125,7 +125,11 @@ export const productsProjection: Projection = {
     -- Not a read model: the plan limit counts a user's products from the log itself
     -- (api/products/limit.ts), and this index keeps that count to a few index entries.
     CREATE INDEX IF NOT EXISTS events_product_lifecycle_by_user ON events ((data->>'userId'), type)
-      WHERE type IN ('ProductAdded', 'ProductRemoved');`,
+      WHERE type IN ('ProductAdded', 'ProductRemoved');
+    -- Nor this: a user's products' current addresses, read from the log to refuse tracking a page twice
+    -- (api/products/same-page.ts).
+    CREATE INDEX IF NOT EXISTS events_product_details_by_user ON events ((data->>'userId'))
+      WHERE type IN ('ProductAdded', 'ProductEdited', 'ProductRemoved');`,
   handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed', 'PriceCorrected'],
 
   async apply(tx, recorded) {

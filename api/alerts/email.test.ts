@@ -110,7 +110,8 @@ describe('price alert e-mails', () => {
   test('alerts of one user waiting together go out as one e-mail; another user gets their own', async () => {
     const u = await api.signIn();
     const other = await api.signIn();
-    const ids = [await api.addProduct(u.cookie, { name: 'Kettle' }), await api.addProduct(u.cookie, { name: 'Toaster' }), await api.addProduct(u.cookie, { name: 'Blender' })];
+    const ids: string[] = [];
+    for (const name of ['Kettle', 'Toaster', 'Blender']) ids.push(await api.addProduct(u.cookie, { name, url: `https://shop.example.com/${name.toLowerCase()}` }));
     const theirs = await api.addProduct(other.cookie, { name: 'Mixer' });
     for (const id of ids) await observe(ctx, id, u.userId, 50);
     await observe(ctx, theirs, other.userId, 50);

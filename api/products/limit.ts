@@ -1,5 +1,6 @@
 import type { Sql } from '../db.ts';
 import { DomainError } from '../../events/decider.ts';
+import { ConcurrencyError } from '../../events/store.ts';
 import { planOf, type Plan } from '../billing/plans.ts';
 
 export const productLimitMessage = (plan: Plan) =>
@@ -26,20 +27,33 @@ export async function liveProductCount(tx: Sql, userId: string): Promise<number>
 }
 
 /**
- * Runs `add` in a transaction only while the user is below the plan's product limit (403 otherwise).
- * A transaction-scoped advisory lock per user queues that user's adds: each counts after the
- * previous one committed, and `add` must append in the same transaction, so concurrent adds
- * can never pass the limit together. A downgraded user keeps every product but cannot add more.
+ * Runs `fn` in a transaction holding the user's products lock: a transaction-scoped advisory lock
+ * per user that queues that user's adds and edits, so each one reads the log after the previous
+ * one committed. `fn` must append in the same transaction; checks of the limit or of an address
+ * made inside it then cannot be passed by two requests together. A write that lost a race with
+ * a price check appending to the same product is tried again.
  */
-export async function withinProductLimit<T>(sql: Sql, userId: string, add: (tx: Sql) => Promise<T>): Promise<T> {
-  const locked = async (tx: Sql) => {
-    await tx`SELECT pg_advisory_xact_lock(hashtext(${'products:' + userId}))`;
-    const plan = await effectivePlan(tx, userId);
-    if (plan.maxProducts !== -1 && (await liveProductCount(tx, userId)) >= plan.maxProducts) {
-      throw new DomainError(productLimitMessage(plan), 403);
+export async function withUserProducts<T>(sql: Sql, userId: string, fn: (tx: Sql) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // A transaction handle answers the same queries as the pool.
+      return (await sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(hashtext(${'products:' + userId}))`;
+        return fn(tx as unknown as Sql);
+      })) as T;
+    } catch (err) {
+      if (!(err instanceof ConcurrencyError) || attempt >= attempts) throw err;
     }
-    return add(tx);
-  };
-  // A transaction handle answers the same queries as the pool.
-  return (await sql.begin((tx) => locked(tx as unknown as Sql))) as T;
+  }
+}
+
+/**
+ * 403 when the user is at the plan's product limit. Inside `withUserProducts`, so concurrent
+ * adds can never pass the limit together. A downgraded user keeps every product but cannot add more.
+ */
+export async function assertBelowProductLimit(tx: Sql, userId: string): Promise<void> {
+  const plan = await effectivePlan(tx, userId);
+  if (plan.maxProducts !== -1 && (await liveProductCount(tx, userId)) >= plan.maxProducts) {
+    throw new DomainError(productLimitMessage(plan), 403);
+  }
 }

@@ -43,6 +43,8 @@ const list = async (user: User): Promise<ProductItem[]> => {
 const kettle = { name: 'Steel kettle', url: 'https://shop.example/kettle', selector: '.price', threshold: '-10' };
 /** The same product as the edit dialog sends it: the threshold is a number. */
 const kettleEdit = { ...kettle, threshold: 10 };
+/** Another page of the shop: a user tracks each page once. */
+const page = (name: string, extra: Record<string, unknown> = {}) => ({ ...kettle, name, url: `https://shop.example/${name}`, ...extra });
 async function add(user: User, body: Record<string, unknown> = kettle): Promise<ProductItem> {
   const res = await send(user, 'POST', '/api/products', body);
   expect(res.status).toBe(201);
@@ -99,7 +101,7 @@ describe('products API: add, list, edit, delete', () => {
 
   test('stock alerts: on unless the add turns them off; an edit that does not name them keeps them', async () => {
     const user = await signedIn();
-    expect((await add(user, { ...kettle, stockAlerts: false })).stockAlerts).toBe(false);
+    expect((await add(user, page('Quiet', { stockAlerts: false }))).stockAlerts).toBe(false);
     const product = await add(user);
     let res = await send(user, 'PUT', `/api/products/${product.id}`, { ...kettleEdit, stockAlerts: false });
     expect(res.status).toBe(200);
@@ -112,8 +114,8 @@ describe('products API: add, list, edit, delete', () => {
 
   test('the list is newest first', async () => {
     const user = await signedIn();
-    const first = await add(user, { ...kettle, name: 'First' });
-    const second = await add(user, { ...kettle, name: 'Second' });
+    const first = await add(user, page('First'));
+    const second = await add(user, page('Second'));
     expect((await list(user)).map((p) => p.id)).toEqual([second.id, first.id]);
   });
 
@@ -126,8 +128,8 @@ describe('products API: add, list, edit, delete', () => {
       ['-15', { kind: 'drop', percent: 15 }, 15], ['-20', { kind: 'drop', percent: 20 }, 20],
       [-15, { kind: 'drop', percent: 15 }, 15], [null, { kind: 'none' }, null], [undefined, { kind: 'none' }, null], ['', { kind: 'none' }, null],
     ];
-    for (const [threshold, alertRule, percent] of cases) {
-      const product = await add(user, { ...kettle, threshold });
+    for (const [i, [threshold, alertRule, percent]] of cases.entries()) {
+      const product = await add(user, page(`T${i}`, { threshold }));
       expect({ alertRule: product.alertRule, threshold: product.threshold }).toEqual({ alertRule, threshold: percent });
     }
   });
@@ -164,7 +166,7 @@ describe('products API: add, list, edit, delete', () => {
   test('DELETE removes the product; it is then not found', async () => {
     const user = await signedIn();
     const { id } = await add(user);
-    const keep = await add(user, { ...kettle, name: 'Keep' });
+    const keep = await add(user, page('Keep'));
     const res = await send(user, 'DELETE', `/api/products/${id}`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, id });
@@ -390,10 +392,95 @@ describe('products API: validation', () => {
   });
 });
 
+describe('products API: one product per page', () => {
+  test('adding a page the user already tracks, however its address is written, answers 409 naming the product and records nothing', async () => {
+    const user = await signedIn();
+    await add(user, page('Kettle', { url: 'https://shop.example/kettle?size=2' }));
+    const before = await eventCount();
+    for (const url of ['HTTPS://Shop.Example:443/kettle?size=2#reviews', 'https://shop.example/kettle?utm_source=mail&size=2&gclid=x&fbclid=y']) {
+      const res = await send(user, 'POST', '/api/products', page('Again', { url }));
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ message: 'You already track this page: Kettle', field: 'url' });
+    }
+    expect(await eventCount()).toBe(before);
+    // Other parameters name other pages (a variant), and a path's trailing slash is kept.
+    await add(user, page('Size 3', { url: 'https://shop.example/kettle?size=3' }));
+    await add(user, page('Slash', { url: 'https://shop.example/kettle/?size=2' }));
+  });
+
+  test('another user may track the same page', async () => {
+    await add(await signedIn(), page('Mine', { url: 'https://shop.example/shared' }));
+    await add(await signedIn(), page('Theirs', { url: 'https://shop.example/shared' }));
+  });
+
+  test('the name is the current one; a removed product frees its page', async () => {
+    const user = await signedIn();
+    const { id } = await add(user, page('Old name'));
+    await send(user, 'PUT', `/api/products/${id}`, page('Old name', { name: 'New name', threshold: 10 }));
+    expect(await (await send(user, 'POST', '/api/products', page('Old name'))).json()).toMatchObject({ message: 'You already track this page: New name' });
+    await send(user, 'DELETE', `/api/products/${id}`);
+    await add(user, page('Old name'));
+  });
+
+  test("editing to another product's page answers 409 and changes nothing; a product keeps its own page", async () => {
+    const user = await signedIn();
+    const kettle = await add(user, page('Kettle'));
+    const toaster = await add(user, page('Toaster'));
+    const before = await eventCount();
+    const res = await send(user, 'PUT', `/api/products/${toaster.id}`, page('Toaster', { url: `${kettle.url}#top`, threshold: 10 }));
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ message: 'You already track this page: Kettle', field: 'url' });
+    expect(await eventCount()).toBe(before);
+    expect((await list(user)).find((p) => p.id === toaster.id)!.url).toBe(toaster.url);
+    const own = await send(user, 'PUT', `/api/products/${kettle.id}`, page('Kettle', { name: 'Kettle 2', url: `${kettle.url}?utm_source=x`, threshold: 10 }));
+    expect(own.status).toBe(200);
+  });
+
+  test("another user's product is not found, even at a page the caller tracks", async () => {
+    const owner = await signedIn(), other = await signedIn();
+    const theirs = await add(owner, page('Theirs'));
+    await add(other, page('Mine'));
+    const res = await send(other, 'PUT', `/api/products/${theirs.id}`, page('Mine', { threshold: 10 }));
+    expect(res.status).toBe(404);
+  });
+});
+
+describe.skipIf(!usingPostgresServer())('products API: one product per page under concurrent requests (real PostgreSQL)', () => {
+  test('10 simultaneous adds of the same page: exactly one succeeds, several rounds', async () => {
+    for (let round = 0; round < 3; round++) {
+      const user = await signedIn();
+      await ctx.sql`UPDATE users SET plan = 'pro' WHERE id = ${user.userId}`;
+      const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+        send(user, 'POST', '/api/products', page(`Same ${i}`, { url: i % 2 ? 'https://shop.example/same' : 'https://SHOP.example/same#x' })).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(9);
+      expect(await list(user)).toHaveLength(1);
+    }
+  });
+
+  test('an add and an edit to the same page at once: one of them wins', async () => {
+    const user = await signedIn();
+    const { id } = await add(user, page('Edited'));
+    const [added, edited] = await Promise.all([
+      send(user, 'POST', '/api/products', page('Added', { url: 'https://shop.example/contested' })),
+      send(user, 'PUT', `/api/products/${id}`, page('Edited', { url: 'https://shop.example/contested', threshold: 10 })),
+    ]);
+    expect([201, 409]).toContain(added.status);
+    expect([200, 409]).toContain(edited.status);
+    expect(Number(added.status === 201) + Number(edited.status === 200)).toBe(1);
+    expect((await list(user)).filter((p) => p.url === 'https://shop.example/contested')).toHaveLength(1);
+  });
+
+  test('the address check uses the index on the log', async () => {
+    const plan = await ctx.sql`EXPLAIN SELECT * FROM events WHERE data->>'userId' = 'x' AND type IN ('ProductAdded', 'ProductEdited', 'ProductRemoved')`;
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('events_product_details_by_user');
+  });
+});
+
 describe('products API: plan limits', () => {
   test('the free plan allows 3 products: the fourth add answers 403 with the message the screen shows', async () => {
     const user = await signedIn();
-    for (let i = 0; i < 3; i++) await add(user, { ...kettle, name: `P${i}` });
+    for (let i = 0; i < 3; i++) await add(user, page(`P${i}`));
     const before = await eventCount();
     const res = await send(user, 'POST', '/api/products', kettle);
     expect(res.status).toBe(403);
@@ -405,16 +492,16 @@ describe('products API: plan limits', () => {
   test('deleting a product makes room for another', async () => {
     const user = await signedIn();
     const products = [];
-    for (let i = 0; i < 3; i++) products.push(await add(user, { ...kettle, name: `P${i}` }));
+    for (let i = 0; i < 3; i++) products.push(await add(user, page(`P${i}`)));
     await send(user, 'DELETE', `/api/products/${products[0]!.id}`);
     await add(user);
-    expect((await send(user, 'POST', '/api/products', kettle)).status).toBe(403);
+    expect((await send(user, 'POST', '/api/products', page('P3'))).status).toBe(403);
   });
 
   test('the subscription plan counts over the account plan; unlimited pro', async () => {
     const user = await signedIn();
     await ctx.sql`UPDATE users SET plan = 'free', subscription_plan = 'pro' WHERE id = ${user.userId}`;
-    for (let i = 0; i < 30; i++) await add(user, { ...kettle, name: `P${i}` });
+    for (let i = 0; i < 30; i++) await add(user, page(`P${i}`));
     expect(await list(user)).toHaveLength(30);
   });
 
@@ -422,10 +509,10 @@ describe('products API: plan limits', () => {
     const user = await signedIn();
     await ctx.sql`UPDATE users SET subscription_plan = 'starter' WHERE id = ${user.userId}`;
     const products = [];
-    for (let i = 0; i < 5; i++) products.push(await add(user, { ...kettle, name: `P${i}` }));
+    for (let i = 0; i < 5; i++) products.push(await add(user, page(`P${i}`)));
     await ctx.sql`UPDATE users SET subscription_plan = NULL WHERE id = ${user.userId}`;
     expect(await list(user)).toHaveLength(5);
-    const edit = await send(user, 'PUT', `/api/products/${products[0]!.id}`, { ...kettleEdit, name: 'Still mine' });
+    const edit = await send(user, 'PUT', `/api/products/${products[0]!.id}`, page('P0', { name: 'Still mine', threshold: 10 }));
     expect(edit.status).toBe(200);
     expect((await send(user, 'POST', '/api/products', kettle)).status).toBe(403);
     await send(user, 'DELETE', `/api/products/${products[0]!.id}`);
@@ -435,7 +522,7 @@ describe('products API: plan limits', () => {
     await add(user);
     const starter = await signedIn();
     await ctx.sql`UPDATE users SET plan = 'starter' WHERE id = ${starter.userId}`;
-    for (let i = 0; i < 25; i++) await add(starter, { ...kettle, name: `S${i}` });
+    for (let i = 0; i < 25; i++) await add(starter, page(`S${i}`));
     expect(await send(starter, 'POST', '/api/products', kettle).then((r) => r.json()))
       .toEqual({ message: 'Your Starter plan allows 25 products. Upgrade your plan to add more.' });
   });
@@ -447,7 +534,7 @@ describe.skipIf(!usingPostgresServer())('products API: plan limit under concurre
 
   test('10 concurrent adds by a new free user: exactly 3 succeed', async () => {
     const user = await signedIn();
-    const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => send(user, 'POST', '/api/products', { ...kettle, name: `C${i}` }).then((r) => r.status)));
+    const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => send(user, 'POST', '/api/products', page(`C${i}`)).then((r) => r.status)));
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 403)).toHaveLength(7);
     expect(await addedBy(user.userId)).toBe(3);
@@ -457,8 +544,8 @@ describe.skipIf(!usingPostgresServer())('products API: plan limit under concurre
   test('10 concurrent adds one below the limit: exactly 1 succeeds, several rounds', async () => {
     for (let round = 0; round < 5; round++) {
       const user = await signedIn();
-      await add(user); await add(user);
-      const statuses = await Promise.all(Array.from({ length: 10 }, () => send(user, 'POST', '/api/products', kettle).then((r) => r.status)));
+      await add(user); await add(user, page('Second'));
+      const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => send(user, 'POST', '/api/products', page(`C${i}`)).then((r) => r.status)));
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(await addedBy(user.userId)).toBe(3);
     }
@@ -466,10 +553,10 @@ describe.skipIf(!usingPostgresServer())('products API: plan limit under concurre
 
   test('concurrent adds and deletes never leave more products than the plan allows', async () => {
     const user = await signedIn();
-    const first = [await add(user), await add(user), await add(user)];
+    const first = [await add(user, page('A')), await add(user, page('B')), await add(user, page('C'))];
     await Promise.all([
       ...first.map((p) => send(user, 'DELETE', `/api/products/${p.id}`)),
-      ...Array.from({ length: 10 }, () => send(user, 'POST', '/api/products', kettle)),
+      ...Array.from({ length: 10 }, (_, i) => send(user, 'POST', '/api/products', page(`N${i}`))),
     ]);
     expect((await list(user)).length).toBeLessThanOrEqual(3);
     const live = Number((await ctx.sql`
@@ -663,14 +750,14 @@ describe('products projection', () => {
     const user = await signedIn();
     await ctx.sql`UPDATE users SET plan = 'pro' WHERE id = ${user.userId}`;
     for (let i = 0; i < 12; i++) {
-      const { id } = await add(user, { ...kettle, name: `R${i}`, threshold: i % 2 ? 'any' : '-5' });
+      const { id } = await add(user, page(`R${i}`, { threshold: i % 2 ? 'any' : '-5' }));
       const stock = (j: number): Availability | null => (['InStock', null, 'OutOfStock', 'PreOrder'] as const)[(i + j) % 4]!;
       for (let j = 0; j < 6; j++) {
         await record(j % 3 === 2 ? failed(id, undefined, stock(j)) : observed(id, j === 4 ? 0 : 10 + ((i + j) % 4), hoursAgo(40 - j * 7), stock(j)));
       }
-      if (i % 3 === 0) await send(user, 'PUT', `/api/products/${id}`, { ...kettleEdit, name: `R${i}`, stockAlerts: false });
+      if (i % 3 === 0) expect((await send(user, 'PUT', `/api/products/${id}`, page(`R${i}`, { threshold: 10, stockAlerts: false }))).status).toBe(200);
       await send(user, 'POST', `/api/products/${id}/update-price`, { price: String(9 + i) });
-      if (i % 4 === 0) await send(user, 'PUT', `/api/products/${id}`, { ...kettleEdit, name: `R${i} edited`, threshold: 3 });
+      if (i % 4 === 0) expect((await send(user, 'PUT', `/api/products/${id}`, page(`R${i}`, { name: `R${i} edited`, threshold: 3 }))).status).toBe(200);
       if (i % 5 === 0) await send(user, 'DELETE', `/api/products/${id}`);
     }
     const before = await snapshot();

@@ -7,7 +7,8 @@ import { handleProductCommand, PRODUCT_NOT_FOUND, type ProductCommand } from '..
 import type { AppendResult } from '../../events/store.ts';
 import type { Sql } from '../db.ts';
 import { AddProductBody, assertCheckableUrl, EditProductBody, UpdatePriceBody } from './schemas.ts';
-import { withinProductLimit } from './limit.ts';
+import { assertBelowProductLimit, withUserProducts } from './limit.ts';
+import { assertPageNotTracked } from './same-page.ts';
 import { readProduct, readProducts } from './read-model.ts';
 
 const productIdOf = (id: string) => idOf(id, PRODUCT_NOT_FOUND);
@@ -34,8 +35,11 @@ export function productsRoutes(ctx: AppContext) {
       assertCheckableUrl(ctx.config, body.url);
       const productId = crypto.randomUUID();
       const { threshold: alertRule, ...details } = body;
-      const appended = await withinProductLimit(ctx.sql, userId, (tx) =>
-        run({ type: 'Add', productId, userId, details: { ...details, alertRule } }, tx));
+      const appended = await withUserProducts(ctx.sql, userId, async (tx) => {
+        await assertPageNotTracked(tx, userId, body.url);
+        await assertBelowProductLimit(tx, userId);
+        return run({ type: 'Add', productId, userId, details: { ...details, alertRule } }, tx);
+      });
       await caughtUp(appended);
       set.status = 201;
       return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
@@ -45,7 +49,11 @@ export function productsRoutes(ctx: AppContext) {
       const productId = productIdOf(params.id);
       assertCheckableUrl(ctx.config, body.url);
       const { threshold: alertRule, ...details } = body;
-      await caughtUp(await run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }));
+      const appended = await withUserProducts(ctx.sql, userId, async (tx) => {
+        await assertPageNotTracked(tx, userId, body.url, productId);
+        return run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }, tx);
+      });
+      await caughtUp(appended);
       return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
     }, { signedIn: true, body: EditProductBody })
 

@@ -1,0 +1,27 @@
+import type { Sql } from '../db.ts';
+import { HttpError } from '../http/errors.ts';
+import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
+import { normaliseAddress } from './address.ts';
+
+export const alreadyTrackedMessage = (name: string) => `You already track this page: ${name}`;
+
+/**
+ * 409 when another live product of the user tracks the same page (addresses compared normalised,
+ * see address.ts). Another user may track the same page. Read from the log, not from the read
+ * model, which may not yet show an add that has just committed; run inside `withUserProducts`
+ * so two requests cannot both pass it. `editing`: the product being edited, which may keep its
+ * own address; another user's or a removed product is not found (404), as the edit would be.
+ */
+export async function assertPageNotTracked(tx: Sql, userId: string, url: string, editing?: string): Promise<void> {
+  const wanted = normaliseAddress(url);
+  // Each product's last lifecycle event carries its current name and address (or says it is gone).
+  const products = await tx<{ type: string; id: string; name: string; url: string | null }[]>`
+    SELECT DISTINCT ON (stream_id) type, data->>'productId' AS id, data->>'name' AS name, data->>'url' AS url
+    FROM events
+    WHERE data->>'userId' = ${userId} AND type IN ('ProductAdded', 'ProductEdited', 'ProductRemoved')
+    ORDER BY stream_id, stream_version DESC`;
+  const live = products.filter((p) => p.type !== 'ProductRemoved');
+  if (editing !== undefined && !live.some((p) => p.id === editing)) throw new HttpError(404, PRODUCT_NOT_FOUND);
+  const same = live.find((p) => p.id !== editing && p.url !== null && normaliseAddress(p.url) === wanted);
+  if (same) throw new HttpError(409, alreadyTrackedMessage(same.name), 'url');
+}
