@@ -43,6 +43,10 @@ export type ProductRow = {
   updated_at: Date | string;
   availability: Availability | null;
   stock_alerts: boolean;
+  /** Where the current price came from: a price point's source ('manual', 'selector', 'json-ld', 'page', ...). */
+  price_source: string | null;
+  /** The code of the last failed check while checks are failing; null once one succeeds. */
+  last_failure_code: string | null;
 };
 
 type PricePoint = { event_position: number; product_id: string; user_id: string; price: number; currency: string | null; source: string; observed_at: Date | string };
@@ -109,6 +113,15 @@ export const productsProjection: Projection = {
 
     ALTER TABLE products ADD COLUMN IF NOT EXISTS availability text;
     ALTER TABLE products ADD COLUMN IF NOT EXISTS stock_alerts boolean NOT NULL DEFAULT true;
+    ALTER TABLE products ADD COLUMN IF NOT EXISTS price_source text;
+    ALTER TABLE products ADD COLUMN IF NOT EXISTS last_failure_code text;
+    -- Rows projected before these columns existed learn them from what is already recorded, as a
+    -- rebuild would set them (afterwards these find nothing to do).
+    UPDATE products p SET price_source = (SELECT source FROM price_points pp WHERE pp.product_id = p.id ORDER BY pp.event_position DESC LIMIT 1)
+      WHERE p.price_source IS NULL AND p.current_price IS NOT NULL;
+    UPDATE products p SET last_failure_code = (
+        SELECT e.data->>'code' FROM events e WHERE e.stream_id = 'product-' || p.id AND e.type = 'PriceCheckFailed' ORDER BY e.stream_version DESC LIMIT 1)
+      WHERE p.last_failure_code IS NULL AND p.last_check_status = 'failed';
     -- Tables made before a price of 0 was a real price: allow it (NOT VALID: every row there is above 0).
     ALTER TABLE price_changes ALTER COLUMN change_percent DROP NOT NULL;
     DO $$ BEGIN
@@ -191,6 +204,7 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
     }
     row.current_price = price;
     row.currency = currency ?? row.currency;
+    row.price_source = source;
     row.price_updated_at = at;
     row.last_checked = at;
   };
@@ -204,7 +218,7 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         current_price: null, currency: null, image_url: d.imageUrl, price_updated_at: null,
         last_checked: null, last_check_at: null, last_check_status: null, last_check_error: null,
         consecutive_failures: 0, is_active: true, created_at: e.recordedAt, updated_at: e.recordedAt,
-        availability: null, stock_alerts: d.stockAlerts,
+        availability: null, stock_alerts: d.stockAlerts, price_source: null, last_failure_code: null,
       });
       changed.add(d.productId);
       continue;
@@ -233,7 +247,7 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         if (!(d.price >= 0)) break;
         recordPrice(row, e, d.price, d.currency, d.source, d.observedAt);
         row.availability = d.availability ?? row.availability;
-        Object.assign(row, { last_check_at: d.observedAt, last_check_status: 'ok', last_check_error: null, consecutive_failures: 0, is_active: true });
+        Object.assign(row, { last_check_at: d.observedAt, last_check_status: 'ok', last_check_error: null, last_failure_code: null, consecutive_failures: 0, is_active: true });
         if (d.imageUrl) row.image_url = d.imageUrl;
         break;
       }
@@ -243,7 +257,7 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         const d = e.data;
         const failures = row.consecutive_failures + 1;
         Object.assign(row, {
-          last_checked: d.attemptedAt, last_check_at: d.attemptedAt, last_check_status: 'failed', last_check_error: d.reason,
+          last_checked: d.attemptedAt, last_check_at: d.attemptedAt, last_check_status: 'failed', last_check_error: d.reason, last_failure_code: d.code,
           consecutive_failures: failures, is_active: failures < FAILURES_BEFORE_INACTIVE,
           availability: d.availability ?? row.availability,
         });
@@ -271,7 +285,8 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         last_check_at = EXCLUDED.last_check_at, last_check_status = EXCLUDED.last_check_status,
         last_check_error = EXCLUDED.last_check_error, consecutive_failures = EXCLUDED.consecutive_failures,
         is_active = EXCLUDED.is_active, updated_at = EXCLUDED.updated_at,
-        availability = EXCLUDED.availability, stock_alerts = EXCLUDED.stock_alerts`;
+        availability = EXCLUDED.availability, stock_alerts = EXCLUDED.stock_alerts,
+        price_source = EXCLUDED.price_source, last_failure_code = EXCLUDED.last_failure_code`;
   }
   const keptPoints = points.filter((p) => !removed.has(p.product_id));
   if (keptPoints.length) {

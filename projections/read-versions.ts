@@ -5,7 +5,8 @@ import { lastBy } from './batch.ts';
  * For each user, the last event about their products. Once every read model has passed it, the
  * dashboard and price history cannot change until a newer one arrives (or the clock moves their
  * windows), so those endpoints can reuse an answer computed at that version
- * (api/http/user-cache.ts). Alerts count on the dashboard, so their events are here too.
+ * (api/http/user-cache.ts). Alerts count on the dashboard, so their events are here too, and
+ * settings (a product's currency falls back on the user's).
  */
 export const readVersionsProjection: Projection = {
   name: 'read-versions',
@@ -18,7 +19,7 @@ export const readVersionsProjection: Projection = {
     );`,
   handles: [
     'ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed', 'PriceCorrected',
-    'AlertRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead',
+    'AlertRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead', 'SettingsChanged',
   ],
   async apply(tx, events) {
     const latest = lastBy(

@@ -5,7 +5,7 @@ import type { Availability, EventOf } from '../../events/catalogue.ts';
 import { appendingTransaction, checkpointOf, type Checkpoint } from '../../events/store.ts';
 import { productStream } from '../../events/product.ts';
 import { sharedFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
-import { extractPriceFromDocument, selectorReadsPrice, type ExtractionResult } from './extract.ts';
+import { extractPriceFromDocument, selectorReadsPrice, type ExtractionFailureCode, type ExtractionResult } from './extract.ts';
 import { attr, parsePage, queryOne, type Document } from './page.ts';
 import { finishJobs, type RenderMemory } from './queue.ts';
 import { sharedRenderer, type Renderer, type RenderFailure } from './browser.ts';
@@ -31,7 +31,11 @@ export type CheckEvent = EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'>;
  * `render` says how the product's render memory changes when the outcome is recorded:
  * remember (the page needed the browser), count (another render), forget (static works again).
  */
-export type CheckOutcome = { target: CheckTarget; event: CheckEvent; render?: 'remember' | 'count' | 'forget' };
+export type CheckOutcome = {
+  target: CheckTarget; event: CheckEvent; render?: 'remember' | 'count' | 'forget';
+  /** How the product's selector failed when the page's structured data gave the price instead (not recorded: Check Now says it). */
+  selectorFailure?: ExtractionFailureCode;
+};
 
 export type CheckPageOptions = {
   /** Where the render memory is looked up for targets that do not carry it. */
@@ -161,6 +165,7 @@ function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['
   return {
     target,
     ...(render ? { render } : {}),
+    ...(found.selectorFailure ? { selectorFailure: found.selectorFailure } : {}),
     event: {
       type: 'PriceObserved',
       data: {

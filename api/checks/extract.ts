@@ -30,6 +30,8 @@ export interface ExtractedPrice {
   matchedText: string;
   /** Set when the selector failed and structured data stood in: why the selector failed. */
   warning: string | null;
+  /** Set with `warning`: how the selector failed. */
+  selectorFailure?: ExtractionFailureCode;
   availability: Availability | null;
 }
 
@@ -67,7 +69,10 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
   const bySelector = extractBySelector(document, selector, pageCurrency, opts.url);
   if (bySelector.ok || bySelector.code === 'invalid-selector') return withAvailability(bySelector, availability);
   const fallback = fromStructuredData(structuredPrices());
-  if (fallback) return withAvailability({ ...fallback, warning: `${bySelector.reason} The price was taken from the page’s structured data instead.` }, availability);
+  if (fallback) {
+    const warning = `${bySelector.reason} The price was taken from the page’s structured data instead.`;
+    return withAvailability({ ...fallback, warning, selectorFailure: bySelector.code }, availability);
+  }
   return withAvailability({ ...bySelector, reason: `${bySelector.reason} The page has no price in structured data either.` }, availability);
 }
 

@@ -92,8 +92,8 @@ describe('products API: add, list, edit, delete', () => {
     expect(product).toEqual({
       id: expect.any(String), name: 'Steel kettle', url: kettle.url, selector: '.price',
       threshold: 10, alertRule: { kind: 'drop', percent: 10 },
-      currentPrice: null, currency: null, imageUrl: null, lastChecked: null, changePercent: null,
-      isActive: true, lastCheckStatus: null, lastCheckError: null, createdAt: expect.any(String),
+      currentPrice: null, lastPriceAt: null, priceSource: null, currency: 'GBP', imageUrl: null, lastChecked: null, changePercent: null,
+      isActive: true, lastCheckStatus: null, lastCheckError: null, checkStatus: 'pending', lastFailure: null, createdAt: expect.any(String),
       availability: null, stockAlerts: true,
     });
     expect(await list(user)).toEqual([product]);
@@ -600,6 +600,51 @@ describe('products API: prices', () => {
     expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: '.5' })).json()).toEqual({ price: 0.5 });
   });
 
+  test('check status: pending until the first check; a failing product says so and why, and keeps its last good price and its date', async () => {
+    const user = await signedIn();
+    const { id } = await add(user);
+    expect((await list(user))[0]).toMatchObject({ checkStatus: 'pending', lastFailure: null, currentPrice: null, lastPriceAt: null, priceSource: null });
+
+    const pricedAt = hoursAgo(2);
+    await record(observed(id, 25, pricedAt));
+    expect((await list(user))[0]).toMatchObject({ checkStatus: 'ok', lastFailure: null, currentPrice: 25, lastPriceAt: pricedAt, priceSource: 'structured-data' });
+
+    const failedCheck = failed(id, 'The shop took too long to answer.');
+    await record(failedCheck);
+    const firstFailure = (failedCheck as Extract<ProductCommand, { type: 'RecordFailure' }>).failure.attemptedAt;
+    expect((await list(user))[0]).toMatchObject({
+      checkStatus: 'failing', currentPrice: 25, lastPriceAt: pricedAt, priceSource: 'structured-data',
+      lastFailure: { code: 'selector_no_match', message: 'The shop took too long to answer.', at: firstFailure },
+    });
+    // The last failure since the last success.
+    const blockedAt = new Date().toISOString();
+    await record({ type: 'RecordFailure', productId: id, failure: { code: 'blocked', reason: 'The shop refused the check (Cloudflare).', httpStatus: 403, url: kettle.url, attemptedAt: blockedAt, availability: null } });
+    expect((await list(user))[0]).toMatchObject({
+      checkStatus: 'failing', currentPrice: 25, lastPriceAt: pricedAt,
+      lastFailure: { code: 'blocked', message: 'The shop refused the check (Cloudflare).', at: blockedAt },
+    });
+
+    // A price typed in is the current price, but says nothing about checks.
+    await send(user, 'POST', `/api/products/${id}/update-price`, { price: '24' });
+    expect((await list(user))[0]).toMatchObject({ checkStatus: 'failing', lastFailure: { code: 'blocked' }, currentPrice: 24, priceSource: 'manual' });
+
+    await record({ type: 'RecordObservation', productId: id, observation: { ...(observed(id, 23) as any).observation, source: 'selector', selector: '.price' } });
+    expect((await list(user))[0]).toMatchObject({ checkStatus: 'ok', lastFailure: null, currentPrice: 23, priceSource: 'selector' });
+  });
+
+  test("currency: the page's, else the user's currency setting", async () => {
+    const user = await signedIn();
+    const { id: stated } = await add(user, page('Stated'));
+    const { id: unstated } = await add(user, page('Unstated'));
+    await record(observed(stated, 10));
+    await record({ ...observed(unstated, 10), observation: { ...(observed(unstated, 10) as any).observation, currency: null } } as ProductCommand);
+    const currencies = async () => Object.fromEntries((await list(user)).map((p) => [p.name, p.currency]));
+    expect(await currencies()).toEqual({ Stated: 'GBP', Unstated: 'GBP' });
+    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'USD', timezone: 'America/New_York' };
+    expect((await send(user, 'PUT', '/api/settings', settings)).status).toBe(200);
+    expect(await currencies()).toEqual({ Stated: 'GBP', Unstated: 'USD' });
+  });
+
   test('24h change compares with the price in effect 24 hours ago', async () => {
     const user = await signedIn();
     const { id } = await add(user);
@@ -768,5 +813,11 @@ describe('products projection', () => {
     const list1 = await list(user);
     await ctx.projections.rebuild(['products']);
     expect(await list(user)).toEqual(list1);
+
+    // A database made before the price source and failure code were kept learns them on start, as a rebuild would set them.
+    expect(before.products!.some((p: any) => p.last_failure_code !== null)).toBe(true);
+    await ctx.sql`ALTER TABLE products DROP COLUMN price_source, DROP COLUMN last_failure_code`;
+    await ctx.sql.unsafe(productsProjection.ddl);
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -1,5 +1,7 @@
 import type { Sql } from '../db.ts';
 import type { AlertRule, Availability } from '../../events/catalogue.ts';
+import { DEFAULT_SETTINGS } from '../../events/settings.ts';
+import { priceSourceOf, type PriceSource } from '../checks/price-source.ts';
 
 /** A product as GET /api/products lists it. */
 export type ProductItem = {
@@ -10,9 +12,19 @@ export type ProductItem = {
   /** Percent drop that raises an alert; null when the rule is 'none' or 'any' (see alertRule). */
   threshold: number | null;
   alertRule: AlertRule;
+  /** The last good price: a failed check never changes it. */
   currentPrice: number | null;
-  currency: string | null;
+  /** When the current price was read or typed in. */
+  lastPriceAt: string | null;
+  /** Where the current price came from; null while there is none. */
+  priceSource: PriceSource | null;
+  /**
+   * ISO 4217 code of the product's prices: the one its page states, else the user's currency
+   * setting (also the currency a price typed in by hand is recorded in).
+   */
+  currency: string;
   imageUrl: string | null;
+  /** The last check, successful or not, or the last price typed in. */
   lastChecked: string | null;
   /** Change over the last 24 hours in percent, positive for a rise; null while the product has no price. */
   changePercent: number | null;
@@ -20,6 +32,10 @@ export type ProductItem = {
   isActive: boolean;
   lastCheckStatus: 'ok' | 'failed' | null;
   lastCheckError: string | null;
+  /** 'pending' until the first check, then whether the last check found a price. */
+  checkStatus: 'pending' | 'ok' | 'failing';
+  /** The last failed check while checks are failing (null once one succeeds). */
+  lastFailure: { code: string; message: string; at: string } | null;
   createdAt: string;
   /** The last availability a page stated (schema.org ItemAvailability); null while none has. */
   availability: Availability | null;
@@ -29,8 +45,10 @@ export type ProductItem = {
 
 type Row = {
   id: string; name: string; url: string; selector: string; alert_rule: AlertRule; threshold: number | null;
-  current_price: number | null; currency: string | null; image_url: string | null; last_checked: Date | null;
+  current_price: number | null; currency: string; image_url: string | null; last_checked: Date | null;
+  price_updated_at: Date | null; price_source: string | null;
   is_active: boolean; last_check_status: 'ok' | 'failed' | null; last_check_error: string | null; created_at: Date;
+  last_check_at: Date | null; last_failure_code: string | null;
   availability: Availability | null; stock_alerts: boolean;
   baseline: number | null;
 };
@@ -49,9 +67,14 @@ function toItem(row: Row): ProductItem {
   return {
     id: row.id, name: row.name, url: row.url, selector: row.selector,
     threshold: row.threshold, alertRule: row.alert_rule,
-    currentPrice: current, currency: row.currency, imageUrl: row.image_url, lastChecked: iso(row.last_checked),
+    currentPrice: current, lastPriceAt: iso(row.price_updated_at), priceSource: priceSourceOf(row.price_source),
+    currency: row.currency, imageUrl: row.image_url, lastChecked: iso(row.last_checked),
     changePercent: changeOf(baseline, current),
     isActive: row.is_active, lastCheckStatus: row.last_check_status, lastCheckError: row.last_check_error,
+    checkStatus: row.last_check_status === null ? 'pending' : row.last_check_status === 'ok' ? 'ok' : 'failing',
+    lastFailure: row.last_check_status === 'failed'
+      ? { code: row.last_failure_code ?? 'failed', message: row.last_check_error ?? 'The last price check failed.', at: iso(row.last_check_at)! }
+      : null,
     createdAt: row.created_at.toISOString(), availability: row.availability, stockAlerts: row.stock_alerts,
   };
 }
@@ -66,10 +89,13 @@ function toItem(row: Row): ProductItem {
  */
 export async function readProducts(db: Sql, userId: string, productId?: string): Promise<ProductItem[]> {
   const rows = await db<Row[]>`
-    SELECT p.id, p.name, p.url, p.selector, p.alert_rule, p.threshold, p.current_price, p.currency, p.image_url,
-           p.last_checked, p.is_active, p.last_check_status, p.last_check_error, p.created_at, p.availability, p.stock_alerts,
+    SELECT p.id, p.name, p.url, p.selector, p.alert_rule, p.threshold, p.current_price, p.image_url,
+           coalesce(p.currency, s.currency, ${DEFAULT_SETTINGS.currency}) AS currency, p.price_updated_at, p.price_source,
+           p.last_checked, p.is_active, p.last_check_status, p.last_check_error, p.last_check_at, p.last_failure_code,
+           p.created_at, p.availability, p.stock_alerts,
            coalesce(first_change.previous_price, p.current_price) AS baseline
     FROM products p
+    LEFT JOIN user_settings s ON s.user_id = p.user_id
     LEFT JOIN (
       SELECT DISTINCT ON (product_id) product_id, previous_price
       FROM price_changes
