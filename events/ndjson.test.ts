@@ -36,7 +36,7 @@ beforeAll(async () => {
   await request('/api/settings', { method: 'PUT', cookie: alice.cookie, body: JSON.stringify({ ...DEFAULT_SETTINGS, currency: 'EUR' }) });
   await startTrial(source, alice.userId, 'pro');
   const kettle = await addProduct(alice.cookie, { name: 'Kettle', threshold: 'any' });
-  const toaster = await addProduct(alice.cookie, { name: 'Toaster', threshold: '-10' });
+  const toaster = await addProduct(alice.cookie, { name: 'Toaster', threshold: '-10', url: 'https://shop.example.com/toaster-1' });
   const gone = await addProduct(bob.cookie, { name: 'Gone' });
   const t0 = Date.parse('2025-02-01T08:00:00Z');
   for (const [i, price] of [20, 18, 18, 21].entries()) await observe(source, kettle, alice.userId, price, new Date(t0 + i * 3_600_000));

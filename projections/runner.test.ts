@@ -37,7 +37,7 @@ describe('projection runner', () => {
     await signUp('ann');
     await saveSettings('ann', { currency: 'EUR' });
     await signUp('bob');
-    expect(await runner.catchUp()).toBe(3);
+    expect(await runner.catchUp()).toBe(4); // two sign-ups; the settings, read by two read models
     const users = await db.sql`SELECT id FROM users ORDER BY id`;
     expect(users.map((u) => u.id)).toEqual(['ann', 'bob']);
     const [s] = await db.sql`SELECT currency FROM user_settings WHERE user_id = 'ann'`;
