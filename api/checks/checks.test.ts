@@ -404,7 +404,9 @@ describe('POST /api/products/:id/check-price', () => {
     await enqueueDueChecks(ctx);
     const res = await checkPrice(id, cookie);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: true, price: 54.99, currency: 'GBP', message: 'Price found: £54.99' });
+    expect(await res.json()).toEqual({
+      success: true, price: 54.99, currency: 'GBP', message: 'Price found: £54.99', source: 'selector', selectorMatched: true, sourceNote: null,
+    });
     expect((await productRow(id)).current_price).toBe(54.99);
     // The waiting scheduled job is no longer needed.
     expect(await queued(id)).toBe(false);
@@ -412,6 +414,34 @@ describe('POST /api/products/:id/check-price', () => {
     prices.set('check-now', '£49.99');
     expect((await (await checkPrice(id, cookie)).json()).message).toBe('Price dropped from £54.99 to £49.99');
     expect((await (await checkPrice(id, cookie)).json()).message).toBe('Price unchanged: £49.99');
+  });
+
+  test("a selector that gives no price says so: the price came from the page's structured data", async () => {
+    const { userId, cookie } = await signedIn();
+    prices.set('check-fallback', '£20.00');
+    const nothing = await addProduct(ctx, userId, `${shopUrl}/p/check-fallback`, '.gone-price');
+    await checkPrice(nothing, cookie);
+    expect(await (await checkPrice(nothing, cookie)).json()).toEqual({
+      success: true, price: 20, currency: 'GBP', source: 'structured-data', selectorMatched: false,
+      sourceNote: "Read from the page's structured data; your selector matched nothing.",
+      message: "Price unchanged: £20.00. Read from the page's structured data; your selector matched nothing.",
+    });
+    const noPrice = await addProduct(ctx, userId, `${shopUrl}/p/check-fallback`, '.note');
+    expect(await (await checkPrice(noPrice, cookie)).json()).toMatchObject({
+      success: true, price: 20, source: 'structured-data', selectorMatched: false,
+      sourceNote: "Read from the page's structured data; your selector matched no price.",
+    });
+    const listed = await (await request('/api/products', { headers: { cookie } })).json();
+    expect(listed.find((p: { id: string }) => p.id === nothing).priceSource).toBe('structured-data');
+  });
+
+  test("a page that states no currency is read in the user's currency", async () => {
+    const { userId, cookie } = await signedIn();
+    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'EUR', timezone: 'Europe/Paris' };
+    await request('/api/settings', { method: 'PUT', headers: { origin: ORIGIN, cookie, 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+    prices.set('no-currency', '12.50');
+    const id = await addProduct(ctx, userId, `${shopUrl}/bare/no-currency`);
+    expect(await (await checkPrice(id, cookie)).json()).toMatchObject({ success: true, price: 12.5, currency: 'EUR', message: 'Price found: €12.50' });
   });
 
   test('a failed check answers 200 with the reason and keeps the price', async () => {

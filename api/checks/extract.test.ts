@@ -285,6 +285,10 @@ describe('selector failures', () => {
     expectPrice(result, 24.99, 'GBP', 'json-ld');
     expect(result.ok && result.selector).toBeNull();
     expect(result.ok && result.warning).toContain('.price');
+    expect(result.ok && result.selectorFailure).toBe('selector-no-match');
+    const noPrice = extractPrice(page('<span class="price">Call us</span>', head), { selector: '.price' });
+    expect(noPrice.ok && noPrice.selectorFailure).toBe('no-price-in-text');
+    expect(extractPrice(page('<span class="price">£24.99</span>', head), { selector: '.price' })).not.toHaveProperty('selectorFailure');
   });
   test('a blank selector means structured data only', () => {
     const head = jsonLd({ '@type': 'Product', offers: { price: 5, priceCurrency: 'GBP' } });

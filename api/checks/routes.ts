@@ -7,10 +7,17 @@ import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { sharedFetcher, type Fetcher } from './fetcher.ts';
 import { checkPage, recordOutcomes } from './check.ts';
 import { hostOf, restLeft, restOf, watchingBlocks } from './host-backoff.ts';
+import { priceSourceOf, selectorMissNote, type PriceSource } from './price-source.ts';
+import { readProduct } from '../products/read-model.ts';
 
-/** `retryAt`: when the shop's host rests after turning checks away, when the next try is due. */
+/**
+ * `source`: where the price came from; `selectorMatched`: whether the product's selector gave it,
+ * and when not, `sourceNote` says so in a sentence (also at the end of `message`), so the screen
+ * can offer to fix the selector. `currency`: the page's, else the product's (see the list item).
+ * `retryAt`: when the shop's host rests after turning checks away, when the next try is due.
+ */
 export type CheckNowAnswer =
-  | { success: true; price: number; currency: string | null; message: string }
+  | { success: true; price: number; currency: string; message: string; source: PriceSource; selectorMatched: boolean; sourceNote: string | null }
   | { success: false; message: string; error: string; retryAt?: string };
 
 /**
@@ -19,8 +26,7 @@ export type CheckNowAnswer =
  * with the reason.
  */
 export async function checkProductNow(ctx: AppContext, userId: string, productId: string, fetcher?: Fetcher): Promise<CheckNowAnswer> {
-  const [product] = await ctx.sql<{ id: string; user_id: string; url: string; selector: string; current_price: number | null }[]>`
-    SELECT id, user_id, url, selector, current_price FROM products WHERE id = ${productId} AND user_id = ${userId}`;
+  const product = await readProduct(ctx.sql, userId, productId);
   if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
   // The shop turned checks away: knocking again by hand would only prolong the block.
   const host = hostOf(product.url);
@@ -45,20 +51,27 @@ export async function checkProductNow(ctx: AppContext, userId: string, productId
       ? { success: false, message: event.data.reason, error: event.data.code, retryAt: paused.until.toISOString() }
       : { success: false, message: event.data.reason, error: event.data.code };
   }
-  const { price, currency } = event.data;
-  return { success: true, price, currency, message: describeChange(product.current_price, price, currency) };
+  const { price } = event.data;
+  const currency = event.data.currency ?? product.currency;
+  const source = priceSourceOf(event.data.source)!;
+  const sourceNote = selectorMissNote(source, outcome!.selectorFailure);
+  const change = describeChange(product.currentPrice, price, currency);
+  return {
+    success: true, price, currency, source, selectorMatched: source === 'selector', sourceNote,
+    message: sourceNote ? `${change}. ${sourceNote}` : change,
+  };
 }
 
-function describeChange(previous: number | null, price: number, currency: string | null): string {
+function describeChange(previous: number | null, price: number, currency: string): string {
   const now = formatPrice(price, currency);
   if (previous === null) return `Price found: ${now}`;
   if (previous === price) return `Price unchanged: ${now}`;
   return `Price ${price < previous ? 'dropped' : 'rose'} from ${formatPrice(previous, currency)} to ${now}`;
 }
 
-function formatPrice(amount: number, currency: string | null): string {
+function formatPrice(amount: number, currency: string): string {
   try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency: currency ?? 'GBP' }).format(amount);
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount);
   } catch {
     return amount.toFixed(2);
   }
