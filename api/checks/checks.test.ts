@@ -473,3 +473,49 @@ describe('POST /api/products/:id/check-price', () => {
     expect(await checkEvents(id)).toEqual([]);
   });
 });
+
+describe('the first price at once', () => {
+  test("an added product's price is in the list within 10 s without Check Now, and again after its address changes", async () => {
+    const { cookie } = await signedIn();
+    const send = (method: string, path: string, body?: unknown) => request(path, {
+      method, headers: { origin: ORIGIN, cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+    });
+    const priceWithin = async (id: string, price: number, ms: number) => {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const product = (await (await send('GET', '/api/products')).json()).find((p: { id: string }) => p.id === id);
+        if (product.currentPrice === price) return product;
+        if (Date.now() > deadline) throw new Error(`no price ${price} within ${ms} ms: ${JSON.stringify(product)}`);
+        await Bun.sleep(100);
+      }
+    };
+    // As the server runs: read models kept up to date, and a worker that would otherwise look at
+    // the queue only once a minute here (a new product wakes it).
+    ctx.projections.start();
+    const stop = new AbortController();
+    const worker = runWorker(ctx, { signal: stop.signal, idleMs: 60_000, fetcher: fastFetcher(), workerId: 'first-price' });
+    try {
+      prices.set('first-price', '£31.50');
+      prices.set('first-price-moved', '£29.00');
+      const added = await send('POST', '/api/products', { name: 'First price', url: `${shopUrl}/p/first-price`, selector: '.buy .price', threshold: 'none' });
+      expect(added.status).toBe(201);
+      const { id } = await added.json();
+      const started = Date.now();
+      expect(await priceWithin(id, 31.5, 10_000)).toMatchObject({ checkStatus: 'ok', priceSource: 'selector', currency: 'GBP' });
+      expect(Date.now() - started).toBeLessThan(10_000);
+
+      const before = requestsFor('/p/first-price-moved');
+      const edited = await send('PUT', `/api/products/${id}`, { name: 'First price', url: `${shopUrl}/p/first-price-moved`, selector: '.buy .price', threshold: null });
+      expect(edited.status).toBe(200);
+      await priceWithin(id, 29, 10_000);
+      expect(requestsFor('/p/first-price-moved')).toBe(before + 1);
+      // A rename checks nothing.
+      await send('PUT', `/api/products/${id}`, { name: 'Renamed', url: `${shopUrl}/p/first-price-moved`, selector: '.buy .price', threshold: null });
+      expect(await queued(id)).toBe(false);
+    } finally {
+      stop.abort();
+      await worker;
+      await ctx.projections.stop();
+    }
+  });
+});

@@ -182,3 +182,30 @@ export async function enqueueCheck(sql: Sql, productId: string, url: string): Pr
   const rows = await sql`INSERT INTO check_jobs (product_id, url, host) VALUES (${productId}, ${url}, ${hostOf(url)}) ON CONFLICT DO NOTHING RETURNING product_id`;
   return rows.length > 0;
 }
+
+/**
+ * A new product, or a product at a new address, is checked at once rather than at the next cron
+ * tick, so its first price shows within seconds. A job already waiting (not yet claimed) takes the
+ * new address. This process's idle workers are woken; workers elsewhere find the job at their next
+ * look (a second at most). Call it once the product is in the read models: a worker drops a job
+ * whose product it cannot find.
+ */
+export async function checkSoon(sql: Sql, productId: string, url: string): Promise<void> {
+  await sql`
+    INSERT INTO check_jobs (product_id, url, host) VALUES (${productId}, ${url}, ${hostOf(url)})
+    ON CONFLICT (product_id) DO UPDATE SET url = EXCLUDED.url, host = EXCLUDED.host WHERE check_jobs.lease IS NULL`;
+  wakeWorkers();
+}
+
+const sleepers = new Set<() => void>();
+
+/** Ends the idle pause of this process's workers. */
+export function wakeWorkers(): void {
+  for (const wake of sleepers) wake();
+}
+
+/** Calls `wake` whenever a job is queued in this process, until the returned function is called. */
+export function onWake(wake: () => void): () => void {
+  sleepers.add(wake);
+  return () => { sleepers.delete(wake); };
+}

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../context.ts';
 import { sharedFetcher, type Fetcher } from './fetcher.ts';
-import { claimJobs, MAX_ATTEMPTS, releaseJobs, type ClaimedJob } from './queue.ts';
+import { claimJobs, MAX_ATTEMPTS, onWake, releaseJobs, type ClaimedJob } from './queue.ts';
 import { checkPage, groupByUrl, recordOutcomes, type CheckOutcome } from './check.ts';
 import { watchingBlocks } from './host-backoff.ts';
 
@@ -75,16 +75,22 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
     }
   };
 
+  // A job queued in this process (a new product) ends the idle pause, even one queued while claiming.
+  const nudge: Nudge = { pending: false, wake: null };
+  const stopListening = onWake(() => { nudge.pending = true; nudge.wake?.(); });
+
   while (!opts.signal?.aborted) {
+    nudge.pending = false;
     if (concurrency - busy >= Math.ceil(concurrency / 2)) await claim('static', concurrency - busy);
     if (rendering < renderSlots && Date.now() - browserLaneEmptyAt >= BROWSER_LANE_PAUSE_MS) await claim('browser', renderSlots - rendering);
     if (tasks.size === 0) {
       await writer.flush();
-      await sleep(idleMs, opts.signal);
+      if (!nudge.pending) await sleep(idleMs, opts.signal, nudge);
     } else {
       await Promise.race(tasks);
     }
   }
+  stopListening();
   await Promise.all(tasks);
   await writer.flush();
 }
@@ -148,11 +154,15 @@ function createWriter(ctx: AppContext, batch: number, onRecorded?: (outcomes: Ch
   };
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+type Nudge = { pending: boolean; wake: (() => void) | null };
+
+/** The idle pause: until `ms` pass, the signal aborts, or the nudge wakes it. */
+function sleep(ms: number, signal?: AbortSignal, nudge?: Nudge): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', done); resolve(); };
+    const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', done); if (nudge) nudge.wake = null; resolve(); };
     const timer = setTimeout(done, ms);
+    if (nudge) nudge.wake = done;
     signal?.addEventListener('abort', done, { once: true });
   });
 }

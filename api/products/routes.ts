@@ -10,6 +10,7 @@ import { AddProductBody, assertCheckableUrl, EditProductBody, UpdatePriceBody } 
 import { assertBelowProductLimit, withUserProducts } from './limit.ts';
 import { assertPageNotTracked } from './same-page.ts';
 import { readProduct, readProducts } from './read-model.ts';
+import { checkSoon } from '../checks/queue.ts';
 
 const productIdOf = (id: string) => idOf(id, PRODUCT_NOT_FOUND);
 
@@ -41,6 +42,7 @@ export function productsRoutes(ctx: AppContext) {
         return run({ type: 'Add', productId, userId, details: { ...details, alertRule } }, tx);
       });
       await caughtUp(appended);
+      await checkSoon(ctx.sql, productId, body.url);
       set.status = 201;
       return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
     }, { signedIn: true, body: AddProductBody })
@@ -49,11 +51,12 @@ export function productsRoutes(ctx: AppContext) {
       const productId = productIdOf(params.id);
       assertCheckableUrl(ctx.config, body.url);
       const { threshold: alertRule, ...details } = body;
-      const appended = await withUserProducts(ctx.sql, userId, async (tx) => {
-        await assertPageNotTracked(tx, userId, body.url, productId);
-        return run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }, tx);
+      const { appended, moved } = await withUserProducts(ctx.sql, userId, async (tx) => {
+        const before = await assertPageNotTracked(tx, userId, body.url, productId);
+        return { appended: await run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }, tx), moved: before !== body.url };
       });
       await caughtUp(appended);
+      if (appended && moved) await checkSoon(ctx.sql, productId, body.url);
       return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
     }, { signedIn: true, body: EditProductBody })
 

@@ -11,8 +11,9 @@ export const alreadyTrackedMessage = (name: string) => `You already track this p
  * model, which may not yet show an add that has just committed; run inside `withUserProducts`
  * so two requests cannot both pass it. `editing`: the product being edited, which may keep its
  * own address; another user's or a removed product is not found (404), as the edit would be.
+ * Answers the edited product's address before the edit.
  */
-export async function assertPageNotTracked(tx: Sql, userId: string, url: string, editing?: string): Promise<void> {
+export async function assertPageNotTracked(tx: Sql, userId: string, url: string, editing?: string): Promise<string | null> {
   const wanted = normaliseAddress(url);
   // Each product's last lifecycle event carries its current name and address (or says it is gone).
   const products = await tx<{ type: string; id: string; name: string; url: string | null }[]>`
@@ -21,7 +22,9 @@ export async function assertPageNotTracked(tx: Sql, userId: string, url: string,
     WHERE data->>'userId' = ${userId} AND type IN ('ProductAdded', 'ProductEdited', 'ProductRemoved')
     ORDER BY stream_id, stream_version DESC`;
   const live = products.filter((p) => p.type !== 'ProductRemoved');
-  if (editing !== undefined && !live.some((p) => p.id === editing)) throw new HttpError(404, PRODUCT_NOT_FOUND);
+  const edited = editing === undefined ? null : live.find((p) => p.id === editing);
+  if (edited === undefined) throw new HttpError(404, PRODUCT_NOT_FOUND);
   const same = live.find((p) => p.id !== editing && p.url !== null && normaliseAddress(p.url) === wanted);
   if (same) throw new HttpError(409, alreadyTrackedMessage(same.name), 'url');
+  return edited?.url ?? null;
 }
