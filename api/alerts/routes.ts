@@ -9,7 +9,6 @@ import { ConcurrencyError, type AppendResult } from '../../events/store.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { ALERT_NOT_FOUND, alertDecider, alertStream, backtest, decideMarkAllRead, type AlertEvent } from '../../events/alert.ts';
 import { readSettings } from '../settings/routes.ts';
-import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 
 /** An alert as the Alerts screen shows it (spec section 3), with the figures behind its message. */
 export type AlertItem = {
@@ -134,7 +133,7 @@ export function alertRoutes(ctx: AppContext) {
       const prices = await ctx.sql<{ price: number; currency: string | null }[]>`
         SELECT price, currency FROM price_points WHERE product_id = ${productId} AND observed_at >= ${since}
         ORDER BY observed_at, event_position`;
-      const priceDropAlerts = (await readSettings(ctx, userId))?.priceDropAlerts ?? DEFAULT_SETTINGS.priceDropAlerts;
+      const { priceDropAlerts } = await readSettings(ctx.sql, userId);
       return { ...backtest(rule, prices, before ?? null, { priceDropAlerts }), days: BACKTEST_DAYS, priceDropAlerts };
     }, { signedIn: true, query: t.Object({ threshold: t.Optional(t.String({ maxLength: 20 })) }) });
 }

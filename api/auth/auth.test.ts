@@ -139,9 +139,20 @@ describe('GET /api/auth/user', () => {
     const res = await get('/api/auth/user', cookie);
     expect(res.status).toBe(200);
     const user = await res.json();
-    expect(Object.keys(user).sort()).toEqual(['authProvider', 'email', 'firstName', 'id', 'lastName', 'plan', 'profileImageUrl', 'subscriptionPlan']);
-    expect(user).toMatchObject({ email: 'demo@pricewatch.local', firstName: 'Demo', lastName: 'User', profileImageUrl: null, plan: 'free', subscriptionPlan: null, authProvider: 'demo' });
+    expect(Object.keys(user).sort()).toEqual(['authProvider', 'currency', 'email', 'firstName', 'id', 'lastName', 'plan', 'profileImageUrl', 'subscriptionPlan', 'timezone']);
+    expect(user).toMatchObject({
+      email: 'demo@pricewatch.local', firstName: 'Demo', lastName: 'User', profileImageUrl: null, plan: 'free', subscriptionPlan: null, authProvider: 'demo',
+      timezone: 'Europe/London', currency: 'GBP',
+    });
     expect(user.id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  test('the current user carries the time zone and currency of their settings', async () => {
+    const { cookie } = await demoSignIn('?email=tz@example.com');
+    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'USD', timezone: 'America/New_York' };
+    const put = await request('/api/settings', { method: 'PUT', headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+    expect(put.status).toBe(200);
+    expect(await (await get('/api/auth/user', cookie)).json()).toMatchObject({ timezone: 'America/New_York', currency: 'USD' });
   });
 });
 
@@ -246,7 +257,6 @@ describe('Origin check on state-changing requests', () => {
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ message: 'Cross-site request refused.' });
     }
-    expect((await get('/api/settings', cookie)).status).toBe(404);
     const { id } = await (await get('/api/auth/user', cookie)).json();
     expect((await ctx.store.readStream(`user-${id}`)).events.map((e) => e.type)).toEqual(['UserSignedUp']);
   });

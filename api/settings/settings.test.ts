@@ -37,11 +37,12 @@ describe('/api/settings', () => {
     expect(res.status).toBe(401);
   });
 
-  test('GET answers 404 until the user saves once', async () => {
-    const { cookie } = await signedIn();
+  test('GET answers the defaults until the user saves once', async () => {
+    const { cookie, userId } = await signedIn();
     const res = await getSettings(cookie);
-    expect(res.status).toBe(404);
-    expect((await res.json()).message).toBeString();
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(DEFAULT_SETTINGS);
+    expect(await settingsEvents(userId)).toHaveLength(0);
   });
 
   test('PUT saves, GET returns what was saved', async () => {
@@ -81,7 +82,7 @@ describe('/api/settings', () => {
       expect(error.field).toBe(field);
       expect(error.message).toStartWith(`${field}: `);
       expect(await settingsEvents(userId)).toHaveLength(0);
-      expect((await getSettings(cookie)).status).toBe(404);
+      expect(await (await getSettings(cookie)).json()).toEqual(DEFAULT_SETTINGS);
     });
   }
 

@@ -22,5 +22,5 @@ export const TIMEZONES: Choice<Settings['timezone']>[] = [
   { value: 'Asia/Tokyo', label: 'Tokyo (JST)' },
 ];
 
-/** Shown when the user has never saved settings (GET /api/settings answers 404). */
+/** The settings of a user who has never saved any (GET /api/settings answers them; a 404 still means them). */
 export { DEFAULT_SETTINGS } from '../../../events/settings';
