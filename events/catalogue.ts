@@ -122,7 +122,11 @@ export const events = {
   ProductAdded: define('ProductAdded', 2, ProductDetails.extend({ imageUrl: nullableText }), withStockAlerts),
   ProductEdited: define('ProductEdited', 2, ProductDetails, withStockAlerts),
   ProductRemoved: define('ProductRemoved', 1, z.object({ productId, userId })),
-  PriceManuallySet: define('PriceManuallySet', 1, z.object({ productId, userId, price: money, currency: z.literal('GBP') })),
+  /**
+   * A price the user typed in: history, not news (it raises no alert). In the product's currency,
+   * else the user's currency setting; version 1 was always in pounds, and reads as it was.
+   */
+  PriceManuallySet: define('PriceManuallySet', 2, z.object({ productId, userId, price: money, currency: currency.unwrap() }), { 1: (d: object) => d }),
   /**
    * A successful check with its evidence, so a parser fixed later can re-derive the price from
    * the log: where the price came from, the raw text it was read from, and the page it was on.

@@ -66,14 +66,14 @@ describe('product decider', () => {
     expect(given([added]).when({ type: 'Remove', productId: 'p1', userId: 'u1' })).toEqual([removed]);
   });
 
-  test('SetPriceManually records a GBP price', () => {
-    expect(given([added]).when({ type: 'SetPriceManually', productId: 'p1', userId: 'u1', price: 19.5 }))
-      .toEqual([{ type: 'PriceManuallySet', data: { productId: 'p1', userId: 'u1', price: 19.5, currency: 'GBP' } }]);
+  test('SetPriceManually records the price in the currency it was typed in', () => {
+    expect(given([added]).when({ type: 'SetPriceManually', productId: 'p1', userId: 'u1', price: 19.5, currency: 'USD' }))
+      .toEqual([{ type: 'PriceManuallySet', data: { productId: 'p1', userId: 'u1', price: 19.5, currency: 'USD' } }]);
   });
 
   test('a manual price of 0 or less is refused', () => {
     for (const price of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      const err = refusal([added], { type: 'SetPriceManually', productId: 'p1', userId: 'u1', price });
+      const err = refusal([added], { type: 'SetPriceManually', productId: 'p1', userId: 'u1', price, currency: 'GBP' });
       expect(err.status).toBe(400);
       expect(err.field).toBe('price');
     }
@@ -89,7 +89,7 @@ describe('product decider', () => {
   const userCommands: ProductCommand[] = [
     { type: 'Edit', productId: 'p1', userId: 'u1', details },
     { type: 'Remove', productId: 'p1', userId: 'u1' },
-    { type: 'SetPriceManually', productId: 'p1', userId: 'u1', price: 10 },
+    { type: 'SetPriceManually', productId: 'p1', userId: 'u1', price: 10, currency: 'GBP' },
   ];
   const allCommands: ProductCommand[] = [
     ...userCommands,

@@ -31,7 +31,8 @@ export type ProductCommand =
   | { type: 'Add'; productId: string; userId: string; details: Omit<ProductDetails, 'stockAlerts'> & { stockAlerts?: boolean }; imageUrl?: string | null }
   | { type: 'Edit'; productId: string; userId: string; details: ProductEdit }
   | { type: 'Remove'; productId: string; userId: string }
-  | { type: 'SetPriceManually'; productId: string; userId: string; price: number }
+  /** `currency`: the product's (see the products list), in which the user typed the price. */
+  | { type: 'SetPriceManually'; productId: string; userId: string; price: number; currency: string }
   | { type: 'RecordObservation'; productId: string; observation: Observation }
   | { type: 'RecordFailure'; productId: string; failure: CheckFailure }
   /** Prices re-read from observations' evidence (api/checks/reparse.ts). */
@@ -106,7 +107,7 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
       case 'SetPriceManually': {
         const product = liveProduct(state, command.userId);
         if (!(command.price > 0) || !Number.isFinite(command.price)) throw new DomainError('Please enter a valid price greater than 0', 400, 'price');
-        return [{ type: 'PriceManuallySet', data: { productId: product.productId, userId: product.userId, price: command.price, currency: 'GBP' } }];
+        return [{ type: 'PriceManuallySet', data: { productId: product.productId, userId: product.userId, price: command.price, currency: command.currency } }];
       }
       case 'RecordObservation': {
         const product = liveProduct(state);

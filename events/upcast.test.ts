@@ -117,7 +117,15 @@ describe('upgrades of the catalogue', () => {
     expect(() => upcastAndValidate('PriceObserved', 2, { ...observedV1, price: -1, availability: null })).toThrow(/price/);
   });
 
+  test("prices typed in before they took the user's currency were in pounds", () => {
+    const manual = { productId: 'p1', userId: 'u1', price: 12.5, currency: 'GBP' };
+    expect(upcastAndValidate('PriceManuallySet', 1, manual)).toEqual(manual);
+    expect(upcastAndValidate('PriceManuallySet', 2, { ...manual, currency: 'EUR' })).toEqual({ ...manual, currency: 'EUR' });
+    expect(() => upcastAndValidate('PriceManuallySet', 2, { ...manual, currency: null })).toThrow(/currency/);
+  });
+
   test('appends are stored as the current versions', () => {
+    expect(events.PriceManuallySet.version).toBe(2);
     expect(events.PriceObserved.version).toBe(3);
     expect(events.PriceCheckFailed.version).toBe(2);
     expect(events.ProductAdded.version).toBe(2);

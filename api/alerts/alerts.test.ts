@@ -48,6 +48,23 @@ describe('raising alerts', () => {
     }]);
   });
 
+  test('a price typed in by hand raises no alert, notification or e-mail, however far it falls', async () => {
+    const u = await userWithProduct('-10');
+    await observe(ctx, u.productId, u.userId, 100);
+    const set = await api.request(`/api/products/${u.productId}/update-price`, { method: 'POST', cookie: u.cookie, body: JSON.stringify({ price: '50' }) });
+    expect(set.status).toBe(200);
+    await settle(ctx);
+    expect(await alertsOf(u.cookie)).toEqual([]);
+    expect(await notificationsOf(u.cookie)).toEqual([]);
+    expect((await ctx.sql`SELECT 1 FROM email_outbox WHERE user_id = ${u.userId}`).length).toBe(0);
+    // The next observation is compared with the typed price: 50 to 45 is the 10% drop.
+    await observe(ctx, u.productId, u.userId, 45);
+    await settle(ctx);
+    expect((await alertsOf(u.cookie)).map((a: { type: string; message: string }) => [a.type, a.message])).toEqual([
+      ['threshold_met', 'Price dropped 10.0% from £50.00 to £45.00, past your 10% alert threshold'],
+    ]);
+  });
+
   test('the alert names the observation that raised it', async () => {
     const u = await userWithProduct('-10');
     await observe(ctx, u.productId, u.userId, 100);
@@ -65,8 +82,11 @@ describe('raising alerts', () => {
     for (const price of [50, 50, 46, 40, 44]) await observe(ctx, drop.productId, drop.userId, price); // only 46 -> 40 is 10% or more
     const any = await userWithProduct('any');
     await observe(ctx, any.productId, any.userId, 10);
+    // A price typed in raises nothing; it is the reference for the next observation.
     const set = await api.request(`/api/products/${any.productId}/update-price`, { method: 'POST', cookie: any.cookie, body: JSON.stringify({ price: '12' }) });
     expect(set.status).toBe(200);
+    await observe(ctx, any.productId, any.userId, 12);
+    await observe(ctx, any.productId, any.userId, 13);
     const none = await userWithProduct('none');
     for (const price of [10, 5, 20]) await observe(ctx, none.productId, none.userId, price);
     await settle(ctx);
@@ -74,7 +94,9 @@ describe('raising alerts', () => {
     expect((await alertsOf(drop.cookie)).map((a: { type: string; message: string }) => [a.type, a.message])).toEqual([
       ['threshold_met', 'Price dropped 13.0% from £46.00 to £40.00, past your 10% alert threshold'],
     ]);
-    expect((await alertsOf(any.cookie)).map((a: { type: string }) => a.type)).toEqual(['price_increase']);
+    expect((await alertsOf(any.cookie)).map((a: { type: string; message: string }) => [a.type, a.message])).toEqual([
+      ['price_increase', 'Price rose 8.3% from £12.00 to £13.00'],
+    ]);
     expect(await alertsOf(none.cookie)).toEqual([]);
   });
 

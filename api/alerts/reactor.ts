@@ -11,6 +11,7 @@ import type { Projection } from '../../projections/projection.ts';
  * an observation raises its alert exactly once, whether a check is retried or the process
  * crashes. Reactors are never rebuilt: a rebuild would raise every alert again.
  *
+ * A price typed in by hand (PriceManuallySet) raises nothing but becomes the reference price.
  * It keeps its own state (each product's rule and last price, each user's drop alert setting)
  * rather than reading the read models, which may be ahead of or behind its checkpoint.
  * A PriceCorrected (a past observation read again by a fixed parser) of the last price becomes
@@ -150,7 +151,14 @@ export function alertRulesReactor(store: EventStore): Projection {
             removed.add(p.product_id);
             break;
           case 'PriceManuallySet':
-            priced(p, e, e.data.price, e.data.currency, e.recordedAt.toISOString());
+            // A price the user typed in is history, not news: it raises nothing, on any channel.
+            // It becomes the reference for the next observed price, as the card shows it: an alert
+            // then says "from" the price the user last saw, and an observation that confirms the
+            // typed price raises nothing. (Against the last observed price instead, confirming
+            // what the user typed would raise an alert about a change they reported themselves.)
+            p.price = e.data.price;
+            p.currency = e.data.currency;
+            p.price_position = e.position;
             break;
           case 'PriceObserved': {
             if (e.data.imageUrl) p.image_url = e.data.imageUrl;

@@ -345,14 +345,15 @@ describe('products API: validation', () => {
     ['an empty price', { price: '' }, 'Price is required'],
     ['a blank price', { price: '   ' }, 'Price is required'],
     ['0', { price: '0' }, 'Please enter a valid price greater than 0'],
-    ['0.001 (rounds to nothing)', { price: '0.001' }, 'Please enter a valid price greater than 0'],
+    ['0.001', { price: '0.001' }, 'Please enter a price with at most 2 decimals'],
+    ['three decimals', { price: '19.999' }, 'Please enter a price with at most 2 decimals'],
     ['a negative price', { price: '-5' }, 'Please enter a valid price greater than 0'],
     ['a word', { price: 'abc' }, 'Please enter a valid price greater than 0'],
     ['an exponent', { price: '1e3' }, 'Please enter a valid price greater than 0'],
     ['hexadecimal', { price: '0x10' }, 'Please enter a valid price greater than 0'],
     ['Infinity', { price: 'Infinity' }, 'Please enter a valid price greater than 0'],
-    ['a huge number', { price: '9'.repeat(400) }, 'Please enter a valid price greater than 0'],
-    ['a number of a million digits', { price: '1'.repeat(1_000_000) }, 'Please enter a valid price greater than 0'],
+    ['a huge number', { price: '9'.repeat(400) }, 'Please enter a price of at most 1,000,000,000'],
+    ['a number of a million digits', { price: '1'.repeat(1_000_000) }, 'Please enter a price of at most 1,000,000,000'],
     ['a boolean', { price: true }, 'Please enter a valid price greater than 0'],
     ['an array', { price: ['5'] }, 'Please enter a valid price greater than 0'],
     ['a negative number', { price: -3 }, 'Please enter a valid price greater than 0'],
@@ -577,12 +578,12 @@ describe('products API: prices', () => {
     const { id } = await add(user);
     const res = await send(user, 'POST', `/api/products/${id}/update-price`, { price: '12.50' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ price: 12.5 });
+    expect(await res.json()).toEqual({ price: 12.5, currency: 'GBP' });
     let [product] = await list(user);
     expect(product).toMatchObject({ currentPrice: 12.5, currency: 'GBP', lastChecked: expect.any(String), changePercent: 0, lastCheckStatus: null });
 
-    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: ' 10 ' })).json()).toEqual({ price: 10 });
-    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: 10 })).json()).toEqual({ price: 10 });
+    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: ' 10 ' })).json()).toEqual({ price: 10, currency: 'GBP' });
+    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: 10 })).json()).toEqual({ price: 10, currency: 'GBP' });
     [product] = await list(user);
     expect(product!.currentPrice).toBe(10);
     expect(product!.changePercent).toBe(-20); // against the product's first price, set within the last 24 hours
@@ -593,11 +594,18 @@ describe('products API: prices', () => {
     expect(changes.map((c) => ({ ...c }))).toEqual([{ previous_price: 12.5, current_price: 10, change_percent: -20, user_id: user.userId }]);
   });
 
-  test('a price with more than two decimals is rounded to pennies', async () => {
+  test("a price typed in is in the product's currency, else in the user's currency setting", async () => {
     const user = await signedIn();
-    const { id } = await add(user);
-    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: '19.999' })).json()).toEqual({ price: 20 });
-    expect(await (await send(user, 'POST', `/api/products/${id}/update-price`, { price: '.5' })).json()).toEqual({ price: 0.5 });
+    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'USD', timezone: 'America/New_York' };
+    expect((await send(user, 'PUT', '/api/settings', settings)).status).toBe(200);
+    const { id: unpriced } = await add(user, page('Unpriced'));
+    expect(await (await send(user, 'POST', `/api/products/${unpriced}/update-price`, { price: '.5' })).json()).toEqual({ price: 0.5, currency: 'USD' });
+    const { id: euro } = await add(user, page('Euro'));
+    await record({ ...observed(euro, 10), observation: { ...(observed(euro, 10) as any).observation, currency: 'EUR' } } as ProductCommand);
+    expect(await (await send(user, 'POST', `/api/products/${euro}/update-price`, { price: '9.99' })).json()).toEqual({ price: 9.99, currency: 'EUR' });
+    const points = await ctx.sql`SELECT product_id, price, currency FROM price_points WHERE source = 'manual' AND user_id = ${user.userId} ORDER BY event_position`;
+    expect(points.map((p) => ({ ...p }))).toEqual([{ product_id: unpriced, price: 0.5, currency: 'USD' }, { product_id: euro, price: 9.99, currency: 'EUR' }]);
+    expect(Object.fromEntries((await list(user)).map((p) => [p.name, p.currency]))).toEqual({ Unpriced: 'USD', Euro: 'EUR' });
   });
 
   test('check status: pending until the first check; a failing product says so and why, and keeps its last good price and its date', async () => {

@@ -11,6 +11,7 @@ import { assertBelowProductLimit, withUserProducts } from './limit.ts';
 import { assertPageNotTracked } from './same-page.ts';
 import { readProduct, readProducts } from './read-model.ts';
 import { checkSoon } from '../checks/queue.ts';
+import { readSettings } from '../settings/routes.ts';
 
 const productIdOf = (id: string) => idOf(id, PRODUCT_NOT_FOUND);
 
@@ -68,7 +69,8 @@ export function productsRoutes(ctx: AppContext) {
 
     .post('/:id/update-price', async ({ userId, body, params }) => {
       const productId = productIdOf(params.id);
-      await caughtUp(await run({ type: 'SetPriceManually', productId, userId, price: body.price }));
-      return { price: body.price };
+      const currency = (await readProduct(ctx.sql, userId, productId))?.currency ?? (await readSettings(ctx.sql, userId)).currency;
+      await caughtUp(await run({ type: 'SetPriceManually', productId, userId, price: body.price, currency }));
+      return { price: body.price, currency };
     }, { signedIn: true, body: UpdatePriceBody });
 }

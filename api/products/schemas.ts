@@ -5,6 +5,7 @@ import { fetchOptionsFor } from '../checks/check.ts';
 import type { Config } from '../config.ts';
 import { HttpError } from '../http/errors.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
+import { parseManualPrice } from './manual-price.ts';
 
 /**
  * Request bodies of the products API, with the messages of spec section 5. Every rule that the
@@ -15,7 +16,6 @@ import type { AlertRule } from '../../events/catalogue.ts';
 export const MAX_NAME = 200;
 export const MAX_URL = 2048;
 export const MAX_SELECTOR = 500;
-const MAX_PRICE = 1_000_000_000;
 
 export function isRunnableSelector(selector: string): boolean {
   if (selector.length > MAX_SELECTOR) return false;
@@ -106,20 +106,13 @@ export type AddProductBody = z.output<typeof AddProductBody>;
 export const EditProductBody = z.object({ name, url, selector, threshold: editThreshold, stockAlerts });
 export type EditProductBody = z.output<typeof EditProductBody>;
 
-const PRICE_TEXT = /^(\d+(\.\d*)?|\.\d+)$/;
-const PRICE_MESSAGE = 'Please enter a valid price greater than 0';
-
-/** A price in pounds as the dialog sends it ("12.99"; a number is taken too), rounded to pennies. */
-const price = z.union([z.string(), z.number()], { error: (issue) => (issue.input === undefined || issue.input === null ? 'Price is required' : PRICE_MESSAGE) })
-  .transform((value, ctx) => {
-    const text = typeof value === 'string' ? value.trim() : null;
-    if (text === '') { ctx.addIssue({ code: 'custom', message: 'Price is required' }); return z.NEVER; }
-    const amount = text === null ? value as number : text.length <= 32 && PRICE_TEXT.test(text) ? Number(text) : Number.NaN;
-    const pennies = Math.round(amount * 100) / 100;
-    if (Number.isFinite(pennies) && pennies > 0 && pennies <= MAX_PRICE) return pennies;
-    ctx.addIssue({ code: 'custom', message: PRICE_MESSAGE });
-    return z.NEVER;
-  });
+/** A price as the dialog sends it ("12.99"; a number is taken too), by the rule the dialog checks too. */
+const price = z.unknown().transform((value, ctx) => {
+  const parsed = parseManualPrice(value);
+  if ('price' in parsed) return parsed.price;
+  ctx.addIssue({ code: 'custom', message: parsed.error });
+  return z.NEVER;
+});
 
 export const UpdatePriceBody = z.object({ price });
 export type UpdatePriceBody = z.output<typeof UpdatePriceBody>;

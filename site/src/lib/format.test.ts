@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import {
   avatarLetter,
   badgeCount,
+  currencySymbol,
   displayName,
   formatPercent,
   formatDateTime,
@@ -130,6 +131,15 @@ describe('formatPriceIn', () => {
     expect(formatPriceIn(12.5, null)).toBe('£12.50');
     expect(formatPriceIn(12.5, 'not a code')).toBe('£12.50');
     expect(formatPriceIn(null, 'EUR')).toBe('—');
+  });
+});
+
+describe('currencySymbol', () => {
+  test('the sign prices are shown with, pounds when unknown', () => {
+    expect(currencySymbol('GBP')).toBe('£');
+    expect(currencySymbol('EUR')).toBe('€');
+    expect(currencySymbol('USD')).toBe('US$');
+    expect(currencySymbol(null)).toBe('£');
   });
 });
 

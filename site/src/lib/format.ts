@@ -34,10 +34,7 @@ export function formatPrice(value: number | string | null | undefined): string {
 
 const currencyFormats = new Map<string, Intl.NumberFormat>([['GBP', poundFormat]]);
 
-/** A price in the currency its shop shows ('€12.50'); pounds when the currency is unknown. */
-export function formatPriceIn(value: number | string | null | undefined, currency: string | null | undefined): string {
-  const n = toNumber(value);
-  if (n === null) return MISSING;
+function currencyFormat(currency: string | null | undefined): Intl.NumberFormat {
   const code = currency?.toUpperCase() || 'GBP';
   let format = currencyFormats.get(code);
   if (!format) {
@@ -48,7 +45,18 @@ export function formatPriceIn(value: number | string | null | undefined, currenc
     }
     currencyFormats.set(code, format);
   }
-  return format.format(n);
+  return format;
+}
+
+/** A price in the currency its shop shows ('€12.50'); pounds when the currency is unknown. */
+export function formatPriceIn(value: number | string | null | undefined, currency: string | null | undefined): string {
+  const n = toNumber(value);
+  return n === null ? MISSING : currencyFormat(currency).format(n);
+}
+
+/** The sign prices in this currency are shown with: '£', '€', 'US$'. */
+export function currencySymbol(currency: string | null | undefined): string {
+  return currencyFormat(currency).formatToParts(0).find((part) => part.type === 'currency')?.value ?? (currency || '£');
 }
 
 /** '5.3%', as given (callers pass Math.abs for unsigned badges). */

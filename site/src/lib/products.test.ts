@@ -94,6 +94,8 @@ describe('validatePrice', () => {
     expect(validatePrice('-3')).toBe('Please enter a valid price greater than 0');
     expect(validatePrice('abc')).toBe('Please enter a valid price greater than 0');
     expect(validatePrice('12.99')).toBeNull();
+    expect(validatePrice('12.999')).toBe('Please enter a price with at most 2 decimals');
+    expect(validatePrice('1e3')).toBe('Please enter a valid price greater than 0');
     expect(validatePrice('0.01')).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 /** Pure rules of the Products screen: search, card figures and the dialogs' validation (spec sections 2 and 5). */
 import { formatSignedPercent } from './format';
+import { parseManualPrice } from '../../../api/products/manual-price';
 
 type Searchable = { name: string; url: string };
 
@@ -80,11 +81,10 @@ export function validateProduct(fields: ProductFields): FieldErrors<keyof Produc
   return errors;
 }
 
-/** The manual price in pounds; null when valid. */
+/** What is wrong with a price typed in by hand (the server's own rule); null when valid. */
 export function validatePrice(text: string): string | null {
-  if (!text.trim()) return 'Price is required';
-  const price = Number(text);
-  return Number.isFinite(price) && price > 0 ? null : 'Please enter a valid price greater than 0';
+  const parsed = parseManualPrice(text);
+  return 'error' in parsed ? parsed.error : null;
 }
 
 /** The edit dialog's threshold: empty means no alerts (null), else a percent drop of at least 0. */

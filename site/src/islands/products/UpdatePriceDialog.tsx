@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
-import { formatPrice, formatPriceIn } from '../../lib/format';
+import { currencySymbol, formatPriceIn } from '../../lib/format';
 import { serverError, validatePrice } from '../../lib/products';
 import { toast } from '../../stores/toast';
 import { Input } from '../ui/Input';
@@ -26,7 +26,7 @@ export function UpdatePriceDialog({ product, onClose, onSaved, onCloseAutoFocus 
     setPending(true);
     try {
       const answer = await api.products.updatePrice(product.id, price.trim());
-      toast({ title: 'Price updated', description: `New price: ${formatPrice(answer.price)}` });
+      toast({ title: 'Price updated', description: `New price: ${formatPriceIn(answer.price, answer.currency)}` });
       onSaved();
     } catch (err) {
       setPending(false);
@@ -57,7 +57,11 @@ export function UpdatePriceDialog({ product, onClose, onSaved, onCloseAutoFocus 
       onSubmit={submit}
       onCloseAutoFocus={onCloseAutoFocus}
     >
-      <Field label="New Price (£)" error={error} hint="In pounds sterling (GBP), e.g. 24.99.">
+      <Field
+        label={`New Price (${currencySymbol(product.currency)})`}
+        error={error}
+        hint={`In ${product.currency}, the currency of this product's prices, e.g. 24.99.`}
+      >
         {(control) => (
           <Input
             {...control}
