@@ -9,6 +9,7 @@ import { idOf } from '../http/ids.ts';
 import { fetchPage, type Fetcher } from '../checks/fetcher.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import { effectivePlan } from '../products/limit.ts';
+import { readSettings } from '../settings/routes.ts';
 import { assertCheckableUrl, isWebUrl } from '../products/schemas.ts';
 import { DetailTimeFilter, rangeStart } from '../history/series.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
@@ -63,7 +64,7 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
       SELECT price::float8 AS price, observed_at, currency FROM price_points
       WHERE product_id = ${productId} AND user_id = ${userId} AND observed_at >= ${since}
       ORDER BY observed_at`;
-    const currency = product.currency ?? rows.findLast((r) => r.currency)?.currency ?? 'GBP';
+    const currency = product.currency ?? rows.findLast((r) => r.currency)?.currency ?? (await readSettings(ctx.sql, userId)).currency;
     const figures = priceFigures(rows.map((r) => ({ price: r.price, at: r.observed_at })), { range: timeFilter, currency });
     if (!figures) return { suggestions: [notEnoughHistory(rows.length, RANGE_LABELS[timeFilter])] };
     const suggestions = suggestPricing(figures);

@@ -4,7 +4,7 @@ import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { client, observe, settle } from '../testing/alerts.ts';
 import { failCheck, observed } from '../testing/prices.ts';
 import { readDashboardStats } from '../dashboard/routes.ts';
-import { alertIdFor } from './reactor.ts';
+import { alertIdFor, alertRulesReactor } from './reactor.ts';
 
 setDefaultTimeout(60_000);
 
@@ -63,6 +63,22 @@ describe('raising alerts', () => {
     expect((await alertsOf(u.cookie)).map((a: { type: string; message: string }) => [a.type, a.message])).toEqual([
       ['threshold_met', 'Price dropped 10.0% from £50.00 to £45.00, past your 10% alert threshold'],
     ]);
+  });
+
+  test("a page that states no currency is written in the user's currency", async () => {
+    const u = await userWithProduct('any');
+    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'EUR', timezone: 'Europe/Paris' };
+    expect((await api.request('/api/settings', { method: 'PUT', cookie: u.cookie, body: JSON.stringify(settings) })).status).toBe(200);
+    for (const price of [20, 18]) {
+      const event = observed(u.productId, u.userId, price, new Date());
+      await ctx.store.append(`product-${u.productId}`, 'any', [{ ...event, data: { ...event.data, currency: null } }]);
+    }
+    await settle(ctx);
+    expect(await alertsOf(u.cookie)).toMatchObject([{ message: 'Price dropped 10.0% from €20.00 to €18.00', currency: 'EUR' }]);
+    // Saved before the reactor kept the currency: learnt from the log on start.
+    await ctx.sql`ALTER TABLE alert_rule_settings DROP COLUMN currency`;
+    await ctx.sql.unsafe(alertRulesReactor(ctx.store).ddl);
+    expect((await ctx.sql`SELECT currency FROM alert_rule_settings WHERE user_id = ${u.userId}`)[0]!.currency).toBe('EUR');
   });
 
   test('the alert names the observation that raised it', async () => {

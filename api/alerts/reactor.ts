@@ -12,7 +12,7 @@ import type { Projection } from '../../projections/projection.ts';
  * crashes. Reactors are never rebuilt: a rebuild would raise every alert again.
  *
  * A price typed in by hand (PriceManuallySet) raises nothing but becomes the reference price.
- * It keeps its own state (each product's rule and last price, each user's drop alert setting)
+ * It keeps its own state (each product's rule and last price, each user's drop alert and currency settings)
  * rather than reading the read models, which may be ahead of or behind its checkpoint.
  * A PriceCorrected (a past observation read again by a fixed parser) of the last price becomes
  * the reference for the next one, silently: a parser fix is not a change in the shop.
@@ -64,7 +64,13 @@ export function alertRulesReactor(store: EventStore): Projection {
       CREATE TABLE IF NOT EXISTS alert_rule_settings (
         user_id           text PRIMARY KEY,
         price_drop_alerts boolean NOT NULL
-      );`,
+      );
+      -- The currency a price is written in when its page stated none; rows from before learn it from the log.
+      ALTER TABLE alert_rule_settings ADD COLUMN IF NOT EXISTS currency text;
+      UPDATE alert_rule_settings s SET currency = (
+          SELECT e.data->'settings'->>'currency' FROM events e
+          WHERE e.stream_id = 'user-' || s.user_id AND e.type = 'SettingsChanged' ORDER BY e.stream_version DESC LIMIT 1)
+        WHERE s.currency IS NULL;`,
     appends: true,
     handles: ['ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceObserved', 'PriceManuallySet', 'PriceCorrected', 'PriceCheckFailed', 'SettingsChanged'],
 
@@ -74,8 +80,11 @@ export function alertRulesReactor(store: EventStore): Projection {
       const userIds = [...new Set(events.map((e) => e.data.userId))];
       const products = new Map((await tx<ProductState[]>`SELECT * FROM alert_rule_products WHERE product_id = ANY(${productIds}::text[])`)
         .map((p) => [p.product_id, p]));
-      const dropAlerts = new Map((await tx<{ user_id: string; price_drop_alerts: boolean }[]>`
-        SELECT * FROM alert_rule_settings WHERE user_id = ANY(${userIds}::text[])`).map((s) => [s.user_id, s.price_drop_alerts]));
+      const settings = new Map((await tx<{ user_id: string; price_drop_alerts: boolean; currency: string | null }[]>`
+        SELECT * FROM alert_rule_settings WHERE user_id = ANY(${userIds}::text[])`).map((s) => [s.user_id, s]));
+      const dropAlertsOf = (userId: string) => settings.get(userId)?.price_drop_alerts ?? DEFAULT_SETTINGS.priceDropAlerts;
+      /** The currency of a price whose page stated none, nor any before: the user's currency setting. */
+      const currencyOf = (p: ProductState, stated: string | null) => stated ?? p.currency ?? settings.get(p.user_id)?.currency ?? DEFAULT_SETTINGS.currency;
       const changed = new Set<string>(), removed = new Set<string>(), settingsChanged = new Set<string>();
       const alerts = new Map<string, NewEvent[]>();
 
@@ -98,10 +107,11 @@ export function alertRulesReactor(store: EventStore): Projection {
 
       // Backfilled history (the demo account's past week) sets the reference price and availability but is not news.
       const priced = (p: ProductState, e: RecordedEvent, price: number, currency: string | null, at: string) => {
-        const decision = e.metadata.backfill ? null : decideAlert(p.rule, p.price === null ? null : { price: p.price, currency: p.currency }, { price, currency },
-          { priceDropAlerts: dropAlerts.get(p.user_id) ?? DEFAULT_SETTINGS.priceDropAlerts });
+        const written = currencyOf(p, currency);
+        const decision = e.metadata.backfill ? null : decideAlert(p.rule, p.price === null ? null : { price: p.price, currency: p.currency }, { price, currency: written },
+          { priceDropAlerts: dropAlertsOf(p.user_id) });
         if (decision) {
-          raise(p, e, 'price', { ...decision, previousPrice: p.price!, currentPrice: price, currency: currency ?? p.currency, at });
+          raise(p, e, 'price', { ...decision, previousPrice: p.price!, currentPrice: price, currency: written, at });
         }
         p.price = price;
         p.currency = currency ?? p.currency;
@@ -111,7 +121,7 @@ export function alertRulesReactor(store: EventStore): Projection {
       /** `price` is what this check read (null for a failed check); the alert also names the price before it. */
       const stocked = (p: ProductState, e: RecordedEvent, availability: Availability | null, price: number | null, currency: string | null, at: string) => {
         if (availability === null) return; // the page did not say: nothing changes
-        const previousPrice = p.price, known = currency ?? p.currency;
+        const previousPrice = p.price, known = currencyOf(p, currency);
         const decision = e.metadata.backfill ? null : decideStockAlert(p.availability, availability, price === null ? null : { price, currency: known }, { stockAlerts: p.stock_alerts });
         if (decision) {
           const comparable = price !== null && previousPrice !== null && previousPrice > 0;
@@ -125,7 +135,7 @@ export function alertRulesReactor(store: EventStore): Projection {
 
       for (const e of events) {
         if (e.type === 'SettingsChanged') {
-          dropAlerts.set(e.data.userId, e.data.settings.priceDropAlerts);
+          settings.set(e.data.userId, { user_id: e.data.userId, price_drop_alerts: e.data.settings.priceDropAlerts, currency: e.data.settings.currency });
           settingsChanged.add(e.data.userId);
           continue;
         }
@@ -186,10 +196,10 @@ export function alertRulesReactor(store: EventStore): Projection {
             availability = EXCLUDED.availability, stock_alerts = EXCLUDED.stock_alerts`;
       }
       if (settingsChanged.size) {
-        const settings = [...settingsChanged].map((id) => ({ user_id: id, price_drop_alerts: dropAlerts.get(id)! }));
+        const saved = [...settingsChanged].map((id) => settings.get(id)!);
         await tx`
-          INSERT INTO alert_rule_settings SELECT * FROM jsonb_populate_recordset(NULL::alert_rule_settings, ${tx.json(settings)})
-          ON CONFLICT (user_id) DO UPDATE SET price_drop_alerts = EXCLUDED.price_drop_alerts`;
+          INSERT INTO alert_rule_settings SELECT * FROM jsonb_populate_recordset(NULL::alert_rule_settings, ${tx.json(saved)})
+          ON CONFLICT (user_id) DO UPDATE SET price_drop_alerts = EXCLUDED.price_drop_alerts, currency = EXCLUDED.currency`;
       }
       // A fixed order of streams keeps two writers from waiting on each other.
       const users = [...alerts.keys()].sort();

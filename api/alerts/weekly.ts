@@ -38,7 +38,7 @@ type Row = { name: string; url: string; currency: string | null; end_price: numb
 export async function weekOf(db: AppContext['sql'], userId: string, weekOfDate: string, now: Date): Promise<WeeklyReport> {
   const from = new Date(now.getTime() - 7 * DAY);
   const rows = await db<Row[]>`
-    SELECT p.name, p.url, p.currency, p.current_price AS end_price,
+    SELECT p.name, p.url, coalesce(p.currency, (SELECT s.currency FROM user_settings s WHERE s.user_id = p.user_id)) AS currency, p.current_price AS end_price,
       (SELECT price FROM price_points pp WHERE pp.product_id = p.id AND pp.observed_at <= ${from}
        ORDER BY pp.observed_at DESC, pp.event_position DESC LIMIT 1) AS before_price,
       (SELECT price FROM price_points pp WHERE pp.product_id = p.id AND pp.observed_at > ${from}
