@@ -59,25 +59,20 @@ async function openAddDialog(page: Page) {
 }
 
 describe.skipIf(!browserAvailable)('AI help', () => {
-  test('AI Detect checks the url, and a free plan gets the server\'s message', async () => {
+  test('on the Free plan AI Detect is off and says how to get it', async () => {
     const { ctx, page } = await signIn('free-detect@example.com');
     const dialog = await openAddDialog(page);
     const detect = dialog.getByRole('button', { name: 'AI Detect' });
-
-    await detect.click();
-    await toast(page, 'URL Required').waitFor();
-    expect(await toast(page, 'Please enter a product URL first.').isVisible()).toBe(true);
-
-    await dialog.getByLabel('Product URL').fill('competitor.com/apron');
-    await detect.click();
-    await toast(page, 'Invalid URL').waitFor();
-    expect(await toast(page, 'Please enter a valid URL.').isVisible()).toBe(true);
-
     await dialog.getByLabel('Product URL').fill(shopUrl('/products/linen-apron'));
-    await detect.click();
-    await toast(page, 'AI Detection Failed').waitFor();
-    await page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(/^AI price detection is not part of the Free plan\./).waitFor();
-    expect(await dialog.getByLabel('CSS Selector').inputValue()).toBe('');
+    expect(await detect.isDisabled()).toBe(true);
+    const hint = dialog.getByText('AI Detect is part of the paid plans.');
+    expect(await hint.isVisible()).toBe(true);
+    expect(await detect.getAttribute('aria-describedby')).toBe(await hint.getAttribute('id'));
+    expect(await dialog.getByRole('link', { name: 'Start a free trial' }).getAttribute('href')).toBe('/subscribe?plan=starter');
+    // The server refuses it all the same, with its reason.
+    const refused = await page.request.post(`${product.url}/api/ai/detect-selector`, { data: { url: shopUrl('/products/linen-apron') }, headers: { origin: product.url } });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).message).toStartWith('AI price detection is not part of the Free plan.');
     await ctx.close();
   });
 
@@ -91,9 +86,19 @@ describe.skipIf(!browserAvailable)('AI help', () => {
     expect(subscribed.status()).toBe(200);
 
     const dialog = await openAddDialog(page);
+    const detect = dialog.getByRole('button', { name: 'AI Detect' });
+    expect(await dialog.getByText('AI Detect is part of the paid plans.').count()).toBe(0);
+    await detect.click();
+    await toast(page, 'URL Required').waitFor();
+    expect(await toast(page, 'Please enter a product URL first.').isVisible()).toBe(true);
+    await dialog.getByLabel('Product URL').fill('competitor.com/apron');
+    await detect.click();
+    await toast(page, 'Invalid URL').waitFor();
+    expect(await toast(page, 'Please enter a valid URL.').isVisible()).toBe(true);
+
     await dialog.getByLabel('Product Name').fill('Linen Apron');
     await dialog.getByLabel('Product URL').fill(shopUrl('/products/linen-apron'));
-    await dialog.getByRole('button', { name: 'AI Detect' }).click();
+    await detect.click();
     await dialog.getByRole('button', { name: /Detecting\.\.\./ }).waitFor();
     await toast(page, 'Price selector detected').waitFor();
 
@@ -127,11 +132,11 @@ describe.skipIf(!browserAvailable)('AI help', () => {
     expect(await toast(page, "AI couldn't detect price selectors. Try entering manually.").isVisible()).toBe(true);
     expect(await again.getByLabel('CSS Selector').inputValue()).toBe('');
 
-    // A page that cannot be fetched.
+    // A page that cannot be fetched: the server says why.
     await again.getByLabel('Product URL').fill(shopUrl('/products/gone'));
     await again.getByRole('button', { name: 'AI Detect' }).click();
     await toast(page, 'AI Detection Failed').waitFor();
-    expect(await toast(page, 'Could not analyze the page. Please enter selector manually.').isVisible()).toBe(true);
+    await page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(/^The page could not be analysed: /).waitFor();
     await ctx.close();
   });
 

@@ -230,7 +230,7 @@ describe.skipIf(!browserAvailable)('products screen', () => {
     await page.getByRole('button', { name: 'Add Product' }).click();
     const add = page.getByRole('dialog', { name: 'Add New Product' });
     await add.getByLabel('Product Name').fill('Fourth');
-    await add.getByLabel('Product URL').fill(shopUrl('kettle'));
+    await add.getByLabel('Product URL').fill(shopUrl('kettle?colour=red'));
     await add.getByLabel('CSS Selector').fill('.price');
     await add.getByRole('button', { name: 'Add Product' }).click();
     await toast(page, 'Failed to add product').waitFor();

@@ -3,6 +3,7 @@
  * (spec section 5), its toasts (spec section 8), and how confidences are shown.
  */
 import type { ToastMessage } from '../stores/toast';
+import { planOf } from '../../../api/billing/plans';
 import { isValidUrl, serverError } from './products';
 
 export const URL_REQUIRED: ToastMessage = { title: 'URL Required', description: 'Please enter a product URL first.' };
@@ -17,11 +18,22 @@ export function detectUrlProblem(url: string): ToastMessage | null {
   return isValidUrl(url) ? null : INVALID_URL;
 }
 
-/** The toast for a failed detection: the server's own message when the plan does not include it. */
+/**
+ * The toast for a failed detection: the server's own reason when it refused (the plan, a private
+ * address, a page it could not read); the spec's text when the server failed or was not reached.
+ */
 export function detectionFailure(error: unknown): ToastMessage {
   const { status, message } = serverError(error);
-  return status === 403 && message ? { title: DETECTION_FAILED.title, description: message } : DETECTION_FAILED;
+  return status !== null && status < 500 && message ? { title: DETECTION_FAILED.title, description: message } : DETECTION_FAILED;
 }
+
+/** Whether the user's plan includes AI Detect (the plan the shell shows); true while the user is not known yet: the server decides. */
+export function aiDetectionIncluded(user: { subscriptionPlan?: string | null; plan?: string | null } | null | undefined): boolean {
+  return !user || planOf(user.subscriptionPlan ?? user.plan).aiDetection;
+}
+
+export const AI_DETECT_NOT_IN_PLAN = 'AI Detect is part of the paid plans.';
+export const AI_DETECT_UPGRADE = 'Start a free trial';
 
 /** A pricing suggestion's confidence (0-1) as the card shows it: "82% confidence". */
 export function confidenceLabel(confidence: number): string {

@@ -1,7 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import { useStore } from '@nanostores/react';
 import { Sparkles } from 'lucide-react';
 import { api, isUnauthorizedError, type SelectorSuggestion } from '../../lib/api';
-import { detectionFailure, detectUrlProblem, NO_SELECTORS } from '../../lib/ai';
+import { AI_DETECT_NOT_IN_PLAN, AI_DETECT_UPGRADE, aiDetectionIncluded, detectionFailure, detectUrlProblem, NO_SELECTORS } from '../../lib/ai';
+import { subscribePath } from '../../lib/billing';
+import { $user } from '../../stores/auth';
 import { toast } from '../../stores/toast';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
@@ -33,12 +36,33 @@ export function useSelectorDetection(pick: (selector: string) => void) {
   return { detect, detecting, suggestions };
 }
 
+/** AI Detect; on a plan without it the button stays off and says how to get it, rather than failing when pressed. */
 export function AiDetectButton({ detecting, disabled, onClick }: { detecting: boolean; disabled: boolean; onClick: () => void }) {
-  return (
-    <Button variant="outline" onClick={onClick} disabled={disabled || detecting} aria-busy={detecting}>
+  const included = aiDetectionIncluded(useStore($user));
+  const hintId = useId();
+  const button = (
+    <Button
+      variant="outline"
+      onClick={onClick}
+      disabled={disabled || detecting || !included}
+      aria-busy={detecting}
+      aria-describedby={included ? undefined : hintId}
+    >
       {detecting ? <Spinner className="size-4 text-current" label="Detecting..." /> : <Sparkles aria-hidden="true" />}
       {detecting ? 'Detecting...' : 'AI Detect'}
     </Button>
+  );
+  if (included) return button;
+  return (
+    <div className="grid shrink-0 justify-items-end gap-1">
+      {button}
+      <p id={hintId} className="max-w-40 text-right text-xs text-muted-foreground">
+        {AI_DETECT_NOT_IN_PLAN}{' '}
+        <a href={subscribePath('starter')} className="font-medium text-primary underline-offset-4 hover:underline">
+          {AI_DETECT_UPGRADE}
+        </a>
+      </p>
+    </div>
   );
 }
 
