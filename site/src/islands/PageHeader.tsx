@@ -73,7 +73,7 @@ function Avatar({ user }: { user: User }) {
     );
   }
   return (
-    <span aria-hidden="true" className={`${className} flex items-center justify-center bg-brand text-sm font-medium text-white`}>
+    <span aria-hidden="true" className={`${className} flex items-center justify-center bg-brand text-sm font-medium text-brand-foreground`}>
       {avatarLetter(user)}
     </span>
   );

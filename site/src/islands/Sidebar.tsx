@@ -31,7 +31,7 @@ export function Sidebar({ user, onNavigate }: SidebarProps) {
     <div className="flex h-full flex-col bg-card">
       <div className="flex h-16 shrink-0 items-center border-b px-6">
         <a href="/dashboard" onClick={onNavigate} className={cn('flex items-center gap-2 rounded-md font-semibold', focusRing)}>
-          <span className="flex size-8 items-center justify-center rounded-lg bg-brand text-white">
+          <span className="flex size-8 items-center justify-center rounded-lg bg-brand text-brand-foreground">
             <TrendingDown aria-hidden="true" className="size-4" />
           </span>
           Pricewatch

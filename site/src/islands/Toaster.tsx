@@ -7,7 +7,7 @@ import { focusRing } from './ui/Button';
 
 const variants = {
   default: 'border bg-background text-foreground',
-  destructive: 'border-destructive bg-destructive text-white',
+  destructive: 'border-destructive bg-destructive text-destructive-foreground',
 };
 
 /**

@@ -103,7 +103,8 @@ function DemoCard({ onReady, ref }: Props) {
           <FlaskConical aria-hidden="true" className="size-4 text-warning" />
           Demo payment method
         </p>
-        <Badge variant="warning">Demo mode</Badge>
+        {/* Outlined: a tinted badge on the tinted box would lose its contrast. */}
+        <Badge variant="outline">Demo mode</Badge>
       </div>
       <p className="text-sm text-muted-foreground">
         Payments are not set up on this server, so no card is needed and nothing is ever charged. The trial starts with this demo card.

@@ -4,12 +4,12 @@ import { cn } from '../../lib/utils';
 const variants = {
   default: 'border-transparent bg-primary text-primary-foreground',
   secondary: 'border-transparent bg-secondary text-secondary-foreground',
-  destructive: 'border-transparent bg-destructive text-white',
+  destructive: 'border-transparent bg-destructive text-destructive-foreground',
   outline: 'text-foreground',
   success: 'border-transparent bg-success/15 text-success',
   warning: 'border-transparent bg-warning/15 text-warning',
-  /** A soft red that keeps AA contrast in both themes (the destructive colour on white text does not in dark). */
-  danger: 'border-transparent bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200',
+  /** A quieter red than destructive, for states rather than changes. */
+  danger: 'border-transparent bg-destructive/15 text-destructive',
 };
 
 export type BadgeProps = ComponentProps<'span'> & { variant?: keyof typeof variants };

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Server } from 'bun';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { browserAvailable, contrastOf, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+
+/** Screens at a phone's and a desktop's width, in both themes: nothing cut off, covered, out of reach or too faint. */
+
+let product: RunningProduct;
+let browser: Browser;
+let shop: Server<undefined>;
+let shopPrice = '149.00';
+
+const EMAIL = 'layout@example.com';
+const NAME = 'Precision Conical Burr Coffee Grinder with 40 Grind Settings and Timer';
+/** The shop's prices, one check each: enough changes (and alerts) for the dashboard's history table to scroll inside its card. */
+const PRICES = ['149.00', '139.00', '155.00', '150.00', '145.00', '160.00', '158.00', '140.00', '142.00', '151.00', '155.00'];
+
+beforeAll(async () => {
+  if (!browserAvailable) return;
+  shop = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () => new Response(`<!doctype html><title>Grinder</title><h1>Grinder</h1><p class="price">£${shopPrice}</p>`, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+  });
+  product = await startProduct({ CHECK_ALLOW_PRIVATE: 'true', CHECK_WORKER: 'off' });
+  browser = await launchBrowser();
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(EMAIL)}`);
+  const post = async (path: string, data?: unknown) => {
+    const res = await page.request.post(product.url + path, { data, headers: { origin: product.url } });
+    expect(res.ok()).toBe(true);
+    return res.json();
+  };
+  const { id } = await post('/api/products', { name: NAME, url: `http://127.0.0.1:${shop.port}/grinder`, selector: '.price', threshold: 'any' });
+  for (const price of PRICES) {
+    shopPrice = price;
+    expect((await post(`/api/products/${id}/check-price`)).success).toBe(true);
+  }
+  await ctx.close();
+}, SETUP_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+  shop?.stop(true);
+}, SETUP_TIMEOUT);
+
+async function signedIn(opts: { mobile?: boolean; theme?: 'light' | 'dark' } = {}): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await newContext(browser, { mobile: opts.mobile });
+  if (opts.theme) await ctx.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), opts.theme);
+  const page = await ctx.newPage();
+  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(EMAIL)}`);
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+  return { ctx, page };
+}
+
+const box = async (locator: Locator) => (await locator.boundingBox())!;
+/** Rendered lines of a block of text. */
+const lines = (locator: Locator) => locator.evaluate((el) => Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)));
+
+describe.skipIf(!browserAvailable)('layout', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`status colours keep AA contrast in the ${theme} theme`, async () => {
+      const { ctx, page } = await signedIn({ theme });
+      const card = (title: string) => page.locator('[data-card]').filter({ has: page.getByRole('heading', { name: title }) });
+      await card('Last Scan').getByText('OK', { exact: true }).waitFor();
+      const texts: [string, Locator][] = [
+        ['demo badge', page.getByRole('banner').getByText('Demo account')],
+        ['green "OK"', card('Last Scan').getByText('OK', { exact: true })],
+        ['orange "+N new today"', card('Active Alerts').getByText(/^\+\d+$/)],
+        ['red change badge', page.getByRole('list', { name: 'Recent price changes' }).getByLabel(/^Up /).first()],
+        ['grey change badge', page.getByRole('list', { name: 'Recent price changes' }).getByLabel(/^Down /).first()],
+        ['unread count', page.getByRole('banner').getByRole('button', { name: /^Notifications/ }).locator('span')],
+      ];
+      const tooFaint: string[] = [];
+      for (const [what, locator] of texts) {
+        const ratio = await contrastOf(locator);
+        if (ratio < 4.5) tooFaint.push(`${what}: ${ratio.toFixed(2)}:1`);
+      }
+      expect(tooFaint).toEqual([]);
+
+      await page.goto(product.url + '/products');
+      const change = page.getByRole('list', { name: 'Products' }).getByText(/^[+-]\d+\.\d%$/);
+      await change.waitFor();
+      expect(await contrastOf(change)).toBeGreaterThanOrEqual(4.5);
+      await ctx.close();
+    });
+  }
+});
