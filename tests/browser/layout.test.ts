@@ -59,6 +59,19 @@ const box = async (locator: Locator) => (await locator.boundingBox())!;
 const lines = (locator: Locator) => locator.evaluate((el) => Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)));
 
 describe.skipIf(!browserAvailable)('layout', () => {
+  test('the dashboard history table can be reached and scrolled with the keyboard', async () => {
+    const { ctx, page } = await signedIn();
+    const region = page.getByRole('region', { name: 'Price change history' });
+    await region.getByRole('table').waitFor();
+    expect(await region.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    await page.getByRole('link', { name: 'View all history' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await region.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction(() => document.activeElement!.scrollTop > 0);
+    await ctx.close();
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     test(`status colours keep AA contrast in the ${theme} theme`, async () => {
       const { ctx, page } = await signedIn({ theme });

@@ -307,8 +307,14 @@ function HistoryTableCard({ changes }: { changes: Change[] | null }) {
             }
           />
         ) : (
-          // Up to 50 rows: the table scrolls inside the card instead of stretching the page.
-          <div className="-mx-6 max-h-[28rem] overflow-auto px-6">
+          // Up to 50 rows: the table scrolls inside the card instead of stretching the page. A scrolling
+          // region must be reachable by keyboard to be scrolled without a mouse, hence focusable and named.
+          <div
+            tabIndex={0}
+            role="region"
+            aria-label="Price change history"
+            className="-mx-6 max-h-[28rem] overflow-auto px-6 outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
+          >
             <table className="w-full min-w-[36rem] text-sm">
               <thead className="sticky top-0 z-10 bg-card shadow-[inset_0_-1px_0_var(--border)]">
                 <tr className="text-left text-muted-foreground">
