@@ -132,7 +132,7 @@ describe.skipIf(!browserAvailable)('alerts', () => {
     for (const text of ['Price Drop', 'Price dropped 20.0% from £24.99 to £19.99', 'Just now', 'Unread']) {
       expect(await card.getByText(text, { exact: true }).count()).toBe(1);
     }
-    const link = card.getByRole('link', { name: 'Open Steel Kettle page in a new tab' });
+    const link = card.getByRole('link', { name: 'View product Steel Kettle in a new tab' });
     expect(await link.getAttribute('href')).toBe(shopUrl('kettle'));
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(await page.getByRole('button', { name: 'Mark all as read (1)' }).isVisible()).toBe(true);
@@ -284,7 +284,7 @@ describe.skipIf(!browserAvailable)('alerts', () => {
     await search.fill('');
 
     // Mark one with its button, then see it under Read only.
-    await cardOf(page, 'Chrome Toaster').getByRole('button', { name: 'Mark Chrome Toaster alert as read' }).click();
+    await cardOf(page, 'Chrome Toaster').getByRole('button', { name: 'Mark as read: Chrome Toaster' }).click();
     await page.getByRole('button', { name: 'Mark all as read (2)' }).waitFor();
     await choose(page, 'Filter by status', 'Read');
     expect(await cards(page).count()).toBe(1);
@@ -335,7 +335,7 @@ describe.skipIf(!browserAvailable)('alerts', () => {
     await page.goto(`${product.url}/alerts`);
     await cardOf(page, 'Iron Kettle').waitFor();
     await page.route('**/api/alerts/*/read', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' }));
-    await cardOf(page, 'Iron Kettle').getByRole('button', { name: 'Mark Iron Kettle alert as read' }).click();
+    await cardOf(page, 'Iron Kettle').getByRole('button', { name: 'Mark as read: Iron Kettle' }).click();
     await toast(page, 'Failed to mark alert as read.').waitFor();
     await page.getByRole('button', { name: 'Mark all as read (1)' }).click();
     await toast(page, 'Failed to mark alerts as read.').waitFor();

@@ -181,7 +181,8 @@ function AlertCard({ alert, onMarkRead }: { alert: Alert; onMarkRead: () => void
             target="_blank"
             rel="noopener noreferrer"
             className="inline-flex items-center gap-1 text-primary underline-offset-4 hover:underline"
-            aria-label={`Open ${alert.productName} page in a new tab`}
+            // The name starts with the visible words, so speech input can say them (WCAG 2.5.3).
+            aria-label={`View product ${alert.productName} in a new tab`}
           >
             View product
             <ExternalLink aria-hidden="true" className="size-3" />
@@ -193,7 +194,7 @@ function AlertCard({ alert, onMarkRead }: { alert: Alert; onMarkRead: () => void
           variant="ghost"
           size="sm"
           className="self-start"
-          aria-label={`Mark ${alert.productName} alert as read`}
+          aria-label={`Mark as read: ${alert.productName}`}
           onClick={(e) => {
             e.stopPropagation();
             onMarkRead();
