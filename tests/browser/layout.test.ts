@@ -59,6 +59,18 @@ const box = async (locator: Locator) => (await locator.boundingBox())!;
 const lines = (locator: Locator) => locator.evaluate((el) => Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)));
 
 describe.skipIf(!browserAvailable)('layout', () => {
+  test('on a phone the alerts filters line up with the search box', async () => {
+    const { ctx, page } = await signedIn({ mobile: true });
+    await page.goto(product.url + '/alerts');
+    const search = await box(page.getByRole('searchbox', { name: 'Search alerts' }));
+    const type = await box(page.getByRole('combobox', { name: 'Filter by type' }));
+    const status = await box(page.getByRole('combobox', { name: 'Filter by status' }));
+    expect(Math.abs(type.x - search.x)).toBeLessThan(1);
+    expect(Math.abs(status.x + status.width - (search.x + search.width))).toBeLessThan(1);
+    expect(Math.abs(type.y - status.y)).toBeLessThan(1);
+    await ctx.close();
+  });
+
   test('the dashboard history table can be reached and scrolled with the keyboard', async () => {
     const { ctx, page } = await signedIn();
     const region = page.getByRole('region', { name: 'Price change history' });

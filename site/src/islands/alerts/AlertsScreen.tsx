@@ -103,9 +103,10 @@ function Alerts() {
             className="pl-9"
           />
         </div>
-        <div className="flex flex-wrap gap-3">
-          <OptionSelect aria-label="Filter by type" className="w-40" value={type} options={TYPE_OPTIONS} onChange={setType} />
-          <OptionSelect aria-label="Filter by status" className="w-40" value={status} options={STATUS_OPTIONS} onChange={setStatus} />
+        {/* Stacked, the two selects share the search box's width and edges; in one row they keep their own. */}
+        <div className="grid grid-cols-2 gap-3 lg:flex">
+          <OptionSelect aria-label="Filter by type" className="lg:w-40" value={type} options={TYPE_OPTIONS} onChange={setType} />
+          <OptionSelect aria-label="Filter by status" className="lg:w-40" value={status} options={STATUS_OPTIONS} onChange={setStatus} />
         </div>
         {unread > 0 && (
           <Button variant="outline" className="lg:ml-auto" onClick={markAllRead} disabled={marking}>
