@@ -59,6 +59,37 @@ const box = async (locator: Locator) => (await locator.boundingBox())!;
 const lines = (locator: Locator) => locator.evaluate((el) => Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)));
 
 describe.skipIf(!browserAvailable)('layout', () => {
+  test('the price history chart follows the dialog as the window narrows and widens', async () => {
+    const { ctx, page } = await signedIn();
+    await page.goto(product.url + '/price-history');
+    await page.getByRole('button', { name: NAME }).click();
+    const dialog = page.getByRole('dialog', { name: NAME });
+    const chart = dialog.getByRole('img', { name: 'Price over time' });
+    const canvas = chart.locator('canvas');
+    await canvas.waitFor();
+    const wide = (await box(canvas)).width;
+    const fits = async () => {
+      const [d, area, c] = [await box(dialog), await box(chart), await box(canvas)];
+      expect(c.x + c.width).toBeLessThanOrEqual(area.x + area.width + 0.5);
+      expect(area.x + area.width).toBeLessThanOrEqual(d.x + d.width);
+      for (const title of ['Current Price', 'Price Change', 'Data Points']) {
+        const figure = await box(dialog.getByRole('heading', { name: title, level: 3 }).locator('xpath=..'));
+        expect(figure.x + figure.width).toBeLessThanOrEqual(d.x + d.width);
+      }
+      expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    };
+    await fits();
+
+    await page.setViewportSize({ width: 700, height: 900 });
+    await page.waitForFunction((w) => document.querySelector('[role="dialog"] canvas')!.getBoundingClientRect().width < w, wide);
+    await fits();
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction((w) => Math.abs(document.querySelector('[role="dialog"] canvas')!.getBoundingClientRect().width - w) < 1, wide);
+    await fits();
+    await ctx.close();
+  });
+
   test('on a phone the alerts filters line up with the search box', async () => {
     const { ctx, page } = await signedIn({ mobile: true });
     await page.goto(product.url + '/alerts');

@@ -20,7 +20,7 @@ type LineChartProps = {
   data: uPlot.AlignedData;
   /** The chart's options for the theme's colours; keep it stable (useCallback) to avoid redraws. */
   options: (colors: ChartColors) => Omit<uPlot.Options, 'width' | 'height'>;
-  /** Pixels; without it the chart fills its positioned parent (absolute, inset 0). */
+  /** Pixels; without it the chart fills its positioned parent (absolute, inset 0). Its width is always its container's. */
   height?: number;
   /** What the chart shows, for screen readers. */
   label: string;
@@ -59,14 +59,17 @@ export function LineChart({ data, options, height, label, className }: LineChart
     // The theme is read from the page's CSS inside, so a theme change must rebuild the chart.
   }, [data, options, height, theme]);
 
-  return (
-    <div
-      ref={ref}
-      role="img"
-      aria-label={label}
-      className={cn('min-w-0', height === undefined ? 'absolute inset-0' : 'w-full', className)}
-      style={height === undefined ? undefined : { height }}
-    />
+  // uPlot draws into the absolutely placed inner box: its canvas, sized in pixels, then never widens the
+  // layout, so the box (and the chart, through the ResizeObserver) follows the container as it narrows.
+  const chart = <div ref={ref} className="absolute inset-0" />;
+  return height === undefined ? (
+    <div role="img" aria-label={label} className={cn('absolute inset-0 min-w-0', className)}>
+      {chart}
+    </div>
+  ) : (
+    <div role="img" aria-label={label} className={cn('relative w-full min-w-0', className)} style={{ height }}>
+      {chart}
+    </div>
   );
 }
 
