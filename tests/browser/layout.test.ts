@@ -90,6 +90,22 @@ describe.skipIf(!browserAvailable)('layout', () => {
     await ctx.close();
   });
 
+  for (const mobile of [false, true]) {
+    test(`a long product name gets two lines of the card's width and its whole text on hover (${mobile ? 390 : 1280} px)`, async () => {
+      const { ctx, page } = await signedIn({ mobile });
+      await page.goto(product.url + '/products');
+      const name = page.getByRole('list', { name: 'Products' }).getByRole('heading', { name: NAME });
+      await name.waitFor();
+      const card = await box(page.getByRole('list', { name: 'Products' }).getByRole('listitem').first());
+      // Only the card's padding and the image beside it: the actions sit below.
+      expect((await box(name)).width).toBeGreaterThanOrEqual(card.width - 104);
+      expect(await lines(name)).toBe(2);
+      expect(await name.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+      expect(await name.getAttribute('title')).toBe(NAME);
+      await ctx.close();
+    });
+  }
+
   test('on a phone the alerts filters line up with the search box', async () => {
     const { ctx, page } = await signedIn({ mobile: true });
     await page.goto(product.url + '/alerts');

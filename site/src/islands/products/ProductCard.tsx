@@ -50,6 +50,7 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
   const stock = availabilityBadge(product.availability);
   return (
     <Card className="flex w-full flex-col gap-5 p-5">
+      {/* The name has the card's width beside the image (the actions sit with the status below), two lines at most; the title attribute holds the rest. */}
       <div className="flex items-start gap-3">
         <ProductImage url={product.imageUrl} />
         <div className="min-w-0 flex-1">
@@ -62,31 +63,6 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
               {stock.label}
             </Badge>
           )}
-        </div>
-        <div className="-mr-2 -mt-1 flex shrink-0">
-          <WithTooltip label="Open product page">
-            <Button variant="ghost" size="icon" className="size-8" asChild>
-              <a href={product.url} target="_blank" rel="noopener noreferrer" aria-label={`Open ${product.name} page in a new tab`}>
-                <ExternalLink aria-hidden="true" />
-              </a>
-            </Button>
-          </WithTooltip>
-          <WithTooltip label="Edit">
-            <Button variant="ghost" size="icon" className="size-8" aria-label={`Edit ${product.name}`} onClick={() => onAction('edit', product)}>
-              <Pencil aria-hidden="true" />
-            </Button>
-          </WithTooltip>
-          <WithTooltip label="Delete">
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-8 text-destructive hover:text-destructive"
-              aria-label={`Delete ${product.name}`}
-              onClick={() => onAction('delete', product)}
-            >
-              <Trash2 aria-hidden="true" />
-            </Button>
-          </WithTooltip>
         </div>
       </div>
 
@@ -118,6 +94,31 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
           </span>
         )}
         <span>Last checked: {product.lastChecked ? relativeTime(product.lastChecked) : 'Never'}</span>
+        <div className="-my-1 -mr-2 ml-auto flex shrink-0 text-foreground">
+          <WithTooltip label="Open product page">
+            <Button variant="ghost" size="icon" className="size-8" asChild>
+              <a href={product.url} target="_blank" rel="noopener noreferrer" aria-label={`Open ${product.name} page in a new tab`}>
+                <ExternalLink aria-hidden="true" />
+              </a>
+            </Button>
+          </WithTooltip>
+          <WithTooltip label="Edit">
+            <Button variant="ghost" size="icon" className="size-8" aria-label={`Edit ${product.name}`} onClick={() => onAction('edit', product)}>
+              <Pencil aria-hidden="true" />
+            </Button>
+          </WithTooltip>
+          <WithTooltip label="Delete">
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-8 text-destructive hover:text-destructive"
+              aria-label={`Delete ${product.name}`}
+              onClick={() => onAction('delete', product)}
+            >
+              <Trash2 aria-hidden="true" />
+            </Button>
+          </WithTooltip>
+        </div>
       </div>
 
       <div className="grid grid-cols-2 gap-2">
