@@ -106,6 +106,15 @@ describe.skipIf(!browserAvailable)('layout', () => {
     });
   }
 
+  test('on a phone the notification popover keeps a margin from both edges', async () => {
+    const { ctx, page } = await signedIn({ mobile: true });
+    await page.getByRole('banner').getByRole('button', { name: /^Notifications/ }).click();
+    const popover = await box(page.getByRole('dialog', { name: 'Notifications' }));
+    expect(popover.x).toBeGreaterThanOrEqual(8);
+    expect(popover.x + popover.width).toBeLessThanOrEqual(390 - 8);
+    await ctx.close();
+  });
+
   test('on a phone the alerts filters line up with the search box', async () => {
     const { ctx, page } = await signedIn({ mobile: true });
     await page.goto(product.url + '/alerts');

@@ -45,7 +45,7 @@ export function NotificationBell() {
         </TooltipTrigger>
         <TooltipContent>Notifications</TooltipContent>
       </Tooltip>
-      <PopoverContent align="end" aria-label="Notifications" className="w-96 max-w-[calc(100vw-1rem)] p-0">
+      <PopoverContent align="end" aria-label="Notifications" className="w-96 max-w-(--radix-popover-content-available-width) p-0">
         <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
           <h2 className="font-semibold">Notifications</h2>
           <div className="flex items-center gap-1">

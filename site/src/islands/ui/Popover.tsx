@@ -10,6 +10,8 @@ export function PopoverContent({
   className,
   align = 'center',
   sideOffset = 4,
+  // Never flush against the window's edge: on a phone a wide popover keeps a margin on both sides.
+  collisionPadding = 8,
   ...props
 }: ComponentProps<typeof PopoverPrimitive.Content>) {
   return (
@@ -17,6 +19,7 @@ export function PopoverContent({
       <PopoverPrimitive.Content
         align={align}
         sideOffset={sideOffset}
+        collisionPadding={collisionPadding}
         className={cn(
           'z-50 w-72 rounded-md border bg-popover p-4 text-popover-foreground shadow-md outline-none',
           className,
