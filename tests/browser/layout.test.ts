@@ -115,6 +115,29 @@ describe.skipIf(!browserAvailable)('layout', () => {
     await ctx.close();
   });
 
+  test('on a phone the app header is one line; the subtitle and the demo badge open the page', async () => {
+    const { ctx, page } = await signedIn({ mobile: true });
+    const pages = [
+      ['/dashboard', 'Dashboard', 'Monitor your competitor pricing'],
+      ['/products', 'Products', 'Manage the competitor products you track'],
+      ['/price-history', 'Price History', 'See how competitor prices have moved'],
+      ['/alerts', 'Alerts', 'Price drops, increases and threshold hits'],
+      ['/billing', 'Billing', 'Manage your plan and subscription'],
+      ['/settings', 'Settings', 'Manage your account and preferences'],
+    ];
+    for (const [path, title, subtitle] of pages) {
+      await page.goto(product.url + path);
+      const heading = page.getByRole('heading', { name: title, level: 1 });
+      await heading.waitFor();
+      expect((await box(page.getByRole('banner'))).height).toBeLessThanOrEqual(64);
+      expect(await lines(heading)).toBe(1);
+      const main = page.getByRole('main');
+      expect(await main.getByText(subtitle!, { exact: true }).isVisible()).toBe(true);
+      expect(await main.getByText('Demo account', { exact: true }).isVisible()).toBe(true);
+    }
+    await ctx.close();
+  });
+
   test('on a phone the alerts filters line up with the search box', async () => {
     const { ctx, page } = await signedIn({ mobile: true });
     await page.goto(product.url + '/alerts');

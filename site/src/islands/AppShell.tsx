@@ -10,7 +10,7 @@ import { Button } from './ui/Button';
 import { overlayClass } from './ui/Dialog';
 import { PageSpinner } from './ui/Spinner';
 import { TooltipProvider } from './ui/Tooltip';
-import { PageHeader } from './PageHeader';
+import { PageHeader, PageIntro } from './PageHeader';
 import { Sidebar } from './Sidebar';
 import { Toaster } from './Toaster';
 
@@ -95,6 +95,7 @@ function SignedInLayout({ title, subtitle, user, children }: AppShellProps & { u
         <div className="flex min-w-0 flex-1 flex-col">
           <PageHeader title={title} subtitle={subtitle} user={user} />
           <main id="main" tabIndex={-1} className="flex-1 p-4 outline-none sm:p-6 lg:p-8">
+            <PageIntro subtitle={subtitle} user={user} />
             {children}
           </main>
         </div>

@@ -10,9 +10,11 @@ import { ThemeToggle } from './ThemeToggle';
 
 type PageHeaderProps = { title: string; subtitle?: string; user: User };
 
-/** Sits inside the mobile menu's Dialog root, so the menu button is its trigger. */
+/**
+ * Sits inside the mobile menu's Dialog root, so the menu button is its trigger. On phones the sticky
+ * header keeps to one line (menu, title, actions): the subtitle and the demo badge go to PageIntro.
+ */
 export function PageHeader({ title, subtitle, user }: PageHeaderProps) {
-  const demo = user.authProvider === 'demo';
   return (
     <header className="sticky top-0 z-30 flex min-h-16 items-center gap-3 border-b bg-background/95 px-4 py-2 backdrop-blur sm:px-6 lg:px-8">
       <DialogTrigger asChild>
@@ -22,12 +24,10 @@ export function PageHeader({ title, subtitle, user }: PageHeaderProps) {
       </DialogTrigger>
       <div className="min-w-0 flex-1">
         <h1 className="truncate text-xl font-semibold tracking-tight">{title}</h1>
-        {subtitle && <p className="text-sm text-muted-foreground sm:truncate">{subtitle}</p>}
-        {/* On phones the right side has no room for it. */}
-        {demo && <DemoBadge className="mt-1 sm:hidden" />}
+        {subtitle && <p className="hidden truncate text-sm text-muted-foreground sm:block">{subtitle}</p>}
       </div>
       <div className="flex shrink-0 items-center gap-1 sm:gap-2">
-        {demo && <DemoBadge className="hidden sm:inline-flex" />}
+        {isDemo(user) && <DemoBadge className="hidden sm:inline-flex" />}
         <NotificationBell />
         <ThemeToggle />
         <UserSummary user={user} />
@@ -36,7 +36,20 @@ export function PageHeader({ title, subtitle, user }: PageHeaderProps) {
   );
 }
 
-function DemoBadge({ className }: { className: string }) {
+/** On phones, the header's subtitle and demo badge open the page instead, and scroll away with it. */
+export function PageIntro({ subtitle, user }: { subtitle?: string; user: User }) {
+  if (!subtitle && !isDemo(user)) return null;
+  return (
+    <div className="-mt-1 mb-4 flex flex-wrap items-center gap-x-3 gap-y-2 sm:hidden">
+      {subtitle && <p className="text-sm text-muted-foreground">{subtitle}</p>}
+      {isDemo(user) && <DemoBadge />}
+    </div>
+  );
+}
+
+const isDemo = (user: User) => user.authProvider === 'demo';
+
+function DemoBadge({ className }: { className?: string }) {
   return (
     <Badge variant="warning" className={className} title="Signed in with the local demo account, not Google">
       Demo account
