@@ -150,6 +150,23 @@ describe.skipIf(!browserAvailable)('layout', () => {
     await ctx.close();
   });
 
+  test('the landing page menu closes when one of its links is followed', async () => {
+    const ctx = await newContext(browser, { mobile: true });
+    const page = await ctx.newPage();
+    await page.goto(product.url + '/');
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    await page.locator('header details > summary').click();
+    await menu.waitFor();
+    await menu.getByRole('link', { name: 'Pricing' }).click();
+    await page.waitForURL('**/#pricing');
+    await menu.waitFor({ state: 'hidden' });
+    expect(await page.locator('header details').evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
+    // It opens again with one tap.
+    await page.locator('header details > summary').click();
+    await menu.waitFor();
+    await ctx.close();
+  });
+
   test('the dashboard history table can be reached and scrolled with the keyboard', async () => {
     const { ctx, page } = await signedIn();
     const region = page.getByRole('region', { name: 'Price change history' });
