@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Locator } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,4 +110,34 @@ export function contrastOf(locator: Locator): Promise<number> {
     const [hi, lo] = [luminance(text), luminance(background)].sort((a, b) => b - a);
     return (hi! + 0.05) / (lo! + 0.05);
   });
+}
+
+/** axe-core's rule engine, read once; injected into pages by `axeViolations`. */
+let axeSource: string | undefined;
+
+export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary: string }[] };
+
+/**
+ * The serious and critical accessibility violations axe-core finds on the page as it is now (WCAG 2.2
+ * A and AA rules and axe's best practices). axe is evaluated in the page's main world: a script tag
+ * would be refused by the Content-Security-Policy, an evaluation is not subject to it.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  axeSource ??= await Bun.file(Bun.resolveSync('axe-core/axe.min.js', import.meta.dir)).text();
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations.map(({ id, impact, help, nodes }) => ({
+      id, impact, help, nodes: nodes.map(({ target, failureSummary }) => ({ target: target.map(String), failureSummary: failureSummary ?? '' })),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Violations as lines a person can act on: rule, impact, summary, and each element with what is wrong. */
+export function describeViolations(violations: AxeViolation[]): string {
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}\n    ${n.failureSummary.replace(/\n/g, '\n    ')}`).join('\n')}`)
+    .join('\n');
 }
