@@ -177,6 +177,28 @@ describe('what may hold readers back', () => {
     expect((await store.readStream('user-late-lock')).version).toBe(1);
   });
 
+  test.skipIf(!usingPostgresServer())('every append takes the append lock, in its own statement or at the start of its transaction', async () => {
+    // A session holding the lock exclusively makes every append wait for it.
+    const blocker = await db.sql.reserve();
+    try {
+      await blocker`BEGIN`;
+      await blocker`SELECT pg_advisory_xact_lock(1886546275, 1702260340)`;
+      const finished: string[] = [];
+      const appends = [
+        store.append('user-waits-1', 'no_stream', [changed('w')]).then(() => finished.push('own statement')),
+        transaction(db.sql, (tx) => store.append('user-waits-2', 'no_stream', [changed('w')], tx)).then(() => finished.push('in a transaction')),
+        appendingTransaction(db.sql, (tx) => store.append('user-waits-3', 'no_stream', [changed('w')], tx)).then(() => finished.push('appending transaction')),
+      ];
+      await Bun.sleep(300);
+      expect(finished).toEqual([]);
+      await blocker`COMMIT`;
+      await Promise.all(appends);
+      expect(finished.sort()).toEqual(['appending transaction', 'in a transaction', 'own statement']);
+    } finally {
+      blocker.release();
+    }
+  });
+
   test.skipIf(!usingPostgresServer())('transactions left open elsewhere on the server hold no reader back', async () => {
     // One in another database, one in this database that writes but does not append.
     const elsewhere = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });

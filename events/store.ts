@@ -11,8 +11,9 @@ import { upcastAndValidate, validateForAppend, type DomainEvent, type DomainEven
  *
  * Readers take only rows below a horizon that unfinished appends alone can hold back: every
  * transaction that writes to the log holds the shared advisory lock APPEND_LOCK from before its
- * first write (triggers take it, and refuse a transaction that wrote anything before it), so
- * the lock table names every append in flight with its transaction id. The horizon is the
+ * first write (an append takes it in its own statement; a transaction that writes other tables
+ * first opens with appendingTransaction, and one that did not is refused), so the lock table
+ * names every append in flight with its transaction id. The horizon is the
  * lowest of those ids, or the snapshot's xmax when there are none; transactions of other
  * applications, databases or forgotten sessions do not hold it back.
  */
@@ -37,24 +38,23 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream_id, stream_version)
 );
 CREATE INDEX IF NOT EXISTS events_by_commit_order ON events (transaction_id, global_position);
+-- Taken by every append before its first write, in the same statement (inlined: no call cost).
+CREATE OR REPLACE FUNCTION events_take_append_lock() RETURNS void LANGUAGE sql
+  AS $$ SELECT pg_advisory_xact_lock_shared(${APPEND_LOCK[0]}, ${APPEND_LOCK[1]}) $$;
+-- For a transaction that appends after other statements: it must take the lock before writing.
 CREATE OR REPLACE FUNCTION events_append_lock() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  IF current_setting('pricewatch.appending', true) = 'on' THEN RETURN; END IF;
   -- A transaction id taken before the lock could fall below a horizon a reader already used.
   IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
     RAISE EXCEPTION 'a transaction that appends events must take the append lock before its first write'
-      USING HINT = 'call SELECT events_append_lock() at the start of the transaction';
+      USING HINT = 'open it with appendingTransaction';
   END IF;
-  PERFORM pg_advisory_xact_lock_shared(${APPEND_LOCK[0]}, ${APPEND_LOCK[1]});
-  PERFORM set_config('pricewatch.appending', 'on', true);
-  PERFORM pg_current_xact_id(); -- so readers find the id beside the lock from now on
+  PERFORM events_take_append_lock();
+  PERFORM pg_current_xact_id(); -- readers find the id beside the lock from now on
 END $$;
-CREATE OR REPLACE FUNCTION events_append_lock_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN PERFORM events_append_lock(); RETURN NULL; END $$;
-CREATE OR REPLACE TRIGGER streams_append_lock BEFORE INSERT OR UPDATE ON streams
-  FOR EACH STATEMENT EXECUTE FUNCTION events_append_lock_trigger();
-CREATE OR REPLACE TRIGGER events_append_lock BEFORE INSERT ON events
-  FOR EACH STATEMENT EXECUTE FUNCTION events_append_lock_trigger();
+DROP TRIGGER IF EXISTS streams_append_lock ON streams;
+DROP TRIGGER IF EXISTS events_append_lock ON events;
+DROP FUNCTION IF EXISTS events_append_lock_trigger();
 `;
 
 /**
@@ -163,17 +163,20 @@ export function createEventStore(sql: Sql) {
       types.push(e.type); versions.push(v.schemaVersion);
       datas.push(JSON.stringify(v.data)); metas.push(JSON.stringify(e.metadata ?? {}));
     }
+    // Inside a caller's transaction, the first append checks that nothing was written before it.
+    if (tx !== sql) await takeAppendLock(tx);
     const moveStream =
       expected === 'any'
-        ? tx`INSERT INTO streams (stream_id, version) VALUES (${streamId}, ${n})
+        ? tx`INSERT INTO streams (stream_id, version) SELECT ${streamId}, ${n} FROM lock
              ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + ${n} RETURNING version`
         : expected === 'no_stream' || expected === 0
-          ? tx`INSERT INTO streams (stream_id, version) VALUES (${streamId}, ${n})
+          ? tx`INSERT INTO streams (stream_id, version) SELECT ${streamId}, ${n} FROM lock
                ON CONFLICT (stream_id) DO NOTHING RETURNING version`
-          : tx`UPDATE streams SET version = version + ${n}
+          : tx`UPDATE streams SET version = version + ${n} FROM lock
                WHERE stream_id = ${streamId} AND version = ${expected} RETURNING version`;
+    // The append lock is taken before the stream row is written, which gives the transaction its id.
     const rows = await tx<{ position: string; version: string; tx: string }[]>`
-      WITH moved AS (${moveStream})
+      WITH lock AS MATERIALIZED (SELECT events_take_append_lock()), moved AS (${moveStream})
       INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
       SELECT ${streamId}, moved.version - ${n} + e.ord, e.type, e.schema_version, e.data::jsonb, e.metadata::jsonb
       FROM moved, unnest(${types}::text[], ${versions}::int[], ${datas}::text[], ${metas}::text[])
@@ -240,14 +243,25 @@ export function createEventStore(sql: Sql) {
   return { sql, append, readStream, readAll, head };
 }
 
+/** Transactions that took (or are taking) the append lock. */
+const appendLocks = new WeakMap<Sql, Promise<unknown>>();
+
 /**
- * A transaction that may append events after other writes: it takes the append lock first.
- * (A transaction whose first write is an append needs nothing of the kind; one that wrote
- * something else first is refused by the log's triggers.)
+ * Takes the append lock in a transaction that has not written anything yet, and gives it its
+ * transaction id; refused (an error) when it already wrote. Appends in a caller's transaction
+ * call it themselves (once per transaction); one that writes other tables before appending
+ * calls it first.
  */
+export function takeAppendLock(tx: Sql): Promise<unknown> {
+  let taken = appendLocks.get(tx);
+  if (!taken) appendLocks.set(tx, (taken = tx`SELECT events_append_lock()`));
+  return taken;
+}
+
+/** A transaction that may append events after other writes: it takes the append lock first. */
 export function appendingTransaction<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
   return transaction(sql, async (tx) => {
-    await tx`SELECT events_append_lock()`;
+    await takeAppendLock(tx);
     return fn(tx);
   });
 }

@@ -1,5 +1,5 @@
 import { transaction, type Sql } from '../api/db.ts';
-import { START, checkpointOf, reached, type Checkpoint, type EventStore } from '../events/store.ts';
+import { START, checkpointOf, reached, takeAppendLock, type Checkpoint, type EventStore } from '../events/store.ts';
 import type { Projection } from './projection.ts';
 import { chooseProjections, replay, type Progress } from './replay.ts';
 
@@ -57,7 +57,7 @@ export function createProjectionRunner(
       if (reached(from, head)) { positions.set(p.name, from); return { applied: 0, moved: false }; }
       const batch = await store.readAll(from, BATCH, { types: p.handles, upTo: head, tx });
       if (batch.length) {
-        if (p.appends) await tx`SELECT events_append_lock()`;
+        if (p.appends) await takeAppendLock(tx);
         await p.apply(tx, batch);
       }
       const to = batch.length === BATCH ? checkpointOf(batch[batch.length - 1]!) : head;

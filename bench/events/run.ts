@@ -1,9 +1,9 @@
 /**
  * Event store throughput on the configured database (DATABASE_URL, else embedded PGlite):
  * batched append, single-event append with concurrent writers, read-all, projection rebuild.
- * On a PostgreSQL server the appends are also measured on a second database whose append-lock
- * triggers are dropped (the store as it was before readers were bounded by the appends in
- * flight), alternating, so both figures come from one run on one machine state.
+ * On a PostgreSQL server the appends are also measured on a second database whose append lock
+ * is a no-op (the store as it was before readers were bounded by the appends in flight), in
+ * alternating rounds, so both figures come from one run under the same load.
  * Prints figures; it is not a test. Usage: bun run bench:events [--events N]
  */
 import postgres from 'postgres';
@@ -40,48 +40,62 @@ async function parallel(workers: number, work: (w: number) => Promise<void>) {
   await Promise.all(Array.from({ length: workers }, (_, w) => work(w)));
 }
 
-async function appendPhases(db: Database, label: string) {
+/** Appends `total` events in batches and a fifth as single events; answers both rates (events/s). */
+async function appendPhases(db: Database, round: number, total: number): Promise<{ batched: number; single: number }> {
   const store = createEventStore(db.sql);
   const writers = db.embedded ? 1 : WRITERS;
+  const perSecond = (n: number, t: number) => n / ((performance.now() - t) / 1000);
   // 1. Batched append: streams of 100 events (a sign-up and 99 settings changes), concurrent writers.
-  {
-    const streams = TOTAL / BATCH;
-    let next = 0;
-    const t = performance.now();
-    await parallel(Math.min(writers, 4), async () => {
-      for (let s = next++; s < streams; s = next++) {
-        const id = `b${s}`;
-        await store.append(`user-${id}`, 'no_stream', [signUp(id), ...Array.from({ length: BATCH - 1 }, (_, i) => settings(id, i))]);
-      }
-    });
-    console.log(`${label}append, batches of ${BATCH}:        ${rate(TOTAL, performance.now() - t)}`);
-  }
+  const streams = total / BATCH;
+  let next = 0;
+  let t = performance.now();
+  await parallel(Math.min(writers, 4), async () => {
+    for (let s = next++; s < streams; s = next++) {
+      const id = `r${round}b${s}`;
+      await store.append(`user-${id}`, 'no_stream', [signUp(id), ...Array.from({ length: BATCH - 1 }, (_, i) => settings(id, i))]);
+    }
+  });
+  const batched = perSecond(total, t);
   // 2. Single-event appends, each its own transaction, from concurrent writers.
-  {
-    const n = Math.min(TOTAL / 5, 40_000);
-    let next = 0;
-    const t = performance.now();
-    await parallel(writers, async (w) => {
-      let version = 0;
-      for (let i = next++; i < n; i = next++) {
-        await store.append(`user-s${w}`, version === 0 ? 'no_stream' : version, [version === 0 ? signUp(`s${w}`) : settings(`s${w}`, i)]);
-        version++;
-      }
-    });
-    console.log(`${label}append, single events, ${writers} writer${writers > 1 ? 's' : ''}: ${rate(n, performance.now() - t)}`);
-  }
+  const n = Math.min(total / 5, 40_000);
+  next = 0;
+  t = performance.now();
+  await parallel(writers, async (w) => {
+    let version = 0;
+    const id = `r${round}s${w}`;
+    for (let i = next++; i < n; i = next++) {
+      await store.append(`user-${id}`, version === 0 ? 'no_stream' : version, [version === 0 ? signUp(id) : settings(id, i)]);
+      version++;
+    }
+  });
+  return { batched, single: perSecond(n, t) };
 }
 
 const db = await freshDatabase();
 await db.sql.unsafe(EVENT_STORE_DDL);
 const store = createEventStore(db.sql);
+const writers = db.embedded ? 1 : WRITERS;
 console.log(`database: ${db.embedded ? 'embedded PGlite (one connection)' : 'PostgreSQL server'}; ${TOTAL.toLocaleString('en-GB')} events`);
-if (db.embedded) await appendPhases(db, '');
+const report = (label: string, r: { batched: number; single: number }) => {
+  console.log(`${label}append, batches of ${BATCH}:        ${rate(r.batched, 1000)}`);
+  console.log(`${label}append, single events, ${writers} writer${writers > 1 ? 's' : ''}: ${rate(r.single, 1000)}`);
+};
+if (db.embedded) report('', await appendPhases(db, 0, TOTAL));
 else {
+  // Three rounds in alternating order, so both stores meet the same machine load; medians are printed.
   const unlocked = await freshDatabase();
-  await unlocked.sql.unsafe(`${EVENT_STORE_DDL}; DROP TRIGGER streams_append_lock ON streams; DROP TRIGGER events_append_lock ON events`);
-  await appendPhases(unlocked, '[no append lock] ');
-  await appendPhases(db, '');
+  await unlocked.sql.unsafe(`${EVENT_STORE_DDL}; CREATE OR REPLACE FUNCTION events_take_append_lock() RETURNS void LANGUAGE sql AS $$ SELECT NULL::void $$`);
+  const rounds: Record<'locked' | 'unlocked', { batched: number; single: number }[]> = { locked: [], unlocked: [] };
+  for (let round = 0; round < 3; round++) {
+    const order = round % 2 ? (['locked', 'unlocked'] as const) : (['unlocked', 'locked'] as const);
+    for (const which of order) rounds[which].push(await appendPhases(which === 'locked' ? db : unlocked, round, TOTAL / 2));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+  const medians = (rs: { batched: number; single: number }[]) => ({ batched: median(rs.map((r) => r.batched)), single: median(rs.map((r) => r.single)) });
+  const each = (rs: { batched: number; single: number }[]) => rs.map((r) => `${Math.round(r.batched / 1000)}k/${Math.round(r.single).toLocaleString('en-GB')}`).join(', ');
+  console.log(`rounds (batched/single events per second): no append lock ${each(rounds.unlocked)}; append lock ${each(rounds.locked)}`);
+  report('[no append lock, median of 3] ', medians(rounds.unlocked));
+  report('[median of 3]                 ', medians(rounds.locked));
   await unlocked.close();
 }
 
