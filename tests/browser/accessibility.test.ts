@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { Server } from 'bun';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, browserAvailable, describeViolations, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import { axeViolations, browserAvailable, describeViolations, newContext, SETUP_TIMEOUT, productWithHistory, type RunningProduct, type TrackedHistory } from './harness.ts';
 
 /**
  * axe-core on every page of the product, signed out and signed in, in the light and the dark theme,
@@ -11,8 +10,6 @@ import { axeViolations, browserAvailable, describeViolations, launchBrowser, new
 
 let product: RunningProduct;
 let browser: Browser;
-let shop: Server<undefined>;
-let shopPrice = '149.00';
 
 const EMAIL = 'axe@example.com';
 const NAME = 'Precision Conical Burr Coffee Grinder with 40 Grind Settings and Timer';
@@ -25,37 +22,15 @@ const PUBLIC_PAGES = ['/', '/login', '/how-it-works', '/unauthorized', '/terms',
  */
 const SIGNED_IN_PAGES = ['/', '/dashboard', '/products', '/price-history', '/alerts', '/billing', '/settings', '/subscribe'];
 
+let tracked: TrackedHistory;
+
 beforeAll(async () => {
   if (!browserAvailable) return;
-  shop = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch: () => new Response(`<!doctype html><title>Grinder</title><h1>Grinder</h1><p class="price">£${shopPrice}</p>`, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
-  });
-  product = await startProduct({ CHECK_ALLOW_PRIVATE: 'true', CHECK_WORKER: 'off' });
-  browser = await launchBrowser();
   // One user with one product, a price history and alerts, shared by every theme and width.
-  const ctx = await newContext(browser);
-  const page = await ctx.newPage();
-  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(EMAIL)}`);
-  const post = async (path: string, data?: unknown) => {
-    const res = await page.request.post(product.url + path, { data, headers: { origin: product.url } });
-    expect(res.ok()).toBe(true);
-    return res.json();
-  };
-  const { id } = await post('/api/products', { name: NAME, url: `http://127.0.0.1:${shop.port}/grinder`, selector: '.price', threshold: 'any' });
-  // Checks that find a new price each time: a history, alerts and unread notifications.
-  for (const price of ['149.00', '139.00', '155.00']) {
-    shopPrice = price;
-    expect((await post(`/api/products/${id}/check-price`)).success).toBe(true);
-  }
-  await ctx.close();
+  tracked = await productWithHistory({ email: EMAIL, name: NAME, prices: ['149.00', '139.00', '155.00'] });
+  ({ product, browser } = tracked);
 }, SETUP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-  shop?.stop(true);
-}, SETUP_TIMEOUT);
+afterAll(() => tracked?.stop(), SETUP_TIMEOUT);
 
 /** Waits until the page has drawn what it loads: its heading, no request in flight, no loading placeholder. */
 async function settled(page: Page) {

@@ -141,3 +141,40 @@ export function describeViolations(violations: AxeViolation[]): string {
     .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}\n    ${n.failureSummary.replace(/\n/g, '\n    ')}`).join('\n')}`)
     .join('\n');
 }
+
+export type TrackedHistory = { product: RunningProduct; browser: Browser; stop(): Promise<void> };
+
+/**
+ * The product running with one demo user (`email`) who tracks `name` on a small local shop, checked
+ * once per price in `prices`: a price history with its alerts and unread notifications.
+ */
+export async function productWithHistory(opts: { email: string; name: string; prices: readonly string[] }): Promise<TrackedHistory> {
+  let shopPrice = opts.prices[0]!;
+  const shop = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () => new Response(`<!doctype html><title>Grinder</title><h1>Grinder</h1><p class="price">£${shopPrice}</p>`, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+  });
+  const product = await startProduct({ CHECK_ALLOW_PRIVATE: 'true', CHECK_WORKER: 'off' });
+  const browser = await launchBrowser();
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(opts.email)}`);
+  const post = async (path: string, data?: unknown) => {
+    const res = await page.request.post(product.url + path, { data, headers: { origin: product.url } });
+    if (!res.ok()) throw new Error(`${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+  const { id } = await post('/api/products', { name: opts.name, url: `http://127.0.0.1:${shop.port}/grinder`, selector: '.price', threshold: 'any' });
+  for (const price of opts.prices) {
+    shopPrice = price;
+    const checked = await post(`/api/products/${id}/check-price`);
+    if (!checked.success) throw new Error(`check at ${price}: ${JSON.stringify(checked)}`);
+  }
+  await ctx.close();
+  return {
+    product, browser,
+    async stop() { await browser.close(); await product.stop(); shop.stop(true); },
+  };
+}
+

@@ -1,49 +1,25 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { Server } from 'bun';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { browserAvailable, contrastOf, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import { browserAvailable, contrastOf, newContext, SETUP_TIMEOUT, productWithHistory, type RunningProduct, type TrackedHistory } from './harness.ts';
 
 /** Screens at a phone's and a desktop's width, in both themes: nothing cut off, covered, out of reach or too faint. */
 
 let product: RunningProduct;
 let browser: Browser;
-let shop: Server<undefined>;
-let shopPrice = '149.00';
 
 const EMAIL = 'layout@example.com';
 const NAME = 'Precision Conical Burr Coffee Grinder with 40 Grind Settings and Timer';
 /** The shop's prices, one check each: enough changes (and alerts) for the dashboard's history table to scroll inside its card. */
 const PRICES = ['149.00', '139.00', '155.00', '150.00', '145.00', '160.00', '158.00', '140.00', '142.00', '151.00', '155.00'];
 
+let tracked: TrackedHistory;
+
 beforeAll(async () => {
   if (!browserAvailable) return;
-  shop = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch: () => new Response(`<!doctype html><title>Grinder</title><h1>Grinder</h1><p class="price">£${shopPrice}</p>`, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
-  });
-  product = await startProduct({ CHECK_ALLOW_PRIVATE: 'true', CHECK_WORKER: 'off' });
-  browser = await launchBrowser();
-  const ctx = await newContext(browser);
-  const page = await ctx.newPage();
-  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(EMAIL)}`);
-  const post = async (path: string, data?: unknown) => {
-    const res = await page.request.post(product.url + path, { data, headers: { origin: product.url } });
-    expect(res.ok()).toBe(true);
-    return res.json();
-  };
-  const { id } = await post('/api/products', { name: NAME, url: `http://127.0.0.1:${shop.port}/grinder`, selector: '.price', threshold: 'any' });
-  for (const price of PRICES) {
-    shopPrice = price;
-    expect((await post(`/api/products/${id}/check-price`)).success).toBe(true);
-  }
-  await ctx.close();
+  tracked = await productWithHistory({ email: EMAIL, name: NAME, prices: PRICES });
+  ({ product, browser } = tracked);
 }, SETUP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-  shop?.stop(true);
-}, SETUP_TIMEOUT);
+afterAll(() => tracked?.stop(), SETUP_TIMEOUT);
 
 async function signedIn(opts: { mobile?: boolean; theme?: 'light' | 'dark' } = {}): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await newContext(browser, { mobile: opts.mobile });
