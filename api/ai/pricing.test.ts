@@ -84,6 +84,13 @@ describe('suggestion rules', () => {
     expect(short.weekday).toBeNull();
   });
 
+  test("weekdays are the user's: a change late on Tuesday in London is Wednesday morning in Tokyo", () => {
+    const points: HistoryPoint[] = [];
+    for (let day = 0; day < 35; day++) points.push({ price: day % 7 === 1 ? 80 : 100, at: new Date(START + day * DAY + 12 * 3_600_000) });
+    expect(priceFigures(points, { range: 'quarter', timeZone: 'Europe/London' })!.weekday).toEqual({ name: 'Tuesday', changes: 5 });
+    expect(priceFigures(points, { range: 'quarter', timeZone: 'Asia/Tokyo' })!.weekday).toEqual({ name: 'Wednesday', changes: 5 });
+  });
+
   test('rising, and a fresh rise from a competitor that rarely changes', () => {
     const { titles } = suggest(history([20, 20, 20, 20, 20, 20, 21, 21, 21, 21, 21, 21, 21, 23]));
     expect(titles).toContain('Prices are rising: up 15.0%');

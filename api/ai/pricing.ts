@@ -85,7 +85,8 @@ function median(values: number[]): number {
 }
 
 /** The figures of a history (oldest first), or null when it is too short to say anything. */
-export function priceFigures(history: HistoryPoint[], opts: { range: TimeFilter; currency?: string | null }): PriceFigures | null {
+/** `timeZone`: the user's, whose weekdays the changes are counted on (UTC when not given). */
+export function priceFigures(history: HistoryPoint[], opts: { range: TimeFilter; currency?: string | null; timeZone?: string }): PriceFigures | null {
   const points = [...history].sort((a, b) => a.at.getTime() - b.at.getTime());
   const spanMs = points.length ? points.at(-1)!.at.getTime() - points[0]!.at.getTime() : 0;
   if (points.length < MIN_POINTS || spanMs < MIN_SPAN_HOURS * 3_600_000) return null;
@@ -125,7 +126,8 @@ export function priceFigures(history: HistoryPoint[], opts: { range: TimeFilter;
   let weekday: PriceFigures['weekday'] = null;
   if (changes.length >= 6 && spanMs >= 21 * DAY) {
     const counts = new Array(7).fill(0) as number[];
-    for (const change of changes) counts[change.at.getUTCDay()]!++;
+    const dayOf = new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: opts.timeZone ?? 'UTC' });
+    for (const change of changes) counts[WEEKDAYS.indexOf(dayOf.format(change.at))]!++;
     const top = counts.indexOf(Math.max(...counts));
     if (counts[top]! >= 3 && counts[top]! / changes.length >= 0.4) weekday = { name: WEEKDAYS[top]!, changes: counts[top]! };
   }

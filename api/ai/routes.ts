@@ -64,8 +64,9 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
       SELECT price::float8 AS price, observed_at, currency FROM price_points
       WHERE product_id = ${productId} AND user_id = ${userId} AND observed_at >= ${since}
       ORDER BY observed_at`;
-    const currency = product.currency ?? rows.findLast((r) => r.currency)?.currency ?? (await readSettings(ctx.sql, userId)).currency;
-    const figures = priceFigures(rows.map((r) => ({ price: r.price, at: r.observed_at })), { range: timeFilter, currency });
+    const settings = await readSettings(ctx.sql, userId);
+    const currency = product.currency ?? rows.findLast((r) => r.currency)?.currency ?? settings.currency;
+    const figures = priceFigures(rows.map((r) => ({ price: r.price, at: r.observed_at })), { range: timeFilter, currency, timeZone: settings.timezone });
     if (!figures) return { suggestions: [notEnoughHistory(rows.length, RANGE_LABELS[timeFilter])] };
     const suggestions = suggestPricing(figures);
     return { suggestions: await rewriteSuggestions(model, figureSheet(figures), suggestions) };

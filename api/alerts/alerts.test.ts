@@ -44,7 +44,7 @@ describe('raising alerts', () => {
     expect(Date.now() - Date.parse(alerts[0].createdAt)).toBeLessThan(60_000);
     expect(await notificationsOf(u.cookie)).toEqual([{
       id: alerts[0].id, type: 'price_drop', productName: 'Steel Kettle', message: alerts[0].message,
-      currentPrice: 18, previousPrice: 20, isRead: false, createdAt: alerts[0].createdAt,
+      currentPrice: 18, previousPrice: 20, currency: 'GBP', isRead: false, createdAt: alerts[0].createdAt,
     }]);
   });
 

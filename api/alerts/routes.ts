@@ -9,6 +9,7 @@ import { ConcurrencyError, type AppendResult } from '../../events/store.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { ALERT_NOT_FOUND, alertDecider, alertStream, backtest, decideMarkAllRead, type AlertEvent } from '../../events/alert.ts';
 import { readSettings } from '../settings/routes.ts';
+import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 
 /** An alert as the Alerts screen shows it (spec section 3), with the figures behind its message. */
 export type AlertItem = {
@@ -22,7 +23,8 @@ export type AlertItem = {
   /** Stock alerts carry the prices known then, if any: a sold-out page often shows none. */
   previousPrice: number | null;
   currentPrice: number | null;
-  currency: string | null;
+  /** ISO 4217 code of the prices: the page's, else the user's currency setting. */
+  currency: string;
   /** Positive for a rise; null without both prices or from a price of 0. */
   changePercent: number | null;
   isRead: boolean;
@@ -30,7 +32,7 @@ export type AlertItem = {
 };
 
 /** A notification as the popover shows it (spec section 3). */
-export type NotificationItem = Pick<AlertItem, 'id' | 'type' | 'productName' | 'message' | 'isRead' | 'createdAt'> & {
+export type NotificationItem = Pick<AlertItem, 'id' | 'type' | 'productName' | 'message' | 'currency' | 'isRead' | 'createdAt'> & {
   currentPrice: number | null;
   previousPrice: number | null;
 };
@@ -42,15 +44,16 @@ export const BACKTEST_DAYS = 30;
 
 type Row = {
   id: string; type: string; product_id: string; product_name: string; product_image: string | null; product_url: string;
-  message: string; previous_price: number | null; current_price: number | null; currency: string | null; change_percent: number | null;
+  message: string; previous_price: number | null; current_price: number | null; currency: string; change_percent: number | null;
   is_read: boolean; created_at: Date;
 };
 
 async function listAlerts(ctx: AppContext, userId: string, limit: number): Promise<AlertItem[]> {
   const rows = await ctx.sql<Row[]>`
-    SELECT id, type, product_id, product_name, product_image, product_url, message, previous_price, current_price,
-           currency, change_percent, is_read, created_at
-    FROM alerts WHERE user_id = ${userId} ORDER BY created_at DESC, id LIMIT ${limit}`;
+    SELECT a.id, a.type, a.product_id, a.product_name, a.product_image, a.product_url, a.message, a.previous_price, a.current_price,
+           coalesce(a.currency, s.currency, ${DEFAULT_SETTINGS.currency}) AS currency, a.change_percent, a.is_read, a.created_at
+    FROM alerts a LEFT JOIN user_settings s ON s.user_id = a.user_id
+    WHERE a.user_id = ${userId} ORDER BY a.created_at DESC, a.id LIMIT ${limit}`;
   return rows.map((r) => ({
     id: r.id, type: r.type, productId: r.product_id, productName: r.product_name, productImage: r.product_image,
     productUrl: r.product_url, message: r.message, previousPrice: r.previous_price, currentPrice: r.current_price,
@@ -103,8 +106,8 @@ export function alertRoutes(ctx: AppContext) {
     .patch('/api/alerts/:id/read', ({ userId, params }) => markRead(userId, params.id, 'alerts'), { signedIn: true })
 
     .get('/api/notifications', async ({ userId }): Promise<NotificationItem[]> =>
-      (await listAlerts(ctx, userId, NOTIFICATIONS_LISTED)).map(({ id, type, productName, message, currentPrice, previousPrice, isRead, createdAt }) =>
-        ({ id, type, productName, message, currentPrice, previousPrice, isRead, createdAt })), { signedIn: true })
+      (await listAlerts(ctx, userId, NOTIFICATIONS_LISTED)).map(({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt }) =>
+        ({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt })), { signedIn: true })
     .post('/api/notifications/mark-all-read', async ({ userId }) => {
       // What the user sees unread; an alert raised a moment ago and not shown yet stays unread.
       const unread = (await ctx.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${userId} AND NOT is_read`).map((r) => r.id);

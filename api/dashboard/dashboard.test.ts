@@ -72,10 +72,10 @@ describe('/api/dashboard/stats', () => {
     expect(body.priceDropsCount).toBe(2);
     expect(body.alertsCount).toBe(0);
     expect(body.recentChanges).toEqual([
-      { productId: toaster, productName: 'Toaster', url: 'https://www.toasters.example/t1', previousPrice: 40, currentPrice: 38, changePercent: -5, timestamp: at(2 * HOUR).toISOString() },
-      { productId: kettle, productName: 'Kettle', url: 'https://shop.example.com/kettle', previousPrice: 90, currentPrice: 99, changePercent: 10, timestamp: at(DAY).toISOString() },
-      { productId: kettle, productName: 'Kettle', url: 'https://shop.example.com/kettle', previousPrice: 100, currentPrice: 90, changePercent: -10, timestamp: at(3 * DAY).toISOString() },
-      { productId: toaster, productName: 'Toaster', url: 'https://www.toasters.example/t1', previousPrice: 50, currentPrice: 40, changePercent: -20, timestamp: at(9 * DAY).toISOString() },
+      { productId: toaster, productName: 'Toaster', url: 'https://www.toasters.example/t1', previousPrice: 40, currentPrice: 38, currency: 'GBP', changePercent: -5, timestamp: at(2 * HOUR).toISOString() },
+      { productId: kettle, productName: 'Kettle', url: 'https://shop.example.com/kettle', previousPrice: 90, currentPrice: 99, currency: 'GBP', changePercent: 10, timestamp: at(DAY).toISOString() },
+      { productId: kettle, productName: 'Kettle', url: 'https://shop.example.com/kettle', previousPrice: 100, currentPrice: 90, currency: 'GBP', changePercent: -10, timestamp: at(3 * DAY).toISOString() },
+      { productId: toaster, productName: 'Toaster', url: 'https://www.toasters.example/t1', previousPrice: 50, currentPrice: 40, currency: 'GBP', changePercent: -20, timestamp: at(9 * DAY).toISOString() },
     ]);
     expect(body.lastScan).toEqual({ at: at(HOUR).toISOString(), status: 'failed', failedCount: 1 });
     // Two drops this week against one the week before; no products a month ago.

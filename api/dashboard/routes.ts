@@ -14,6 +14,8 @@ const DAY = 86_400_000;
 export type RecentChange = {
   productId: string; productName: string; url: string;
   previousPrice: number; currentPrice: number;
+  /** ISO 4217 code of both prices: the page's, else the user's currency setting. */
+  currency: string;
   /** Positive is a rise; null from a price of 0. */
   changePercent: number | null;
   timestamp: string;
@@ -54,7 +56,7 @@ type StatsRow = {
   today: string;
   products: number; products_month_ago: number; last_check_at: Date | null; last_check_status: string | null; failed: number;
   drops_this_week: number; drops_last_week: number;
-  recent: { productId: string; productName: string; url: string; previousPrice: number; currentPrice: number; changePercent: number | null; timestamp: string }[];
+  recent: { productId: string; productName: string; url: string; previousPrice: number; currentPrice: number; currency: string; changePercent: number | null; timestamp: string }[];
   days: { date: string; changes: number; sum: number }[];
   alerts: { active: number; newToday: number } | null;
 };
@@ -69,14 +71,18 @@ export async function readDashboardStats(sql: Sql, userId: string, now = new Dat
   const monthAgo = new Date(now.getTime() - 30 * DAY);
   const [row] = await sql<StatsRow[]>`
     WITH clock AS MATERIALIZED (
-      SELECT tz AS timezone, (${now}::timestamptz AT TIME ZONE tz)::date AS today, date_trunc('day', ${now}::timestamptz, tz) AS midnight
+      SELECT tz AS timezone, (${now}::timestamptz AT TIME ZONE tz)::date AS today, date_trunc('day', ${now}::timestamptz, tz) AS midnight,
+             coalesce((SELECT currency FROM user_settings WHERE user_id = ${userId}), ${DEFAULT_SETTINGS.currency}) AS currency
       FROM coalesce((SELECT timezone FROM user_settings WHERE user_id = ${userId}), ${DEFAULT_SETTINGS.timezone}) AS tz
     )
     SELECT to_char(clock.today, 'YYYY-MM-DD') AS today, p.*, d.*,
       (SELECT coalesce(json_agg(r), '[]') FROM (
          SELECT c.product_id AS "productId", pr.name AS "productName", pr.url, c.previous_price AS "previousPrice",
-                c.current_price AS "currentPrice", c.change_percent AS "changePercent", c.changed_at AS timestamp
+                c.current_price AS "currentPrice", c.change_percent AS "changePercent", c.changed_at AS timestamp,
+                coalesce(pp.currency, pr.currency, clock.currency) AS currency
          FROM price_changes c JOIN products pr ON pr.id = c.product_id
+           -- A change and the price it changed to are the same event.
+           LEFT JOIN price_points pp ON pp.event_position = c.event_position
          WHERE c.user_id = ${userId}
          ORDER BY c.changed_at DESC, c.event_position DESC
          LIMIT ${RECENT_CHANGES}) r) AS recent,

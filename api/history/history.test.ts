@@ -80,7 +80,7 @@ describe('price history', () => {
     expect(kettle.priceHistory[0]).toEqual({ price: 130, timestamp: prices[30]![1].toISOString() });
     expect(kettle.priceHistory.at(-1)).toEqual({ price: 159, timestamp: prices[59]![1].toISOString() });
     expect(month.body[0]).toEqual({
-      id: empty, name: 'Toaster', url: expect.any(String), imageUrl: null, currentPrice: null,
+      id: empty, name: 'Toaster', url: expect.any(String), imageUrl: null, currentPrice: null, currency: 'GBP',
       changePercent: 0, lastChecked: null, pointsCount: 0, priceHistory: [],
     });
 

@@ -7,6 +7,7 @@ import { HttpError } from '../http/errors.ts';
 import { idOf } from '../http/ids.ts';
 import { createUserCache } from '../http/user-cache.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
+import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { changePercent, DetailTimeFilter, downsample, ListTimeFilter, rangeStart, type TimeFilter } from './series.ts';
 
 /** Points of a sparkline (spec section 9). */
@@ -20,6 +21,8 @@ export type PriceHistoryProduct = {
   url: string;
   imageUrl: string | null;
   currentPrice: number | null;
+  /** ISO 4217 code of the product's prices: its page's, else the user's currency setting. */
+  currency: string;
   /** Last point in the range against the first one; 0 with fewer than two points. */
   changePercent: number;
   lastChecked: string | null;
@@ -44,10 +47,12 @@ export async function readHistoryProducts(sql: Sql, userId: string, filter: Time
   firstFullDay.setUTCHours(24, 0, 0, 0);
   // Figures and sparkline points in two statements at once: plain rows parse faster than JSON built in SQL.
   const [products, recent] = await Promise.all([
-    sql<{ id: string; name: string; url: string; image_url: string | null; current_price: number | null; last_checked: Date | null; first_price: number | null; points_count: number }[]>`
+    sql<{ id: string; name: string; url: string; image_url: string | null; current_price: number | null; currency: string; last_checked: Date | null; first_price: number | null; points_count: number }[]>`
       SELECT p.id, p.name, p.url, p.image_url, p.current_price::float8 AS current_price, p.last_checked,
+             coalesce(p.currency, us.currency, ${DEFAULT_SETTINGS.currency}) AS currency,
              f.price AS first_price, coalesce(d.points, 0) + s.points AS points_count
       FROM products p
+      LEFT JOIN user_settings us ON us.user_id = p.user_id
       LEFT JOIN LATERAL (
         SELECT price::float8 AS price FROM price_points
         WHERE product_id = p.id AND observed_at >= ${start} ORDER BY observed_at LIMIT 1) f ON true
@@ -77,7 +82,7 @@ export async function readHistoryProducts(sql: Sql, userId: string, filter: Time
     const priceHistory = (sparklines.get(row.id) ?? []).reverse(); // newest first from the index, oldest first for the chart
     return {
       id: row.id, name: row.name, url: row.url, imageUrl: row.image_url,
-      currentPrice: row.current_price, lastChecked: iso(row.last_checked),
+      currentPrice: row.current_price, currency: row.currency, lastChecked: iso(row.last_checked),
       changePercent: row.points_count > 1 ? changePercent(row.first_price, priceHistory.at(-1)?.price) : 0,
       pointsCount: row.points_count,
       priceHistory,

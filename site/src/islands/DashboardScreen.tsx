@@ -177,7 +177,8 @@ function PriceTrendsCard({ days, className }: { days: DashboardStats['priceTrend
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0">
         <div className="space-y-1.5">
           <CardTitle>Price Trends</CardTitle>
-          <CardDescription>Average price change per day</CardDescription>
+          {/* Percentages, so products priced in different currencies average without converting money. */}
+          <CardDescription>Average price change per day, in percent</CardDescription>
         </div>
         <div role="group" aria-label="Trend range" className="flex gap-1 rounded-lg bg-muted p-1">
           {TREND_RANGES.map(({ id }) => (
@@ -222,7 +223,7 @@ type Change = DashboardStats['recentChanges'][number];
 function ChangeBadge({ change }: { change: Change }) {
   const rise = change.currentPrice > change.previousPrice;
   // A change from a price of 0 has no percent.
-  const by = change.changePercent === null ? `from ${formatPrice(change.previousPrice)}` : formatPercent(Math.abs(change.changePercent));
+  const by = change.changePercent === null ? `from ${formatPrice(change.previousPrice, change.currency)}` : formatPercent(Math.abs(change.changePercent));
   return (
     <Badge variant={rise ? 'destructive' : 'secondary'} aria-label={`${rise ? 'Up' : 'Down'} ${by}`}>
       {rise ? <TrendingUp aria-hidden="true" /> : <TrendingDown aria-hidden="true" />}
@@ -269,7 +270,7 @@ function RecentChangesCard({ changes, className }: { changes: Change[] | null; c
                   <p className="truncate text-sm text-muted-foreground">{hostWithoutWww(change.url)}</p>
                 </div>
                 <div className="flex shrink-0 flex-col items-end gap-1">
-                  <p className="font-semibold">{formatPrice(change.currentPrice)}</p>
+                  <p className="font-semibold">{formatPrice(change.currentPrice, change.currency)}</p>
                   <ChangeBadge change={change} />
                 </div>
               </li>
@@ -332,8 +333,8 @@ function HistoryTableCard({ changes }: { changes: Change[] | null }) {
                       <p className="truncate font-medium">{change.productName}</p>
                       <p className="truncate text-xs text-muted-foreground">{hostWithoutWww(change.url)}</p>
                     </td>
-                    <td className="py-3 pr-4 text-right tabular-nums text-muted-foreground">{formatPrice(change.previousPrice)}</td>
-                    <td className="py-3 pr-4 text-right font-medium tabular-nums">{formatPrice(change.currentPrice)}</td>
+                    <td className="py-3 pr-4 text-right tabular-nums text-muted-foreground">{formatPrice(change.previousPrice, change.currency)}</td>
+                    <td className="py-3 pr-4 text-right font-medium tabular-nums">{formatPrice(change.currentPrice, change.currency)}</td>
                     <td className={cn('py-3 pr-4 text-right font-medium tabular-nums', change.currentPrice > change.previousPrice && 'text-destructive')}>
                       {change.changePercent === null ? '—' : formatSignedPercent(change.changePercent)}
                     </td>

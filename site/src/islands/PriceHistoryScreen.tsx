@@ -142,9 +142,9 @@ function HistoryRow({ product, onOpen }: { product: PriceHistoryProduct; onOpen:
         </p>
         <p className="text-xs text-muted-foreground">{plural(product.pointsCount, 'price point')} tracked</p>
       </div>
-      <Sparkline points={product.priceHistory} changePercent={product.changePercent} />
+      <Sparkline points={product.priceHistory} changePercent={product.changePercent} currency={product.currency} />
       <div className="order-5 flex shrink-0 flex-col items-end gap-1 sm:order-none">
-        <p className="font-semibold tabular-nums">{formatPrice(product.currentPrice)}</p>
+        <p className="font-semibold tabular-nums">{formatPrice(product.currentPrice, product.currency)}</p>
         <Badge variant={changeVariant(product.changePercent)}>{formatSignedPercent(product.changePercent)}</Badge>
       </div>
       <a
@@ -165,12 +165,12 @@ function HistoryRow({ product, onOpen }: { product: PriceHistoryProduct; onOpen:
 const SPARK_WIDTH = 120;
 const SPARK_HEIGHT = 36;
 
-function Sparkline({ points, changePercent }: { points: PricePoint[]; changePercent: number }) {
+function Sparkline({ points, changePercent, currency }: { points: PricePoint[]; changePercent: number; currency: string }) {
   const line = sparklinePoints(points.map((p) => p.price), SPARK_WIDTH, SPARK_HEIGHT);
   const label =
     points.length === 0
       ? 'No prices in this range'
-      : `Last ${plural(points.length, 'price')}: ${formatPrice(points[0]!.price)} to ${formatPrice(points.at(-1)!.price)}`;
+      : `Last ${plural(points.length, 'price')}: ${formatPrice(points[0]!.price, currency)} to ${formatPrice(points.at(-1)!.price, currency)}`;
   return (
     <svg
       role="img"
@@ -238,7 +238,7 @@ function HistoryDialog({ product, listRange, onClose }: DialogProps) {
         </div>
 
         <div className="grid grid-cols-3 gap-2 sm:gap-3">
-          <Figure title="Current Price" value={formatPrice(product.currentPrice)} />
+          <Figure title="Current Price" value={formatPrice(product.currentPrice, product.currency)} />
           <Figure
             title="Price Change"
             value={change === null ? null : formatSignedPercent(change)}
@@ -259,7 +259,7 @@ function HistoryDialog({ product, listRange, onClose }: DialogProps) {
             ) : points!.length === 0 ? (
               <p className="flex h-80 items-center justify-center text-sm text-muted-foreground">No price data available for selected time range</p>
             ) : (
-              <PriceChart points={points!} />
+              <PriceChart points={points!} currency={product.currency} />
             )}
           </CardContent>
         </Card>

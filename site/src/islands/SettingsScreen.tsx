@@ -57,7 +57,11 @@ function SettingsForm() {
     setSaving(true);
     try {
       const saved = await api.settings.save(settings);
-      if (saved && typeof saved === 'object') setSettings({ ...DEFAULT_SETTINGS, ...saved });
+      const next = { ...DEFAULT_SETTINGS, ...settings, ...(saved && typeof saved === 'object' ? saved : {}) };
+      setSettings(next);
+      // The time zone and currency the screens show things in change at once, without a reload.
+      const current = $user.get();
+      if (current) $user.set({ ...current, timezone: next.timezone, currency: next.currency });
       toast({ title: 'Settings saved', description: 'Your preferences have been updated.' });
     } catch (error) {
       if (!isUnauthorizedError(error)) {

@@ -40,11 +40,12 @@ test('type labels', () => {
     .toEqual(['Price Drop', 'Price Increase', 'Threshold Met', 'Out of Stock', 'Back in Stock', 'Alert', 'Alert']);
 });
 
-test('was/now line only with both prices', () => {
-  expect(wasNowLine({ previousPrice: 20, currentPrice: 18 })).toBe('Was £20.00 · Now £18.00');
-  expect(wasNowLine({ previousPrice: null, currentPrice: 18 })).toBeNull();
-  expect(wasNowLine({ previousPrice: 18, currentPrice: 18 })).toBeNull();
-  expect(wasNowLine({ previousPrice: '20', currentPrice: null })).toBeNull();
+test('was/now line only with both prices, in their currency', () => {
+  expect(wasNowLine({ previousPrice: 20, currentPrice: 18, currency: 'GBP' })).toBe('Was £20.00 · Now £18.00');
+  expect(wasNowLine({ previousPrice: 20, currentPrice: 18, currency: 'EUR' })).toBe('Was €20.00 · Now €18.00');
+  expect(wasNowLine({ previousPrice: null, currentPrice: 18, currency: 'GBP' })).toBeNull();
+  expect(wasNowLine({ previousPrice: 18, currentPrice: 18, currency: 'GBP' })).toBeNull();
+  expect(wasNowLine({ previousPrice: '20', currentPrice: null, currency: 'GBP' })).toBeNull();
 });
 
 describe('alertToAnnounce', () => {

@@ -31,9 +31,9 @@ export function filterAlerts<A extends Filterable>(alerts: readonly A[], f: { qu
 export const unreadOf = <A extends { isRead: boolean }>(alerts: readonly A[]) => alerts.filter((a) => !a.isRead);
 
 /** The popover's 'Was £x · Now £y', only when both prices exist and differ (a stock alert may keep its price). */
-export function wasNowLine(n: { previousPrice: number | string | null; currentPrice: number | string | null }): string | null {
+export function wasNowLine(n: { previousPrice: number | string | null; currentPrice: number | string | null; currency: string }): string | null {
   return n.previousPrice != null && n.currentPrice != null && Number(n.previousPrice) !== Number(n.currentPrice)
-    ? `Was ${formatPrice(n.previousPrice)} · Now ${formatPrice(n.currentPrice)}`
+    ? `Was ${formatPrice(n.previousPrice, n.currency)} · Now ${formatPrice(n.currentPrice, n.currency)}`
     : null;
 }
 

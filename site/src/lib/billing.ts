@@ -1,7 +1,7 @@
 /** What the Billing and Subscribe screens show, from the plan table and the subscription answer (spec sections 2, 3, 9). */
 import { PLANS, PLAN_IDS, TRIAL_DAYS, type PlanId } from '../../../api/billing/plans';
 import { ApiError, isUnauthorizedError, type BillingAnswer, type PaidPlanId } from './api';
-import { formatPrice } from './format';
+import { formatDate, formatPrice } from './format';
 
 export { PLANS, PLAN_IDS, TRIAL_DAYS };
 
@@ -29,15 +29,13 @@ export const isCanceled = (sub: Subscription | null): boolean => !!sub && (sub.s
 export const productLimitLabel = (maxProducts: number | null | undefined) =>
   maxProducts === -1 ? 'Unlimited' : String(maxProducts ?? PLANS.free.maxProducts);
 
-const billingDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-
 /** '6 Dec 2026' for Unix seconds; a dash when absent. */
 export function formatBillingDate(seconds: number | null | undefined): string {
-  return seconds === null || seconds === undefined ? '—' : billingDate.format(new Date(seconds * 1000));
+  return formatDate(seconds === null || seconds === undefined ? null : seconds * 1000);
 }
 
-/** '£18.00' for 1800 pence. */
-export const formatMonthly = (pence: number) => formatPrice(pence / 100);
+/** '£18.00' for 1800 pence: plans are sold in pounds sterling. */
+export const formatMonthly = (pence: number) => formatPrice(pence / 100, 'GBP');
 
 export type PlanAction =
   | { label: 'Current Plan'; kind: 'none' }

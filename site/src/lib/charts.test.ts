@@ -3,6 +3,7 @@ import {
   hasTrendData, percentRange, priceChartData, priceRange, priceTick, tickIndexes, timeAxisLabel,
   trendChartData, trendDayLabel, trendDays, trendDayTitle, type DayOfChanges,
 } from './charts';
+import { setDisplayTimeZone } from './format';
 
 process.env.TZ = 'Europe/London';
 
@@ -99,6 +100,14 @@ describe('timeAxisLabel', () => {
     expect(timeAxisLabel(t, 30 * 86_400)).toBe('5 Mar');
     expect(timeAxisLabel(t, 800 * 86_400)).toBe('Mar 2026');
   });
+  test("in the user's time zone", () => {
+    setDisplayTimeZone('Asia/Tokyo');
+    try {
+      expect(timeAxisLabel(t, 86_400)).toBe('23:30');
+    } finally {
+      setDisplayTimeZone(null);
+    }
+  });
 });
 
 describe('chart ranges', () => {
@@ -120,10 +129,13 @@ describe('chart ranges', () => {
 });
 
 describe('priceTick', () => {
-  test('whole pounds without pence, otherwise two decimals', () => {
-    expect(priceTick(130)).toBe('£130');
-    expect(priceTick(1250)).toBe('£1,250');
-    expect(priceTick(12.5)).toBe('£12.50');
-    expect(priceTick(0.25)).toBe('£0.25');
+  test('whole amounts without pence, otherwise two decimals, in the product\'s currency', () => {
+    expect(priceTick(130, 'GBP')).toBe('£130');
+    expect(priceTick(1250, 'GBP')).toBe('£1,250');
+    expect(priceTick(12.5, 'GBP')).toBe('£12.50');
+    expect(priceTick(0.25, 'GBP')).toBe('£0.25');
+    expect(priceTick(130, 'EUR')).toBe('€130');
+    expect(priceTick(12.5, 'USD')).toBe('US$12.50');
+    expect(priceTick(12800, 'JPY')).toBe('JP¥12,800');
   });
 });

@@ -3,6 +3,7 @@
  * functions from API answers to the column arrays uPlot draws, plus their axis labels.
  */
 import type { DashboardStats, PricePoint } from './api';
+import { formatInZone, formatPrice } from './format';
 
 export type DayOfChanges = DashboardStats['priceTrends'][number];
 
@@ -66,21 +67,21 @@ export function priceChartData(points: readonly PricePoint[]): [number[], number
 const DAY_SECONDS = 86_400;
 
 /**
- * A time axis label (local time) fitted to how much time the axis spans: hours within two days,
- * '5 Mar' within a year, 'Mar 2026' beyond.
+ * A time axis label (the user's time zone) fitted to how much time the axis spans: hours within
+ * two days, '5 Mar' within a year, 'Mar 2026' beyond.
  */
 export function timeAxisLabel(seconds: number, spanSeconds: number): string {
-  const date = new Date(seconds * 1000);
   const options: Intl.DateTimeFormatOptions =
     spanSeconds <= 2 * DAY_SECONDS ? { hour: '2-digit', minute: '2-digit' }
     : spanSeconds <= 400 * DAY_SECONDS ? { day: 'numeric', month: 'short' }
     : { month: 'short', year: 'numeric' };
-  return date.toLocaleString('en-GB', options);
+  return formatInZone(seconds * 1000, options);
 }
 
-/** A price axis tick: '£130' when whole, '£12.50' otherwise (the readout always has pence). */
-export function priceTick(value: number): string {
-  return Number.isInteger(value) ? `£${value.toLocaleString('en-GB')}` : `£${value.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** A price axis tick in the product's currency: '£130' when whole, '€12.50' otherwise (the readout always has cents). */
+export function priceTick(value: number, currency: string): string {
+  const text = formatPrice(value, currency);
+  return Number.isInteger(value) ? text.replace(/[.,]00(?=\D*$)/, '') : text;
 }
 
 /** The y range of the trend chart: always includes 0 so rises and falls read against it, with some headroom. */

@@ -1,6 +1,7 @@
 /** Check health on the Products screen: how each shop's checks went lately, in words. */
 
 import type { HostHealth } from '../../../api/check-health/routes';
+import { formatTimeOrDay } from './format';
 
 export type { HostHealth };
 
@@ -44,14 +45,12 @@ export function successRate(host: Pick<HostHealth, 'checks' | 'successes'>): str
   return `${Math.round((host.successes / host.checks) * 100)}%`;
 }
 
-/** 'Paused until 14:30' (local time), with the day when it is not today; null when not paused. */
+/** 'Paused until 14:30' (the user's time zone), with the day when it is not today; null when not paused. */
 export function pausedLabel(until: string | null, now: Date = new Date()): string | null {
   if (!until) return null;
   const date = new Date(until);
   if (Number.isNaN(date.getTime()) || date <= now) return null;
-  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
-  const sameDay = date.toDateString() === now.toDateString();
-  return sameDay ? `Paused until ${time}` : `Paused until ${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })}, ${time}`;
+  return `Paused until ${formatTimeOrDay(date, now)}`;
 }
 
 /** Hosts with a problem: any failure in the window, or paused now. */

@@ -7,11 +7,14 @@ import {
   formatPercent,
   formatDateTime,
   formatPrice,
-  formatPriceIn,
+  formatDate,
   formatSignedPercent,
+  formatTimeOrDay,
   hostWithoutWww,
   planLabel,
   relativeTime,
+  setDisplayTimeZone,
+  zonedDate,
 } from './format';
 
 // Dates are shown in local time; pin it so the expectations hold on any machine.
@@ -19,16 +22,24 @@ process.env.TZ = 'Europe/London';
 
 describe('formatPrice', () => {
   test('pounds with two decimals', () => {
-    expect(formatPrice(12)).toBe('£12.00');
-    expect(formatPrice(0.5)).toBe('£0.50');
-    expect(formatPrice(1299.994)).toBe('£1,299.99');
-    expect(formatPrice('19.9')).toBe('£19.90');
+    expect(formatPrice(12, 'GBP')).toBe('£12.00');
+    expect(formatPrice(0.5, 'GBP')).toBe('£0.50');
+    expect(formatPrice(1299.994, 'GBP')).toBe('£1,299.99');
+    expect(formatPrice('19.9', 'GBP')).toBe('£19.90');
+  });
+  test("every price in its own currency, with that currency's decimals", () => {
+    expect(formatPrice(12.5, 'EUR')).toBe('€12.50');
+    expect(formatPrice(1299.99, 'usd')).toBe('US$1,299.99');
+    expect(formatPrice(12800, 'JPY')).toBe('JP¥12,800');
+  });
+  test('a code Intl does not know is written out, never taken for pounds', () => {
+    expect(formatPrice(12.5, 'XYZ1')).toBe('12.50 XYZ1');
   });
   test('a dash when absent or not a number', () => {
-    expect(formatPrice(null)).toBe('—');
-    expect(formatPrice(undefined)).toBe('—');
-    expect(formatPrice('')).toBe('—');
-    expect(formatPrice('abc')).toBe('—');
+    expect(formatPrice(null, 'GBP')).toBe('—');
+    expect(formatPrice(undefined, 'EUR')).toBe('—');
+    expect(formatPrice('', 'GBP')).toBe('—');
+    expect(formatPrice('abc', 'GBP')).toBe('—');
   });
 });
 
@@ -123,23 +134,12 @@ describe('hostWithoutWww', () => {
   });
 });
 
-describe('formatPriceIn', () => {
-  test("the shop's currency, pounds when unknown", () => {
-    expect(formatPriceIn(12.5, 'EUR')).toBe('€12.50');
-    expect(formatPriceIn(1299.99, 'usd')).toBe('US$1,299.99');
-    expect(formatPriceIn(12800, 'JPY')).toBe('JP¥12,800');
-    expect(formatPriceIn(12.5, null)).toBe('£12.50');
-    expect(formatPriceIn(12.5, 'not a code')).toBe('£12.50');
-    expect(formatPriceIn(null, 'EUR')).toBe('—');
-  });
-});
-
 describe('currencySymbol', () => {
-  test('the sign prices are shown with, pounds when unknown', () => {
+  test('the sign prices are shown with, the code when there is none', () => {
     expect(currencySymbol('GBP')).toBe('£');
     expect(currencySymbol('EUR')).toBe('€');
     expect(currencySymbol('USD')).toBe('US$');
-    expect(currencySymbol(null)).toBe('£');
+    expect(currencySymbol('XYZ1')).toBe('XYZ1');
   });
 });
 
@@ -151,5 +151,34 @@ describe('formatDateTime', () => {
   test('a dash when absent or invalid', () => {
     expect(formatDateTime(null)).toBe('—');
     expect(formatDateTime('nope')).toBe('—');
+  });
+});
+
+describe("the user's time zone", () => {
+  const at = '2026-03-05T14:30:00Z';
+  test('governs every format once set, whatever the browser says', () => {
+    setDisplayTimeZone('America/New_York');
+    try {
+      expect(formatDateTime(at)).toBe('5 Mar 2026, 09:30');
+      expect(formatDate('2026-03-06T02:00:00Z')).toBe('5 Mar 2026'); // still the 5th in New York
+      expect(relativeTime(at, new Date('2026-03-07T00:00:00Z'))).toBe('5 Mar, 09:30');
+      expect(formatTimeOrDay(at, new Date('2026-03-05T20:00:00Z'))).toBe('09:30');
+      expect(formatTimeOrDay(at, new Date('2026-03-06T12:00:00Z'))).toBe('5 Mar, 09:30');
+    } finally {
+      setDisplayTimeZone(null);
+    }
+  });
+  test("zonedDate reads the zone's wall clock in local fields (uPlot's tzDate)", () => {
+    setDisplayTimeZone('Asia/Tokyo');
+    try {
+      const d = zonedDate(Date.parse(at) / 1000);
+      expect([d.getDate(), d.getHours(), d.getMinutes()]).toEqual([5, 23, 30]);
+    } finally {
+      setDisplayTimeZone(null);
+    }
+  });
+  test('an unknown zone falls back on the browser\'s', () => {
+    setDisplayTimeZone('Mars/Olympus');
+    expect(formatDateTime(at)).toBe('5 Mar 2026, 14:30');
   });
 });

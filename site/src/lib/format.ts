@@ -19,44 +19,38 @@ function toNumber(value: number | string | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-const poundFormat = new Intl.NumberFormat('en-GB', {
-  style: 'currency',
-  currency: 'GBP',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+const currencyFormats = new Map<string, Intl.NumberFormat>();
 
-/** '£1,299.99'; a dash when there is no price. Prices arrive as numbers or numeric strings. */
-export function formatPrice(value: number | string | null | undefined): string {
-  const n = toNumber(value);
-  return n === null ? MISSING : poundFormat.format(n);
-}
-
-const currencyFormats = new Map<string, Intl.NumberFormat>([['GBP', poundFormat]]);
-
-function currencyFormat(currency: string | null | undefined): Intl.NumberFormat {
-  const code = currency?.toUpperCase() || 'GBP';
+/** One formatter per currency; a code Intl does not know is shown as the code itself. */
+function currencyFormat(code: string): Intl.NumberFormat | null {
   let format = currencyFormats.get(code);
   if (!format) {
     try {
-      format = new Intl.NumberFormat('en-GB', { style: 'currency', currency: code });
+      format = new Intl.NumberFormat('en-GB', { style: 'currency', currency: code }); // the currency's own decimals: £1.50, ¥1,280
     } catch {
-      format = poundFormat; // not an ISO code Intl knows
+      return null;
     }
     currencyFormats.set(code, format);
   }
   return format;
 }
 
-/** A price in the currency its shop shows ('€12.50'); pounds when the currency is unknown. */
-export function formatPriceIn(value: number | string | null | undefined, currency: string | null | undefined): string {
+/**
+ * A price in its own currency: '£1,299.99', '€12.50', 'US$5.00'; a dash when there is no price.
+ * Every screen prints prices through this one function, so the currency is never left out.
+ * Prices arrive as numbers or numeric strings; currencies as ISO 4217 codes.
+ */
+export function formatPrice(value: number | string | null | undefined, currency: string): string {
   const n = toNumber(value);
-  return n === null ? MISSING : currencyFormat(currency).format(n);
+  if (n === null) return MISSING;
+  const code = currency.toUpperCase();
+  return currencyFormat(code)?.format(n) ?? `${n.toFixed(2)} ${code}`;
 }
 
 /** The sign prices in this currency are shown with: '£', '€', 'US$'. */
-export function currencySymbol(currency: string | null | undefined): string {
-  return currencyFormat(currency).formatToParts(0).find((part) => part.type === 'currency')?.value ?? (currency || '£');
+export function currencySymbol(currency: string): string {
+  const code = currency.toUpperCase();
+  return currencyFormat(code)?.formatToParts(0).find((part) => part.type === 'currency')?.value ?? code;
 }
 
 /** '5.3%', as given (callers pass Math.abs for unsigned badges). */
@@ -74,31 +68,75 @@ export function formatSignedPercent(value: number | string | null | undefined): 
   return `${rounded > 0 ? '+' : ''}${rounded.toFixed(1)}%`;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Times. Every time on every screen is shown in the user's time zone setting (the browser's own
+// until the user is known), through the functions below.
+
+let timeZone: string | undefined;
+
+/** Sets the zone times are shown in: an IANA name ('Europe/Paris'); anything else means the browser's. */
+export function setDisplayTimeZone(zone: string | null | undefined): void {
+  try {
+    timeZone = zone ? new Intl.DateTimeFormat('en-GB', { timeZone: zone }).resolvedOptions().timeZone : undefined;
+  } catch {
+    timeZone = undefined;
+  }
+}
+
+/** The zone times are shown in (undefined: the browser's). */
+export const displayTimeZone = (): string | undefined => timeZone;
+
+const toDate = (value: string | number | Date) => (value instanceof Date ? value : new Date(value));
+
+/** British style date and time parts in the display zone: '5 Mar, 14:30', '5 Mar 2026', ... */
+export function formatInZone(value: string | number | Date, options: Intl.DateTimeFormatOptions): string {
+  const date = toDate(value);
+  return Number.isNaN(date.getTime()) ? MISSING : date.toLocaleString('en-GB', { ...options, timeZone });
+}
+
+/**
+ * The wall-clock time of the display zone as a Date whose local fields read it: what uPlot's
+ * `tzDate` option wants, so a chart's ticks fall on the user's midnights and hours.
+ */
+export function zonedDate(seconds: number): Date {
+  const date = new Date(seconds * 1000);
+  if (!timeZone) return date;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+    }).formatToParts(date).map((p) => [p.type, Number(p.value)]),
+  );
+  return new Date(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!, date.getMilliseconds());
+}
+
 const MINUTE = 60_000;
 
-const dateTimeFormat: Intl.DateTimeFormatOptions = {
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-};
-
-/** 'Just now', 'Nm ago' under an hour, 'Nh ago' under a day, else '5 Mar, 14:30' (local time). */
+/** 'Just now', 'Nm ago' under an hour, 'Nh ago' under a day, else '5 Mar, 14:30'. */
 export function relativeTime(value: string | number | Date, now: number | Date = Date.now()): string {
-  const date = value instanceof Date ? value : new Date(value);
+  const date = toDate(value);
   if (Number.isNaN(date.getTime())) return MISSING;
   const minutes = Math.floor((+now - date.getTime()) / MINUTE);
   if (minutes < 1) return 'Just now';
   if (minutes < 60) return `${minutes}m ago`;
   if (minutes < 1440) return `${Math.floor(minutes / 60)}h ago`;
-  return date.toLocaleString('en-GB', dateTimeFormat);
+  return formatInZone(date, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 
-/** '5 Mar 2026, 14:30' in local time; a dash when absent. */
+/** '5 Mar 2026, 14:30'; a dash when absent. */
 export function formatDateTime(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined) return MISSING;
-  const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? MISSING : date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  return value === null || value === undefined ? MISSING : formatInZone(value, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** '5 Mar 2026'; a dash when absent. */
+export function formatDate(value: string | number | Date | null | undefined): string {
+  return value === null || value === undefined ? MISSING : formatInZone(value, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/** '14:30' today, else '5 Mar, 14:30', in the display zone. */
+export function formatTimeOrDay(value: string | number | Date, now: number | Date = Date.now()): string {
+  const day = (d: string | number | Date) => formatInZone(d, { year: 'numeric', month: 'numeric', day: 'numeric' });
+  const time = formatInZone(value, { hour: '2-digit', minute: '2-digit' });
+  return day(value) === day(now) ? time : `${formatInZone(value, { day: 'numeric', month: 'short' })}, ${time}`;
 }
 
 /** First and last name, else the e-mail's local part, else 'User'. */

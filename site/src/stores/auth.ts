@@ -1,10 +1,14 @@
 import { atom } from 'nanostores';
 import { api, type User } from '../lib/api';
+import { setDisplayTimeZone } from '../lib/format';
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
 
 export const $user = atom<User | null>(null);
 export const $authStatus = atom<AuthStatus>('loading');
+
+// Every time on screen is shown in the user's time zone setting.
+$user.subscribe((user) => setDisplayTimeZone(user?.timezone));
 
 let loading: Promise<User | null> | null = null;
 

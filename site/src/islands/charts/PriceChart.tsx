@@ -2,18 +2,20 @@ import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
 import type { PricePoint } from '../../lib/api';
 import { priceChartData, priceRange, priceTick, timeAxisLabel } from '../../lib/charts';
-import { formatDateTime, formatPrice } from '../../lib/format';
+import { currencySymbol, formatDateTime, formatPrice, zonedDate } from '../../lib/format';
 import { LineChart, tooltipPlugin, type ChartColors } from './LineChart';
 
 const HOUR = 3600;
 
-/** A product's prices over time; drag across it to zoom in, double-click to zoom out. */
-export function PriceChart({ points, height = 320 }: { points: PricePoint[]; height?: number }) {
+/** A product's prices over time, in its currency and the user's time zone; drag across it to zoom in, double-click to zoom out. */
+export function PriceChart({ points, currency, height = 320 }: { points: PricePoint[]; currency: string; height?: number }) {
   const data = useMemo(() => priceChartData(points) as uPlot.AlignedData, [points]);
 
   const options = useCallback(
     (colors: ChartColors): Omit<uPlot.Options, 'width' | 'height'> => ({
       legend: { show: false },
+      // Ticks fall on the user's hours and midnights, not the browser's.
+      tzDate: zonedDate,
       cursor: { y: false, drag: { x: true, y: false }, points: { size: 8, fill: colors.line, stroke: colors.background } },
       scales: {
         // A single point gets an hour either side, so it is not squeezed into an empty range.
@@ -45,7 +47,7 @@ export function PriceChart({ points, height = 320 }: { points: PricePoint[]; hei
           },
         },
         {
-          label: 'Price (£)',
+          label: `Price (${currencySymbol(currency)})`,
           labelFont: colors.labelFont,
           labelSize: 20,
           stroke: colors.text,
@@ -53,17 +55,17 @@ export function PriceChart({ points, height = 320 }: { points: PricePoint[]; hei
           size: 64,
           grid: { stroke: colors.grid, width: 1 },
           ticks: { show: false },
-          values: (_u, values) => values.map(priceTick),
+          values: (_u, values) => values.map((v) => priceTick(v, currency)),
         },
       ],
       plugins: [
         tooltipPlugin((_u, idx) => {
           const point = points[idx];
-          return point ? { title: formatDateTime(point.timestamp), value: `Price: ${formatPrice(point.price)}` } : null;
+          return point ? { title: formatDateTime(point.timestamp), value: `Price: ${formatPrice(point.price, currency)}` } : null;
         }),
       ],
     }),
-    [points],
+    [points, currency],
   );
 
   return <LineChart data={data} options={options} height={height} label="Price over time" />;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ExternalLink, Pencil, PoundSterling, RefreshCw, Trash2, TrendingDown, TrendingUp } from 'lucide-react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
-import { formatPriceIn, hostWithoutWww, relativeTime } from '../../lib/format';
+import { formatPrice, hostWithoutWww, relativeTime } from '../../lib/format';
 import { availabilityBadge, formatChange, statusLabel, thresholdLabel } from '../../lib/products';
 import { cn } from '../../lib/utils';
 import { refreshProducts } from '../../stores/products';
@@ -27,7 +27,7 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
     try {
       const result = await api.products.checkPrice(product.id);
       if (result.success) {
-        toast({ title: 'Price checked', description: result.message || `Current price: ${formatPriceIn(result.price, result.currency)}` });
+        toast({ title: 'Price checked', description: result.message || `Current price: ${formatPrice(result.price, result.currency)}` });
       } else {
         toast({
           title: 'Price check failed',
@@ -69,7 +69,7 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3">
         <div>
           <dt className="text-xs text-muted-foreground">Current Price</dt>
-          <dd className="text-2xl font-bold tabular-nums">{formatPriceIn(product.currentPrice, product.currency)}</dd>
+          <dd className="text-2xl font-bold tabular-nums">{formatPrice(product.currentPrice, product.currency)}</dd>
         </div>
         <div>
           <dt className="text-xs text-muted-foreground">24h Change</dt>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
-import { currencySymbol, formatPriceIn } from '../../lib/format';
+import { currencySymbol, formatPrice } from '../../lib/format';
 import { serverError, validatePrice } from '../../lib/products';
 import { toast } from '../../stores/toast';
 import { Input } from '../ui/Input';
@@ -26,7 +26,7 @@ export function UpdatePriceDialog({ product, onClose, onSaved, onCloseAutoFocus 
     setPending(true);
     try {
       const answer = await api.products.updatePrice(product.id, price.trim());
-      toast({ title: 'Price updated', description: `New price: ${formatPriceIn(answer.price, answer.currency)}` });
+      toast({ title: 'Price updated', description: `New price: ${formatPrice(answer.price, answer.currency)}` });
       onSaved();
     } catch (err) {
       setPending(false);
@@ -40,7 +40,7 @@ export function UpdatePriceDialog({ product, onClose, onSaved, onCloseAutoFocus 
     }
   }
 
-  const current = product.currentPrice === null ? 'none yet' : formatPriceIn(product.currentPrice, product.currency);
+  const current = product.currentPrice === null ? 'none yet' : formatPrice(product.currentPrice, product.currency);
   return (
     <FormDialog
       title="Update Price Manually"
