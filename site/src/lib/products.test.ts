@@ -5,7 +5,8 @@ import {
   isValidUrl,
   parseEditThreshold,
   serverError,
-  statusLabel,
+  checkView,
+  selectorNote,
   thresholdLabel,
   availabilityBadge,
   validatePrice,
@@ -130,18 +131,37 @@ describe('serverError', () => {
   });
 });
 
-describe('statusLabel', () => {
-  test('active, active with a failed check, inactive with its reason', () => {
-    expect(statusLabel({ isActive: true, lastCheckStatus: 'ok', lastCheckError: null })).toBe('Active');
-    expect(statusLabel({ isActive: true, lastCheckStatus: null, lastCheckError: null })).toBe('Active');
-    expect(statusLabel({ isActive: true, lastCheckStatus: 'failed', lastCheckError: 'Timed out' })).toBe(
-      'Active, but the last check failed: Timed out',
-    );
-    expect(statusLabel({ isActive: false, lastCheckStatus: 'failed', lastCheckError: 'Selector matched nothing' })).toBe(
-      'Inactive: Selector matched nothing',
-    );
-    expect(statusLabel({ isActive: false, lastCheckStatus: 'failed', lastCheckError: null })).toBe(
-      'Inactive: recent price checks failed',
-    );
+describe('checkView', () => {
+  const now = Date.parse('2026-03-05T14:30:00Z');
+  const base = { isActive: true, lastChecked: '2026-03-05T14:25:00Z', lastFailure: null, createdAt: '2026-03-01T00:00:00Z' };
+  test('working checks: a green dot and when', () => {
+    expect(checkView({ ...base, checkStatus: 'ok' }, now)).toEqual({ tone: 'ok', label: 'Checks working', line: 'Last checked: 5m ago' });
+  });
+  test('a new product: its first check runs, then it waits, never green', () => {
+    expect(checkView({ ...base, checkStatus: 'pending', lastChecked: null, createdAt: '2026-03-05T14:29:50Z' }, now))
+      .toEqual({ tone: 'pending', label: 'Not checked yet', line: 'First check running…' });
+    expect(checkView({ ...base, checkStatus: 'pending', lastChecked: null, createdAt: '2026-03-05T14:20:00Z' }, now).line)
+      .toBe('Waiting for the first check');
+  });
+  test('failing checks: amber after a failure, red when they keep failing, with the reason', () => {
+    const lastFailure = { message: 'The shop did not answer in time.', at: '2026-03-05T14:28:00Z' };
+    expect(checkView({ ...base, checkStatus: 'failing', lastFailure }, now)).toEqual({
+      tone: 'warning', label: 'The last check failed: The shop did not answer in time.', line: 'Last check failed: 2m ago',
+    });
+    expect(checkView({ ...base, checkStatus: 'failing', isActive: false, lastFailure }, now).tone).toBe('failing');
+  });
+});
+
+describe('selectorNote', () => {
+  const product = { checkStatus: 'ok' as const, selector: '.price' };
+  test('only when the price came from elsewhere than the selector', () => {
+    expect(selectorNote({ ...product, priceSource: 'structured-data' })).toBe("Read from the page's structured data; your selector matched nothing.");
+    expect(selectorNote({ ...product, priceSource: 'selector' })).toBeNull();
+    expect(selectorNote({ ...product, priceSource: 'manual' })).toBeNull();
+    expect(selectorNote({ ...product, priceSource: null })).toBeNull();
+    expect(selectorNote({ ...product, checkStatus: 'failing', priceSource: 'visible' })).toBeNull();
+  });
+  test("Check Now's own sentence is preferred", () => {
+    expect(selectorNote({ ...product, priceSource: 'visible' }, 'Read from X; your selector matched no price.')).toBe('Read from X; your selector matched no price.');
   });
 });

@@ -1,6 +1,7 @@
 /** Pure rules of the Products screen: search, card figures and the dialogs' validation (spec sections 2 and 5). */
-import { formatSignedPercent } from './format';
+import { formatSignedPercent, relativeTime } from './format';
 import { parseManualPrice } from '../../../api/products/manual-price';
+import { selectorMissNote, type PriceSource } from '../../../api/checks/price-source';
 
 type Searchable = { name: string; url: string };
 
@@ -39,13 +40,53 @@ export function availabilityBadge(availability: string | null | undefined): { la
   }
 }
 
-type CheckState = { isActive: boolean; lastCheckStatus: 'ok' | 'failed' | null; lastCheckError: string | null };
+type CheckState = {
+  checkStatus: 'pending' | 'ok' | 'failing';
+  isActive: boolean;
+  lastChecked: string | null;
+  lastFailure: { message: string; at: string } | null;
+  createdAt: string;
+};
 
-/** What the card's status dot says: inactive products (several failed checks) give the reason. */
-export function statusLabel(product: CheckState): string {
-  const reason = product.lastCheckError || 'recent price checks failed';
-  if (!product.isActive) return `Inactive: ${reason}`;
-  return product.lastCheckStatus === 'failed' ? `Active, but the last check failed: ${reason}` : 'Active';
+/** How long a new product's first check may take before the card stops saying it is running. */
+export const FIRST_CHECK_WAIT_MS = 60_000;
+
+export type CheckView = {
+  /** The dot: green while checks work, amber after a failed check, red when they keep failing, grey before the first. */
+  tone: 'ok' | 'pending' | 'warning' | 'failing';
+  /** The dot's label (hover, focus, screen readers). */
+  label: string;
+  /** The line beside the dot. */
+  line: string;
+};
+
+/** What the card says about its checks: never healthy while they fail, never failing before the first. */
+export function checkView(product: CheckState, now: number = Date.now()): CheckView {
+  if (product.checkStatus === 'pending') {
+    const running = now - Date.parse(product.createdAt) < FIRST_CHECK_WAIT_MS;
+    return { tone: 'pending', label: 'Not checked yet', line: running ? 'First check running…' : 'Waiting for the first check' };
+  }
+  if (product.checkStatus === 'failing') {
+    const reason = product.lastFailure?.message || 'The last price check failed.';
+    const when = product.lastFailure?.at ?? product.lastChecked;
+    const line = `Last check failed${when ? `: ${relativeTime(when, now)}` : ''}`;
+    return product.isActive
+      ? { tone: 'warning', label: `The last check failed: ${reason}`, line }
+      : { tone: 'failing', label: `Checks keep failing: ${reason}`, line };
+  }
+  return { tone: 'ok', label: 'Checks working', line: `Last checked: ${product.lastChecked ? relativeTime(product.lastChecked, now) : 'Never'}` };
+}
+
+type Priced = { checkStatus: CheckState['checkStatus']; selector: string; priceSource: PriceSource | null };
+
+/**
+ * The sentence saying the last price did not come from the product's selector (so the selector
+ * needs fixing), or null when it did, was typed in, or checks are not finding prices at all.
+ * `fromCheck`: Check Now's own sentence, which knows why the selector gave nothing.
+ */
+export function selectorNote(product: Priced, fromCheck: string | null = null): string | null {
+  if (product.checkStatus !== 'ok' || !product.selector.trim() || !product.priceSource) return null;
+  return selectorMissNote(product.priceSource) && (fromCheck ?? selectorMissNote(product.priceSource));
 }
 
 /** The add dialog's choices; the values are what POST /api/products takes. */

@@ -5,6 +5,7 @@ import { toast } from '../../stores/toast';
 import { Input } from '../ui/Input';
 import { Field, focusFirstInvalid, FormDialog } from './FormDialog';
 import { ProductFields } from './ProductFields';
+import { AiDetectButton, SelectorSuggestions, useSelectorDetection } from './AiDetect';
 import { StockAlertsField } from './StockAlertsField';
 
 type EditProductDialogProps = {
@@ -12,11 +13,13 @@ type EditProductDialogProps = {
   onClose: () => void;
   onSaved: (product: Product | null) => void;
   onCloseAutoFocus: (event: Event) => void;
+  /** Opened to fix a selector that matched nothing: says so and starts in the selector field. */
+  fixSelector?: boolean;
 };
 
 type Form = Fields & { threshold: string };
 
-export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus }: EditProductDialogProps) {
+export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus, fixSelector = false }: EditProductDialogProps) {
   const rule = product.alertRule;
   const [form, setForm] = useState<Form>({
     name: product.name,
@@ -29,6 +32,7 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus 
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [stockAlerts, setStockAlerts] = useState(product.stockAlerts);
+  const detection = useSelectorDetection((selector) => change('selector', selector));
 
   function change(field: keyof Form, value: string) {
     setForm((f) => ({ ...f, [field]: value }));
@@ -66,7 +70,11 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus 
   return (
     <FormDialog
       title="Edit Product"
-      description="Change what is monitored and when you are alerted."
+      description={
+        fixSelector
+          ? 'Your selector found no price on the last check, so the price was read from elsewhere on the page. Enter a selector that matches the price, or let AI Detect suggest one.'
+          : 'Change what is monitored and when you are alerted.'
+      }
       submitLabel="Save Changes"
       pendingLabel="Saving..."
       pending={pending}
@@ -74,7 +82,20 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus 
       onSubmit={submit}
       onCloseAutoFocus={onCloseAutoFocus}
     >
-      <ProductFields values={form} errors={errors} onChange={change} disabled={pending} />
+      <ProductFields
+        values={form}
+        errors={errors}
+        onChange={change}
+        disabled={pending}
+        autoFocusSelector={fixSelector}
+        selectorAction={<AiDetectButton detecting={detection.detecting} disabled={pending} onClick={() => detection.detect(form.url)} />}
+      />
+      <SelectorSuggestions
+        suggestions={detection.suggestions}
+        selected={form.selector.trim()}
+        onPick={(selector) => change('selector', selector)}
+        disabled={pending}
+      />
       <Field
         label="Alert Threshold (%)"
         error={errors.threshold}

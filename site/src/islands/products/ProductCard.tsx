@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { ExternalLink, Pencil, PoundSterling, RefreshCw, Trash2, TrendingDown, TrendingUp } from 'lucide-react';
+import { Banknote, ExternalLink, Info, Pencil, RefreshCw, Trash2, TrendingDown, TrendingUp, TriangleAlert } from 'lucide-react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
-import { formatPrice, hostWithoutWww, relativeTime } from '../../lib/format';
-import { availabilityBadge, formatChange, statusLabel, thresholdLabel } from '../../lib/products';
+import { formatDateTime, formatPrice, hostWithoutWww } from '../../lib/format';
+import { availabilityBadge, checkView, formatChange, selectorNote, thresholdLabel, type CheckView } from '../../lib/products';
 import { cn } from '../../lib/utils';
 import { refreshProducts } from '../../stores/products';
 import { toast } from '../../stores/toast';
@@ -12,7 +12,7 @@ import { Card } from '../ui/Card';
 import { Tooltip, TooltipContent, TooltipTrigger, WithTooltip } from '../ui/Tooltip';
 import { ProductImage } from '../ui/ProductImage';
 
-export type ProductAction = 'edit' | 'delete' | 'price';
+export type ProductAction = 'edit' | 'fix-selector' | 'delete' | 'price';
 
 type ProductCardProps = {
   product: Product;
@@ -21,6 +21,8 @@ type ProductCardProps = {
 
 export function ProductCard({ product, onAction }: ProductCardProps) {
   const [checking, setChecking] = useState(false);
+  // Check Now's own words on why the selector gave no price; the list only knows where the price came from.
+  const [checkNote, setCheckNote] = useState<string | null>(null);
 
   async function checkNow() {
     setChecking(true);
@@ -28,6 +30,7 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
       const result = await api.products.checkPrice(product.id);
       if (result.success) {
         toast({ title: 'Price checked', description: result.message || `Current price: ${formatPrice(result.price, result.currency)}` });
+        setCheckNote(result.selectorMatched ? null : result.sourceNote);
       } else {
         toast({
           title: 'Price check failed',
@@ -48,6 +51,9 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
 
   const threshold = thresholdLabel(product.alertRule);
   const stock = availabilityBadge(product.availability);
+  const status = checkView(product);
+  const failing = product.checkStatus === 'failing';
+  const note = selectorNote(product, checkNote);
   return (
     <Card className="flex w-full flex-col gap-5 p-5">
       {/* The name has the card's width beside the image (the actions sit with the status below), two lines at most; the title attribute holds the rest. */}
@@ -68,8 +74,10 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
 
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3">
         <div>
-          <dt className="text-xs text-muted-foreground">Current Price</dt>
+          {/* While checks fail the price shown is the last one found, with its date. */}
+          <dt className="text-xs text-muted-foreground">{failing && product.currentPrice !== null ? 'Last good price' : 'Current Price'}</dt>
           <dd className="text-2xl font-bold tabular-nums">{formatPrice(product.currentPrice, product.currency)}</dd>
+          {failing && product.lastPriceAt && <dd className="text-xs text-muted-foreground">{formatDateTime(product.lastPriceAt)}</dd>}
         </div>
         <div>
           <dt className="text-xs text-muted-foreground">24h Change</dt>
@@ -85,15 +93,40 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
         )}
       </dl>
 
+      {failing && (
+        <div
+          className={cn(
+            'rounded-md border p-3 text-sm',
+            product.isActive
+              ? 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100'
+              : 'border-red-300 bg-red-50 text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100',
+          )}
+        >
+          <p className="flex items-center gap-1.5 font-medium">
+            <TriangleAlert aria-hidden="true" className="size-4 shrink-0" />
+            {product.isActive ? 'The last price check failed' : 'Price checks keep failing'}
+          </p>
+          <p className="mt-1">{product.lastFailure?.message ?? 'The last price check failed.'}</p>
+          {product.currentPrice === null && <p className="mt-1">No price has been found yet.</p>}
+        </div>
+      )}
+
+      {note && (
+        <div className="rounded-md border bg-muted/60 p-3 text-sm">
+          <p className="flex gap-1.5">
+            <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+            <span>{note}</span>
+          </p>
+          <Button variant="outline" size="sm" className="mt-2" onClick={() => onAction('fix-selector', product)} aria-label={`Fix the selector of ${product.name}`}>
+            <Pencil aria-hidden="true" />
+            Fix selector
+          </Button>
+        </div>
+      )}
+
       <div className="mt-auto flex items-center gap-2 text-xs text-muted-foreground">
-        <StatusDot product={product} />
-        {/* Said by the dot's label already; seen here without hovering. */}
-        {!product.isActive && (
-          <span aria-hidden="true" className="font-medium text-warning">
-            Inactive ·
-          </span>
-        )}
-        <span>Last checked: {product.lastChecked ? relativeTime(product.lastChecked) : 'Never'}</span>
+        <StatusDot status={status} />
+        <span>{status.line}</span>
         <div className="-my-1 -mr-2 ml-auto flex shrink-0 text-foreground">
           <WithTooltip label="Open product page">
             <Button variant="ghost" size="icon" className="size-8" asChild>
@@ -123,7 +156,7 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
 
       <div className="grid grid-cols-2 gap-2">
         <Button variant="outline" onClick={() => onAction('price', product)}>
-          <PoundSterling aria-hidden="true" />
+          <Banknote aria-hidden="true" />
           Update Price
         </Button>
         <Button onClick={checkNow} disabled={checking}>
@@ -154,9 +187,16 @@ function Change({ percent }: { percent: number | null }) {
   );
 }
 
-/** Green while checks work, orange once several failed in a row; the reason shows on hover and focus. */
-function StatusDot({ product }: { product: Product }) {
-  const label = statusLabel(product);
+const DOT: Record<CheckView['tone'], string> = {
+  ok: 'bg-success',
+  pending: 'animate-pulse bg-muted-foreground',
+  warning: 'bg-amber-500',
+  failing: 'bg-red-600 dark:bg-red-500',
+};
+
+/** Green while checks work, amber after a failure, red when they keep failing; the reason shows on hover and focus. */
+function StatusDot({ status }: { status: CheckView }) {
+  const { label } = status;
   return (
     <Tooltip>
       <TooltipTrigger asChild>
@@ -166,7 +206,7 @@ function StatusDot({ product }: { product: Product }) {
           tabIndex={0}
           className="inline-flex size-4 cursor-default items-center justify-center rounded-full outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
-          <span className={cn('size-2 rounded-full', product.isActive ? 'bg-success' : 'bg-warning')} />
+          <span data-tone={status.tone} className={cn('size-2 rounded-full', DOT[status.tone])} />
         </span>
       </TooltipTrigger>
       <TooltipContent className="max-w-64">{label}</TooltipContent>

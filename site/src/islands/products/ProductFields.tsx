@@ -8,12 +8,14 @@ type ProductFieldsProps = {
   errors: FieldErrors;
   onChange: (field: keyof Fields, value: string) => void;
   disabled: boolean;
-  /** Shown beside the selector input (the add dialog's AI Detect). */
+  /** Shown beside the selector input (AI Detect). */
   selectorAction?: ReactNode;
+  /** Start in the selector field (fixing a selector that matched nothing). */
+  autoFocusSelector?: boolean;
 };
 
 /** Name, url and selector: the part the add and edit dialogs share. */
-export function ProductFields({ values, errors, onChange, disabled, selectorAction }: ProductFieldsProps) {
+export function ProductFields({ values, errors, onChange, disabled, selectorAction, autoFocusSelector = false }: ProductFieldsProps) {
   return (
     <>
       <Field label="Product Name" error={errors.name}>
@@ -54,6 +56,7 @@ export function ProductFields({ values, errors, onChange, disabled, selectorActi
               spellCheck={false}
               className="font-mono"
               disabled={disabled}
+              autoFocus={autoFocusSelector}
             />
             {selectorAction}
           </div>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Plus, Search } from 'lucide-react';
 import { api, type Product } from '../../lib/api';
-import { filterProducts } from '../../lib/products';
+import { filterProducts, FIRST_CHECK_WAIT_MS } from '../../lib/products';
 import { $productsVersion, refreshProducts } from '../../stores/products';
 import { AppShell } from '../AppShell';
 import { Button } from '../ui/Button';
@@ -25,6 +25,9 @@ export default function ProductsScreen() {
 
 type OpenDialog = { kind: 'add' } | { kind: ProductAction; product: Product } | null;
 
+/** While a new product waits for its first price, the list is fetched again this often. */
+const FIRST_CHECK_POLL_MS = 2_000;
+
 function Products() {
   const version = useStore($productsVersion);
   const [products, setProducts] = useState<Product[] | null>(null);
@@ -33,8 +36,11 @@ function Products() {
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  const [poll, setPoll] = useState(0);
+  /** When this screen first saw each product still waiting for its first check. */
+  const pendingSince = useRef(new Map<string, number>());
 
-  // Fetched on load and after every change; a refresh keeps the cards on screen meanwhile.
+  // Fetched on load, after every change, and while a first check runs; a refresh keeps the cards on screen meanwhile.
   useEffect(() => {
     let current = true;
     api.products.list().then(
@@ -49,7 +55,21 @@ function Products() {
     return () => {
       current = false;
     };
-  }, [version]);
+  }, [version, poll]);
+
+  // A new product is checked at once: fetch again until its price (or failure) arrives, for a minute at most.
+  useEffect(() => {
+    const now = Date.now();
+    const waiting = (products ?? []).filter((p) => {
+      if (p.checkStatus !== 'pending') return false;
+      const since = pendingSince.current.get(p.id) ?? now;
+      pendingSince.current.set(p.id, since);
+      return now - since < FIRST_CHECK_WAIT_MS;
+    });
+    if (!waiting.length) return;
+    const timer = setTimeout(() => setPoll((n) => n + 1), FIRST_CHECK_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [products]);
 
   function open(next: Exclude<OpenDialog, null>) {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -126,12 +146,20 @@ function Products() {
       {products !== null && products.length > 0 && <CheckHealthPanel />}
 
       {dialog?.kind === 'add' && (
-        <AddProductDialog {...dialogProps} onAdded={(added) => changed(added ? (list) => [added, ...list] : undefined)} />
+        <AddProductDialog
+          {...dialogProps}
+          onAdded={(added) => {
+            // A search the new product does not match would hide it: show it instead.
+            if (!added || filterProducts([added], query).length === 0) setQuery('');
+            changed(added ? (list) => [added, ...list] : undefined);
+          }}
+        />
       )}
-      {dialog?.kind === 'edit' && (
+      {(dialog?.kind === 'edit' || dialog?.kind === 'fix-selector') && (
         <EditProductDialog
           {...dialogProps}
           product={dialog.product}
+          fixSelector={dialog.kind === 'fix-selector'}
           onSaved={(saved) => changed(saved ? (list) => list.map((p) => (p.id === saved.id ? saved : p)) : undefined)}
         />
       )}
