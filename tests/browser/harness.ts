@@ -57,10 +57,11 @@ export async function launchBrowser(): Promise<Browser> {
  * Content-Security-Policy: each violation the browser reports is recorded, and closing the context
  * fails with the list, so every browser test also proves the policy fits the pages.
  */
-export async function newContext(browser: Browser, opts: { mobile?: boolean; javaScript?: boolean } = {}): Promise<BrowserContext> {
+export async function newContext(browser: Browser, opts: { mobile?: boolean; javaScript?: boolean; timezoneId?: string } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: opts.mobile ? { width: 390, height: 844 } : { width: 1280, height: 900 },
     javaScriptEnabled: opts.javaScript ?? true,
+    timezoneId: opts.timezoneId,
   });
   const violations: string[] = [];
   await context.exposeBinding('__cspViolation', ({ frame }, text: string) => { violations.push(`${frame.url()}: ${text}`); });

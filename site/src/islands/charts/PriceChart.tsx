@@ -68,5 +68,5 @@ export function PriceChart({ points, currency, height = 320 }: { points: PricePo
     [points, currency],
   );
 
-  return <LineChart data={data} options={options} height={height} label="Price over time" />;
+  return <LineChart data={data} options={options} height={height} label={`Price over time (${currencySymbol(currency)})`} />;
 }
