@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { Elysia } from 'elysia';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -8,6 +8,7 @@ import type { AppContext } from './context.ts';
 import { compression } from './http/compression.ts';
 import { siteRoutes } from './site.ts';
 import { precompress } from '../scripts/precompress.ts';
+import { BUILD_ORIGIN } from '../site/build-origin.ts';
 
 const body = async (res: Response) => {
   const bytes = Buffer.from(await res.arrayBuffer());
@@ -18,25 +19,45 @@ const body = async (res: Response) => {
 describe('the built site', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pricewatch-site-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const html = `<!doctype html><title>Pricewatch</title><p>${'Never miss a price drop. '.repeat(100)}</p>`;
+  const page = (origin: string) => `<!doctype html><title>Pricewatch</title><link rel="canonical" href="${origin}/">` +
+    `<meta property="og:image" content="${origin}/og-image.png"><p>${'Never miss a price drop. '.repeat(100)}</p>`;
+  const html = page('https://pricewatch.example');
   const script = `export const x = "${'a'.repeat(3000)}";`;
   mkdirSync(join(dir, '_astro'));
-  writeFileSync(join(dir, 'index.html'), html);
+  writeFileSync(join(dir, 'index.html'), page(BUILD_ORIGIN));
   writeFileSync(join(dir, '_astro', 'app.B1x2.js'), script);
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *');
-  const ctx = { config: { siteDir: dir }, sessions: { validate: async () => null } } as unknown as AppContext;
+  const ctx = { config: { siteDir: dir, publicUrl: 'https://pricewatch.example' }, sessions: { validate: async () => null } } as unknown as AppContext;
   const site = () => new Elysia().use(compression).use(siteRoutes(ctx));
   const fetchSite = (path: string, acceptEncoding?: string) =>
     site().handle(new Request(`http://localhost${path}`, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }));
 
-  test('the build writes a brotli and a gzip copy beside each text file of 1 KB or more', async () => {
+  test('the build writes a brotli and a gzip copy beside each text asset of 1 KB or more; pages are left to the server', async () => {
     const totals = await precompress(dir);
-    expect(totals.files).toBe(2);
-    expect(readdirSync(dir).sort()).toEqual(['_astro', 'index.html', 'index.html.br', 'index.html.gz', 'robots.txt']);
+    expect(totals.files).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['_astro', 'index.html', 'robots.txt']);
     expect(readdirSync(join(dir, '_astro')).sort()).toEqual(['app.B1x2.js', 'app.B1x2.js.br', 'app.B1x2.js.gz']);
   });
 
-  test('pages and hashed assets are sent precompressed, assets still cached for a year', async () => {
+  test('pages name the running origin in their absolute links, compressed once, and follow a rebuild', async () => {
+    for (const encoding of ['br', 'gzip', undefined]) {
+      const res = await fetchSite('/', encoding);
+      expect(res.headers.get('content-encoding')).toBe(encoding ?? null);
+      expect(await body(res)).toBe(html);
+    }
+    // A rebuild: new contents, a later modification time.
+    const rebuild = (contents: string, seconds: number) => {
+      writeFileSync(join(dir, 'index.html'), contents);
+      utimesSync(join(dir, 'index.html'), new Date(), new Date(Date.now() + seconds * 1000));
+    };
+    rebuild(page(BUILD_ORIGIN).replace('Pricewatch', 'Pricewatch 2'), 5);
+    const rebuilt = await body(await fetchSite('/', 'br'));
+    expect(rebuilt).toContain('<title>Pricewatch 2</title>');
+    expect(rebuilt).toContain('href="https://pricewatch.example/"');
+    rebuild(page(BUILD_ORIGIN), 10);
+  });
+
+  test('pages and hashed assets are sent compressed, assets still cached for a year', async () => {
     const page = await fetchSite('/', 'gzip, deflate, br');
     expect(page.headers.get('content-encoding')).toBe('br');
     expect(page.headers.get('content-type')).toStartWith('text/html');

@@ -1,14 +1,50 @@
 import { Elysia } from 'elysia';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AppContext } from './context.ts';
 import { SESSION_COOKIE } from './auth/sessions.ts';
-import { acceptedEncodings } from './http/compression.ts';
+import { acceptedEncodings, type Encoding } from './http/compression.ts';
+import { BUILD_ORIGIN } from '../site/build-origin.ts';
 
 /** Signed-in screens: served to signed-in users, the sign-in-required page otherwise. */
 export const APP_PAGES = new Set(['dashboard', 'products', 'price-history', 'alerts', 'billing', 'settings', 'subscribe']);
 
 const SUFFIX = { br: '.br', gzip: '.gz' } as const;
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+type Page = { stamp: number; body: Promise<Record<'identity' | Encoding, Blob>> };
+
+/**
+ * The built pages with the running origin in their absolute links (canonical, og:url, og:image;
+ * see site/build-origin.ts), compressed once per page and kept in memory: each request then costs
+ * a stat, to notice a rebuild.
+ */
+function pageCache(dir: string, origin: string) {
+  const pages = new Map<string, Page>();
+  return (path: string) => {
+    const source = Bun.file(join(dir, path));
+    const stamp = source.lastModified;
+    let page = pages.get(path);
+    if (!page || page.stamp !== stamp) {
+      const body = source.text().then(async (html) => {
+        const identity = Buffer.from(html.replaceAll(BUILD_ORIGIN, origin));
+        const [br, gzipped] = await Promise.all([
+          brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
+          gz(identity, { level: 9 }),
+        ]);
+        return { identity: new Blob([identity]), br: new Blob([br]), gzip: new Blob([gzipped]) };
+      });
+      page = { stamp, body };
+      pages.set(path, page);
+      body.catch(() => pages.delete(path)); // read again next time
+    }
+    return page.body;
+  };
+}
 
 function listFiles(dir: string): Set<string> {
   const files = new Set<string>();
@@ -32,6 +68,7 @@ function listFiles(dir: string): Set<string> {
  */
 export function siteRoutes(ctx: AppContext) {
   const dir = ctx.config.siteDir;
+  const rendered = pageCache(dir, new URL(ctx.config.publicUrl).origin);
   let files = listFiles(dir);
   let listedAt = Date.now();
   // A rebuild while the server runs brings new hashed assets: look again, at most once a second.
@@ -44,7 +81,7 @@ export function siteRoutes(ctx: AppContext) {
   };
   // Compressed copies are sent only in place of their file, never by their own name.
   const servable = (path: string) => !/\.(br|gz)$/.test(path) && has(path);
-  // The build writes .br and .gz copies beside text files (scripts/precompress.ts): send the best one the browser takes.
+  // The build writes .br and .gz copies beside text assets (scripts/precompress.ts): send the best one the browser takes.
   const file = (request: Request, path: string, status = 200, headers: Record<string, string> = {}) => {
     const source = Bun.file(join(dir, path));
     const precompressed = files.has(path + SUFFIX.br) || files.has(path + SUFFIX.gzip);
@@ -60,6 +97,20 @@ export function siteRoutes(ctx: AppContext) {
       },
     });
   };
+  // A page: its links name the running origin (compressed here, not at build time).
+  const page = async (request: Request, path: string, status = 200) => {
+    const bodies = await rendered(path);
+    const encoding = acceptedEncodings(request.headers.get('accept-encoding'))[0];
+    return new Response(bodies[encoding ?? 'identity'], {
+      status,
+      headers: {
+        'cache-control': 'no-cache',
+        'content-type': 'text/html;charset=utf-8',
+        vary: 'Accept-Encoding',
+        ...(encoding ? { 'content-encoding': encoding } : {}),
+      },
+    });
+  };
   const signedIn = async (cookie: Record<string, { value?: unknown }>) =>
     !!(await ctx.sessions.validate(cookie[SESSION_COOKIE]?.value));
 
@@ -67,12 +118,12 @@ export function siteRoutes(ctx: AppContext) {
     if (path.startsWith('/_astro/') && servable(path)) {
       return file(request, path, 200, { 'cache-control': 'public, max-age=31536000, immutable' });
     }
-    const page = path === '/' ? 'index' : path.replace(/^\/+|\/+$/g, '').replace(/\.html$/, '');
-    if (page === 'index') return file(request, (await signedIn(cookie)) ? '/dashboard.html' : '/index.html');
-    if (APP_PAGES.has(page)) return file(request, (await signedIn(cookie)) ? `/${page}.html` : '/unauthorized.html');
-    if (page === 'login' && (await signedIn(cookie))) return redirect('/', 302);
-    if (files.has(`/${page}.html`) && page !== '404') return file(request, `/${page}.html`);
+    const name = path === '/' ? 'index' : path.replace(/^\/+|\/+$/g, '').replace(/\.html$/, '');
+    if (name === 'index') return page(request, (await signedIn(cookie)) ? '/dashboard.html' : '/index.html');
+    if (APP_PAGES.has(name)) return page(request, (await signedIn(cookie)) ? `/${name}.html` : '/unauthorized.html');
+    if (name === 'login' && (await signedIn(cookie))) return redirect('/', 302);
+    if (files.has(`/${name}.html`) && name !== '404') return page(request, `/${name}.html`);
     if (servable(path)) return file(request, path, 200, { 'cache-control': 'public, max-age=3600' });
-    return files.has('/404.html') ? file(request, '/404.html', 404) : new Response('404 Page Not Found', { status: 404 });
+    return files.has('/404.html') ? page(request, '/404.html', 404) : new Response('404 Page Not Found', { status: 404 });
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Writes a brotli (.br) and a gzip (.gz) copy beside every text file of the built site, at the
+ * Writes a brotli (.br) and a gzip (.gz) copy beside every text asset of the built site, at the
  * highest levels: done once per build, so the server sends them at no cost per request
  * (api/site.ts picks one by Accept-Encoding). Part of `npm run build`.
  * Usage: bun scripts/precompress.ts [dir]   (default site/dist)
@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
-const TEXT = /\.(html|css|js|mjs|svg|txt|json|xml|webmanifest)$/;
+// Pages are compressed by the server, once the running origin is written into them (api/site.ts).
+const TEXT = /\.(css|js|mjs|svg|txt|json|xml|webmanifest)$/;
 /** Smaller files gain too little to be worth a second request path. */
 const MIN_BYTES = 1024;
 

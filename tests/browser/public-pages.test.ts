@@ -35,9 +35,12 @@ describe.skipIf(!browserAvailable)('public pages', () => {
       expect(await meta('meta[name="robots"]')).toBe(p.indexed ? 'index, follow' : 'noindex, nofollow');
       expect(await meta('meta[property="og:title"]')).toBeTruthy();
       expect(await meta('meta[property="og:description"]')).toBeTruthy();
-      expect(await meta('meta[property="og:image"]')).toMatch(/^http/);
-      expect(await meta('meta[property="og:url"]')).toMatch(/^http/);
-      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toMatch(/^http/);
+      // Absolute, at the address the product runs at (a port no build could know).
+      const address = p.path === '/' ? `${product.url}/` : product.url + p.path;
+      expect(await meta('meta[property="og:image"]')).toBe(`${product.url}/og-image.png`);
+      expect(await meta('meta[property="og:url"]')).toBe(address);
+      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(address);
+      expect(await page.content()).not.toContain('pricewatch.invalid');
       if (p.heading) await expect(page.getByRole('heading', { name: p.heading })).toBeDefined();
       await ctx.close();
     });
@@ -64,6 +67,10 @@ describe.skipIf(!browserAvailable)('public pages', () => {
     expect(res!.status()).toBe(404);
     expect(await page.title()).toBe('404 Page Not Found');
     expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex, nofollow');
+    // It stands for any missing address, so it names none.
+    expect(await page.locator('link[rel="canonical"]').count()).toBe(0);
+    expect(await page.locator('meta[property="og:url"]').count()).toBe(0);
+    expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toBe(`${product.url}/og-image.png`);
     await ctx.close();
   });
 
