@@ -13,9 +13,14 @@ export type Subscription = NonNullable<BillingAnswer['subscription']>;
 
 const PAID: readonly string[] = ['starter', 'growth', 'pro'];
 
-/** The plan of /subscribe?plan=…: starter by default and for anything that is not a paid plan. */
-export function subscribePlan(query: string | null | undefined): PaidPlanId {
-  return query && PAID.includes(query) ? (query as PaidPlanId) : 'starter';
+/**
+ * The plan of /subscribe?plan=…: starter when none is named; 'free' (nothing to set up: moving to
+ * Free is cancelling); null for a name that is no plan, which is said rather than taken for another.
+ */
+export function subscribePlan(query: string | null | undefined): PaidPlanId | 'free' | null {
+  if (!query) return 'starter';
+  if (query === 'free') return 'free';
+  return PAID.includes(query) ? (query as PaidPlanId) : null;
 }
 
 export const subscribePath = (plan: PlanId) => `/subscribe?plan=${plan}`;
@@ -37,31 +42,61 @@ export function formatBillingDate(seconds: number | null | undefined): string {
 /** '£18.00' for 1800 pence: plans are sold in pounds sterling. */
 export const formatMonthly = (pence: number) => formatPrice(pence / 100, 'GBP');
 
+const wholePounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
+
+/** '£49': a plan's monthly price as the plan table states it, in whole pounds. */
+export const formatPlanPrice = (plan: PlanId) => wholePounds.format(PLANS[plan].priceGbp);
+
 export type PlanAction =
   | { label: 'Current Plan'; kind: 'none' }
   | { label: 'Downgrade'; kind: 'cancel'; disabled: boolean }
-  | { label: 'Start Free Trial' | 'Get Started'; kind: 'subscribe'; href: string };
+  | { label: 'Start Free Trial' | 'Get Started' | 'Upgrade' | 'Downgrade'; kind: 'subscribe'; href: string };
 
 /**
  * The button of a plan in the grid: the user's plan is 'Current Plan'; Free is 'Downgrade' for a
- * paying user (cancelling, which takes effect at the end of the period); a paid plan starts the
- * trial while it is still available, otherwise 'Get Started'.
+ * paying user (cancelling, which takes effect at the end of the period); for a paying user the
+ * other paid plans are 'Upgrade' or 'Downgrade' by price; otherwise a paid plan starts the trial
+ * while it is still available, else 'Get Started'.
  */
 export function planAction(plan: PlanId, answer: BillingAnswer): PlanAction {
   const current = currentPlanId(answer);
   if (plan === current) return { label: 'Current Plan', kind: 'none' };
   if (plan === 'free') return { label: 'Downgrade', kind: 'cancel', disabled: isCanceled(answer.subscription) };
-  const trial = answer.trialAvailable && current === 'free';
-  return { label: trial ? 'Start Free Trial' : 'Get Started', kind: 'subscribe', href: subscribePath(plan) };
+  const href = subscribePath(plan);
+  if (current !== 'free') return { label: PLANS[plan].priceGbp > PLANS[current].priceGbp ? 'Upgrade' : 'Downgrade', kind: 'subscribe', href };
+  return { label: answer.trialAvailable ? 'Start Free Trial' : 'Get Started', kind: 'subscribe', href };
 }
 
-/** What subscribing to `plan` means for this user, as the server will decide it. */
-export function subscribeMode(plan: PaidPlanId, answer: BillingAnswer): 'trial' | 'paid' | 'change' | 'current' {
+export type SubscribeMode = 'trial' | 'paid' | 'change' | 'resume' | 'current';
+
+/**
+ * What subscribing to `plan` means for this user, as the server will decide it: while a
+ * subscription lasts, the plan held is 'current' (or 'resume' once cancelled: subscribing again
+ * takes the cancellation back) and another plan is a 'change' (which also takes it back).
+ */
+export function subscribeMode(plan: PaidPlanId, answer: BillingAnswer): SubscribeMode {
   const sub = answer.subscription;
   if (answer.user.subscriptionPlan && sub) {
-    return sub.plan === plan && !sub.cancel_at_period_end ? 'current' : 'change';
+    if (sub.plan !== plan) return 'change';
+    return sub.cancel_at_period_end ? 'resume' : 'current';
   }
   return answer.trialAvailable ? 'trial' : 'paid';
+}
+
+/**
+ * What will happen to the user's subscription, in one sentence: the spec's trial banner while a
+ * trial runs, and after a cancellation, until when the plan lasts and that nothing more is charged.
+ */
+export function subscriptionOutlook(answer: BillingAnswer): string | null {
+  const sub = answer.subscription;
+  if (!sub || !answer.user.subscriptionPlan) return null;
+  const plan = PLANS[currentPlanId(answer)].name;
+  const trialing = sub.status === 'trialing';
+  if (isCanceled(sub)) {
+    const ends = formatBillingDate(trialing ? sub.trial_end : sub.current_period_end);
+    return `${trialing ? 'Your trial' : 'Your subscription'} is cancelled: you keep ${plan} until ${ends}, then your account moves to the Free plan. Nothing more will be charged.`;
+  }
+  return trialing ? `Your trial ends on ${formatBillingDate(sub.trial_end)}. No charges until then.` : null;
 }
 
 /** The server's sentence from an error answer ('409: {"message":"…"}'), else the error's own message. */

@@ -1,11 +1,11 @@
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { Brain, CalendarClock, Clock, Gift, Package, PoundSterling, TriangleAlert } from 'lucide-react';
+import { Brain, CalendarClock, CalendarX, Clock, Gift, Package, PoundSterling, TriangleAlert } from 'lucide-react';
 import { CHECK_FREQUENCY_LABEL } from '../../../../api/billing/plans';
 import { api, isUnauthorizedError, type BillingAnswer } from '../../lib/api';
 import {
-  currentPlanId, formatBillingDate, formatMonthly, isCanceled, PLANS, productLimitLabel, subscribePath, withRetries,
+  currentPlanId, formatBillingDate, formatMonthly, isCanceled, PLANS, productLimitLabel, subscribePath, subscriptionOutlook, withRetries,
 } from '../../lib/billing';
-import { toast } from '../../stores/toast';
+import { cn } from '../../lib/utils';
 import { AppShell } from '../AppShell';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
@@ -47,18 +47,10 @@ function Billing() {
   const { answer, setAnswer, failed, retry } = useSubscription();
   const [cancelling, setCancelling] = useState(false);
 
-  // Back from the Subscribe page (/billing?success=true): say so once, then drop the flag.
-  const loaded = answer !== null;
+  // Back from the Subscribe page (/billing?success=true), which has said so already: drop the flag.
   useEffect(() => {
-    if (!answer || new URLSearchParams(location.search).get('success') !== 'true') return;
-    history.replaceState(history.state, '', location.pathname);
-    const sub = answer.subscription;
-    toast(
-      sub?.status === 'trialing'
-        ? { title: 'Free Trial Started!', description: `Enjoy the ${PLANS[currentPlanId(answer)].name} plan, free until ${formatBillingDate(sub.trial_end)}.` }
-        : { title: 'Subscription Updated', description: `You are now on the ${PLANS[currentPlanId(answer)].name} plan.` },
-    );
-  }, [loaded]);
+    if (new URLSearchParams(location.search).get('success') === 'true') history.replaceState(history.state, '', location.pathname);
+  }, []);
 
   if (!answer) {
     return failed ? (
@@ -108,6 +100,7 @@ function CurrentPlan({ answer, onCancel }: { answer: BillingAnswer; onCancel: ()
   const limits = answer.user.planLimits;
   const trialing = sub?.status === 'trialing';
   const canceled = isCanceled(sub);
+  const outlook = subscriptionOutlook(answer);
 
   return (
     <Card>
@@ -131,12 +124,14 @@ function CurrentPlan({ answer, onCancel }: { answer: BillingAnswer; onCancel: ()
         </div>
       </CardHeader>
       <CardContent className="space-y-6">
-        {trialing && (
-          <p role="status" className="flex items-start gap-3 rounded-lg border border-success/30 bg-success/10 p-4 text-sm">
-            <Gift aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
-            <span>
-              Your trial ends on <strong className="font-semibold">{formatBillingDate(sub?.trial_end)}</strong>. No charges until then.
-            </span>
+        {outlook && (
+          <p role="status" className={cn('flex items-start gap-3 rounded-lg border p-4 text-sm', canceled ? 'bg-muted/50' : 'border-success/30 bg-success/10')}>
+            {canceled ? (
+              <CalendarX aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+            ) : (
+              <Gift aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
+            )}
+            <span>{outlook}</span>
           </p>
         )}
         {sub && PAYMENT_NOTICE[sub.status] && (
@@ -154,17 +149,35 @@ function CurrentPlan({ answer, onCancel }: { answer: BillingAnswer; onCancel: ()
             label={canceled ? 'Access until' : 'Next Billing Date'}
             value={sub ? formatBillingDate(sub.current_period_end) : '—'}
           />
-          <Fact icon={PoundSterling} label="Amount" value={<>{formatMonthly(sub?.amount ?? 0)}<span className="text-sm font-normal text-muted-foreground">/month</span></>} />
+          <Fact
+            icon={PoundSterling}
+            label="Amount"
+            value={
+              canceled ? (
+                'Nothing more'
+              ) : (
+                <>
+                  {formatMonthly(sub?.amount ?? 0)}
+                  <span className="text-sm font-normal text-muted-foreground">/month</span>
+                </>
+              )
+            }
+          />
         </dl>
       </CardContent>
       <CardFooter className="flex-wrap gap-2">
+        {canceled && sub && (
+          <Button asChild>
+            <a href={subscribePath(sub.plan)}>Resume {PLANS[sub.plan].name}</a>
+          </Button>
+        )}
         {plan.id === 'free' && answer.trialAvailable ? (
           <Button asChild>
             <a href={subscribePath('starter')}>Start Free Trial</a>
           </Button>
         ) : (
           plan.id !== 'pro' && (
-            <Button asChild>
+            <Button asChild variant={canceled ? 'outline' : 'default'}>
               <a href={subscribePath('pro')}>Upgrade Plan</a>
             </Button>
           )

@@ -1,6 +1,6 @@
 import { Check, FlaskConical } from 'lucide-react';
 import type { BillingAnswer } from '../../lib/api';
-import { planAction, PLAN_IDS, PLANS, TRIAL_DAYS } from '../../lib/billing';
+import { formatPlanPrice, planAction, PLAN_IDS, PLANS, TRIAL_DAYS } from '../../lib/billing';
 import { cn } from '../../lib/utils';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
@@ -45,7 +45,7 @@ export function PlanGrid({ answer, onDowngrade }: PlanGridProps) {
               )}
               <h3 className="text-lg font-semibold">{plan.name}</h3>
               <p className="mt-3 flex items-baseline gap-1">
-                <span className="text-4xl font-bold tracking-tight">£{plan.priceGbp}</span>
+                <span className="text-4xl font-bold tracking-tight">{formatPlanPrice(id)}</span>
                 <span className="text-sm text-muted-foreground">/month</span>
               </p>
               {answer.trialAvailable && (
@@ -72,7 +72,10 @@ export function PlanGrid({ answer, onDowngrade }: PlanGridProps) {
                   </Button>
                 ) : (
                   <Button asChild variant={plan.popular ? 'default' : 'outline'} className="w-full">
-                    <a href={action.href} aria-label={`${action.label} with the ${plan.name} plan`}>
+                    <a
+                      href={action.href}
+                      aria-label={action.label === 'Upgrade' || action.label === 'Downgrade' ? `${action.label} to the ${plan.name} plan` : `${action.label} with the ${plan.name} plan`}
+                    >
                       {action.label}
                     </a>
                   </Button>

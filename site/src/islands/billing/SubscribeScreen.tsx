@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ArrowLeft, Check, Gift } from 'lucide-react';
 import { api, isUnauthorizedError, type BillingAnswer, type PaidPlanId, type TrialSetup } from '../../lib/api';
 import {
-  BILLING_SUCCESS_PATH, errorMessage, formatBillingDate, PLANS, subscribeMode, subscribePlan, SUCCESS_REDIRECT_MS, TRIAL_DAYS, withRetries,
+  BILLING_SUCCESS_PATH, currentPlanId, errorMessage, formatBillingDate, formatPlanPrice, isCanceled, PLANS, subscribeMode, subscribePlan,
+  SUCCESS_REDIRECT_MS, TRIAL_DAYS, withRetries, type SubscribeMode,
 } from '../../lib/billing';
 import { toast } from '../../stores/toast';
 import { AppShell } from '../AppShell';
@@ -13,15 +14,16 @@ import { Spinner } from '../ui/Spinner';
 import { PaymentMethod, type PaymentMethodHandle } from './PaymentMethod';
 
 export default function SubscribeScreen() {
-  const plan = subscribePlan(new URLSearchParams(location.search).get('plan'));
+  const asked = new URLSearchParams(location.search).get('plan');
+  const plan = subscribePlan(asked);
   return (
-    <AppShell title="Subscribe" subtitle={`${PLANS[plan].name} plan`}>
-      <Subscribe plan={plan} />
+    <AppShell title="Subscribe" subtitle={plan ? `${PLANS[plan].name} plan` : 'Choose a plan'}>
+      <Subscribe plan={plan} asked={asked ?? ''} />
     </AppShell>
   );
 }
 
-type Mode = ReturnType<typeof subscribeMode>;
+type Mode = SubscribeMode;
 
 const DAY_MS = 86_400_000;
 
@@ -32,10 +34,12 @@ function wording(mode: Exclude<Mode, 'current'>, plan: PaidPlanId) {
     case 'trial': return { title: `${TRIAL_DAYS}-Day Free Trial`, button: 'Start Free Trial', busy: 'Setting Up Trial...', done: 'Free Trial Started!' };
     case 'paid': return { title: `Subscribe to ${name}`, button: 'Subscribe', busy: 'Subscribing...', done: 'Subscription Started' };
     case 'change': return { title: `Switch to ${name}`, button: `Switch to ${name}`, busy: 'Switching Plan...', done: 'Plan Changed' };
+    case 'resume': return { title: `Resume ${name}`, button: `Resume ${name}`, busy: 'Resuming...', done: 'Subscription Resumed' };
   }
 }
 
-function Subscribe({ plan }: { plan: PaidPlanId }) {
+/** A plan to subscribe to, or what to say instead: the Free plan needs no setup, and an unknown name is no plan. */
+function Subscribe({ plan, asked }: { plan: PaidPlanId | 'free' | null; asked: string }) {
   const [answer, setAnswer] = useState<BillingAnswer | null>(null);
   const [setup, setSetup] = useState<TrialSetup | null>(null);
   const [failed, setFailed] = useState(false);
@@ -49,7 +53,7 @@ function Subscribe({ plan }: { plan: PaidPlanId }) {
       .then(async (loaded) => {
         if (!live) return;
         setAnswer(loaded);
-        if (subscribeMode(plan, loaded) !== 'current') {
+        if (plan && plan !== 'free' && subscribeMode(plan, loaded) !== 'current') {
           const created = await api.billing.createTrialSetup();
           if (live) setSetup(created);
         }
@@ -85,23 +89,44 @@ function Subscribe({ plan }: { plan: PaidPlanId }) {
         </Card>
       ) : !answer ? (
         <SubscribeSkeleton />
+      ) : plan === null ? (
+        <NothingToSetUp title={`There is no “${asked}” plan`} text="Choose one of the plans on the Billing page." />
+      ) : plan === 'free' ? (
+        <NothingToSetUp {...freePlanWords(answer)} />
       ) : subscribeMode(plan, answer) === 'current' ? (
-        <Card>
-          <CardHeader>
-            <CardTitle>You are on the {PLANS[plan].name} plan</CardTitle>
-            <CardDescription>There is nothing to set up. Choose another plan on the Billing page to switch.</CardDescription>
-          </CardHeader>
-          <CardFooter>
-            <Button asChild>
-              <a href="/billing">Back to Billing</a>
-            </Button>
-          </CardFooter>
-        </Card>
+        <NothingToSetUp title={`You are on the ${PLANS[plan].name} plan`} text="There is nothing to set up. Choose another plan on the Billing page to switch." />
       ) : (
         <SubscribeForm plan={plan} answer={answer} setup={setup} />
       )}
     </div>
   );
+}
+
+function NothingToSetUp({ title, text }: { title: string; text: string }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{text}</CardDescription>
+      </CardHeader>
+      <CardFooter>
+        <Button asChild>
+          <a href="/billing">Back to Billing</a>
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+/** The Free plan is not subscribed to: a paying user moves to it by cancelling. */
+function freePlanWords(answer: BillingAnswer): { title: string; text: string } {
+  const sub = answer.subscription;
+  if (!sub || !answer.user.subscriptionPlan) return { title: 'You are on the Free plan', text: 'It needs no setup and costs nothing.' };
+  const name = PLANS[currentPlanId(answer)].name;
+  const ends = formatBillingDate(sub.status === 'trialing' ? sub.trial_end : sub.current_period_end);
+  return isCanceled(sub)
+    ? { title: 'Moving to the Free plan', text: `Your ${name} subscription is cancelled: your account moves to the Free plan on ${ends}, and nothing more will be charged.` }
+    : { title: 'Moving to the Free plan', text: `To move to Free, cancel your ${name} subscription on the Billing page. You keep ${name} until ${ends}, and nothing more will be charged.` };
 }
 
 function SubscribeForm({ plan, answer, setup }: { plan: PaidPlanId; answer: BillingAnswer; setup: TrialSetup | null }) {
@@ -131,7 +156,11 @@ function SubscribeForm({ plan, answer, setup }: { plan: PaidPlanId; answer: Bill
       setBusy(false);
       return;
     }
-    toast({ title: words.done, description: mode === 'trial' ? `Your ${TRIAL_DAYS}-day free trial of ${details.name} has started.` : `You are now on the ${details.name} plan.` });
+    const description = mode === 'trial' ? `Your ${TRIAL_DAYS}-day free trial of ${details.name} has started.`
+      : mode === 'resume' ? `Your ${details.name} subscription continues.`
+      : `You are now on the ${details.name} plan.`;
+    // Said here only: the Billing page it opens next does not say it again.
+    toast({ title: words.done, description });
     // Stays busy until the Billing page opens.
     setTimeout(() => location.assign(BILLING_SUCCESS_PATH), SUCCESS_REDIRECT_MS);
   }
@@ -150,14 +179,21 @@ function SubscribeForm({ plan, answer, setup }: { plan: PaidPlanId; answer: Bill
     if (!busy && ready) void subscribe(() => payment.current!.confirm());
   }
 
+  const price = `${formatPlanPrice(plan)}/month`;
   const trialEnds = formatBillingDate((Date.now() + TRIAL_DAYS * DAY_MS) / 1000);
-  const currentTrialEnd = answer.subscription?.status === 'trialing' ? answer.subscription.trial_end : null;
+  const sub = answer.subscription;
+  const currentTrialEnd = sub?.status === 'trialing' ? formatBillingDate(sub.trial_end) : null;
+  // Subscribing while cancelled takes the cancellation back: say so, and when charges start again.
+  const takesBack = isCanceled(sub) ? 'This takes back your cancellation. ' : '';
   const summary = {
-    trial: `Try ${details.name} free for ${TRIAL_DAYS} days, then £${details.priceGbp}/month. Cancel before ${trialEnds} and you will not be charged.`,
-    paid: `£${details.priceGbp}/month, charged today. Your free trial has already been used.`,
-    change: currentTrialEnd
-      ? `Your free trial continues until ${formatBillingDate(currentTrialEnd)}, then £${details.priceGbp}/month.`
-      : `£${details.priceGbp}/month from now on; the difference for this month is settled on your next invoice.`,
+    trial: `Try ${details.name} free for ${TRIAL_DAYS} days, then ${price}. Cancel before ${trialEnds} and you will not be charged.`,
+    paid: `${price}, charged today. Your free trial has already been used.`,
+    change: takesBack + (currentTrialEnd
+      ? `Your free trial continues until ${currentTrialEnd}, then ${details.name} is ${price}.`
+      : `${details.name} is ${price} from now on; the difference for this month is settled on your next invoice.`),
+    resume: currentTrialEnd
+      ? `Your trial is cancelled and ends on ${currentTrialEnd}. Resume it to keep ${details.name}: from ${currentTrialEnd} it is ${price}.`
+      : `Your subscription is cancelled and ends on ${formatBillingDate(sub?.current_period_end)}. Resume it to keep ${details.name} at ${price}.`,
   }[mode];
 
   return (
@@ -166,14 +202,14 @@ function SubscribeForm({ plan, answer, setup }: { plan: PaidPlanId; answer: Bill
         <CardHeader>
           <p className="flex items-center gap-2 text-sm font-medium text-success">
             <Gift aria-hidden="true" className="size-4" />
-            {mode === 'trial' ? 'No charge today' : `${details.name} plan`}
+            {mode === 'paid' ? `${details.name} plan` : 'No charge today'}
           </p>
           <CardTitle className="text-2xl">{words.title}</CardTitle>
           <CardDescription>{summary}</CardDescription>
         </CardHeader>
         <CardContent>
           <p className="flex items-baseline gap-1">
-            <span className="text-3xl font-bold tracking-tight">£{details.priceGbp}</span>
+            <span className="text-3xl font-bold tracking-tight">{formatPlanPrice(plan)}</span>
             <span className="text-sm text-muted-foreground">/month{mode === 'trial' ? ` after ${TRIAL_DAYS} days` : ''}</span>
           </p>
           <ul className="mt-5 grid gap-2.5 text-sm">
