@@ -90,7 +90,8 @@ export const emailOutboxReactor: Projection = {
           break;
         case 'AlertRaised': {
           const r = recipient(e.data.userId);
-          const fresh = Date.now() - Date.parse(e.data.trigger.at) <= EMAIL_MAX_AGE_MS;
+          // Alerts from backfilled history (the demo account's past week) are shown, not e-mailed.
+          const fresh = Date.now() - Date.parse(e.data.trigger.at) <= EMAIL_MAX_AGE_MS && !e.metadata.backfill;
           if (r.email && r.email_notifications && fresh) {
             rows.push({ id: e.data.alertId, user_id: r.user_id, kind: 'alerts', to_address: r.email, payload: e.data });
           }

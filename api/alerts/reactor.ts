@@ -95,6 +95,8 @@ export function alertRulesReactor(store: EventStore): Projection {
         const { at, ...figures } = alert;
         const list = alerts.get(p.user_id) ?? [];
         list.push({
+          // Raised from backfilled history: shown in the app like any alert, but not news to e-mail.
+          ...(e.metadata.backfill ? { metadata: { backfill: true } } : {}),
           type: 'AlertRaised',
           data: {
             alertId: alertIdFor(e.position, kind), userId: p.user_id, productId: p.product_id,
@@ -105,10 +107,10 @@ export function alertRulesReactor(store: EventStore): Projection {
         alerts.set(p.user_id, list);
       };
 
-      // Backfilled history (the demo account's past week) sets the reference price and availability but is not news.
+      // Backfilled history (the demo account's past week) raises the alerts its rules would have raised then.
       const priced = (p: ProductState, e: RecordedEvent, price: number, currency: string | null, at: string) => {
         const written = currencyOf(p, currency);
-        const decision = e.metadata.backfill ? null : decideAlert(p.rule, p.price === null ? null : { price: p.price, currency: p.currency }, { price, currency: written },
+        const decision = decideAlert(p.rule, p.price === null ? null : { price: p.price, currency: p.currency }, { price, currency: written },
           { priceDropAlerts: dropAlertsOf(p.user_id) });
         if (decision) {
           raise(p, e, 'price', { ...decision, previousPrice: p.price!, currentPrice: price, currency: written, at });
@@ -122,7 +124,7 @@ export function alertRulesReactor(store: EventStore): Projection {
       const stocked = (p: ProductState, e: RecordedEvent, availability: Availability | null, price: number | null, currency: string | null, at: string) => {
         if (availability === null) return; // the page did not say: nothing changes
         const previousPrice = p.price, known = currencyOf(p, currency);
-        const decision = e.metadata.backfill ? null : decideStockAlert(p.availability, availability, price === null ? null : { price, currency: known }, { stockAlerts: p.stock_alerts });
+        const decision = decideStockAlert(p.availability, availability, price === null ? null : { price, currency: known }, { stockAlerts: p.stock_alerts });
         if (decision) {
           const comparable = price !== null && previousPrice !== null && previousPrice > 0;
           raise(p, e, 'stock', {

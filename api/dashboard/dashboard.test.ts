@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
-import { addProduct, failCheck, observePrices } from '../testing/prices.ts';
+import { addProduct, failCheck, observed, observePrices } from '../testing/prices.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
 import { readDashboardStats } from './routes.ts';
 import { signInDemo } from '../testing/sign-in.ts';
@@ -157,6 +157,31 @@ describe('/api/dashboard/stats', () => {
     const body = await stats(other.cookie);
     expect(body).toMatchObject({ productsCount: 0, priceDropsCount: 0, recentChanges: [], lastScan: { at: null, failedCount: 0 } });
     expect(body.priceTrends.every((d: any) => d.changes === 0)).toBe(true);
+  });
+});
+
+describe('/api/dashboard/stats, what counts as a detected drop', () => {
+  test('a price typed in by hand is no detected drop; the next check is measured from it', async () => {
+    const { cookie, userId } = await signedIn();
+    const id = await addProduct(ctx, userId);
+    await observePrices(ctx, id, userId, [[100, new Date(Date.now() - 3 * HOUR)]]);
+    await ctx.store.append(`product-${id}`, 'any', [{ type: 'PriceManuallySet', data: { productId: id, userId, price: 80, currency: 'GBP' } }]);
+    await Bun.sleep(5);
+    await observePrices(ctx, id, userId, [[70, new Date()]]);
+    await ctx.projections.catchUp();
+    const body = await stats(cookie);
+    expect(body.priceDropsCount).toBe(1);
+    // The history still shows both changes, each in its currency.
+    expect(body.recentChanges.map((c: any) => [c.previousPrice, c.currentPrice, c.currency])).toEqual([[80, 70, 'GBP'], [100, 80, 'GBP']]);
+  });
+
+  test('each change carries the currency of its page', async () => {
+    const { cookie, userId } = await signedIn();
+    const id = await addProduct(ctx, userId);
+    const euro = (price: number, at: Date) => ({ ...observed(id, userId, price, at), data: { ...observed(id, userId, price, at).data, currency: 'EUR' } });
+    await ctx.store.append(`product-${id}`, 'any', [euro(20, new Date(Date.now() - 2 * HOUR)), euro(18, new Date(Date.now() - HOUR))]);
+    await ctx.projections.catchUp();
+    expect((await stats(cookie)).recentChanges.map((c: any) => c.currency)).toEqual(['EUR']);
   });
 });
 

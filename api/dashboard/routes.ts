@@ -23,7 +23,7 @@ export type RecentChange = {
 
 export type DashboardStats = {
   productsCount: number;
-  /** Drops in the last 7 days. */
+  /** Drops found by checks in the last 7 days (a price typed in by hand is not a detected drop). */
   priceDropsCount: number;
   /** Unread alerts. */
   alertsCount: number;
@@ -35,7 +35,10 @@ export type DashboardStats = {
     productsCount: Trend;
     /** Drops in the last 7 days against the 7 days before. */
     priceDropsCount: Trend;
-    /** Alerts raised since midnight (the user's time zone); null until alerts exist. */
+    /**
+     * Unread alerts raised since midnight (the user's time zone): part of alertsCount, so the two
+     * never contradict each other; null until alerts exist.
+     */
     alertsCount: { newToday: number } | null;
   };
   /** Average change percent per day of the user's time zone, the last 90 days, oldest first. */
@@ -43,12 +46,12 @@ export type DashboardStats = {
 };
 
 /**
- * The alert figures, as a subquery of the stats statement: unread alerts and those raised since
- * the user's midnight. The only place the dashboard reads alerts.
+ * The alert figures, as a subquery of the stats statement: unread alerts, and those of them raised
+ * since the user's midnight. The only place the dashboard reads alerts.
  * (A fragment, not a promise: awaiting it would run it on its own.)
  */
 function alertFigures(sql: Sql, userId: string) {
-  return sql`(SELECT json_build_object('active', count(*) FILTER (WHERE NOT a.is_read), 'newToday', count(*) FILTER (WHERE a.created_at >= clock.midnight))
+  return sql`(SELECT json_build_object('active', count(*) FILTER (WHERE NOT a.is_read), 'newToday', count(*) FILTER (WHERE NOT a.is_read AND a.created_at >= clock.midnight))
               FROM alerts a WHERE a.user_id = ${userId})`;
 }
 
@@ -108,8 +111,10 @@ export async function readDashboardStats(sql: Sql, userId: string, now = new Dat
       LATERAL (
         SELECT count(*) FILTER (WHERE changed_at > ${weekAgo})::int AS drops_this_week,
                count(*) FILTER (WHERE changed_at <= ${weekAgo})::int AS drops_last_week
-        FROM price_changes
-        WHERE user_id = ${userId} AND change_percent < 0 AND changed_at > ${twoWeeksAgo} AND changed_at <= ${now}) d`;
+        FROM price_changes c
+        WHERE user_id = ${userId} AND change_percent < 0 AND changed_at > ${twoWeeksAgo} AND changed_at <= ${now}
+          -- Detected by a check: a price typed in by hand is the user's own news.
+          AND NOT EXISTS (SELECT 1 FROM price_points pp WHERE pp.event_position = c.event_position AND pp.source = 'manual')) d`;
   const r = row!;
   return {
     productsCount: r.products,

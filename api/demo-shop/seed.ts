@@ -45,7 +45,8 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
     const run = (command: ProductCommand) => {
       for (const event of productDecider.decide(command, state)) {
         state = productDecider.evolve(state, event);
-        // Backfilled history: what the page showed then, not news, so it raises no alerts.
+        // Backfilled history: what the page showed then. It raises the alerts the product's rule
+        // would have raised, so the alerts agree with the drops the dashboard counts; none is e-mailed.
         events.push({ ...event, metadata: { backfill: true } } as NewEvent);
       }
     };

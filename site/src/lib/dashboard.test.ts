@@ -44,6 +44,7 @@ describe('statCards', () => {
         priceDropsCount: { current: 2, previous: 4, changePercent: -50 },
         alertsCount: { newToday: 3 },
       },
+      alertsCount: 5,
     });
     expect(card(s, 'products')).toMatchObject({ change: '+20.0%', label: 'vs last month', changeType: 'positive' });
     expect(card(s, 'drops')).toMatchObject({ change: '-50.0%', label: 'vs last week', changeType: 'negative' });
@@ -53,9 +54,15 @@ describe('statCards', () => {
   test('an unchanged figure and no new alerts are neutral', () => {
     const s = stats({
       trends: { productsCount: { current: 5, previous: 5, changePercent: 0 }, priceDropsCount: null, alertsCount: { newToday: 0 } },
+      alertsCount: 2,
     });
     expect(card(s, 'products')).toMatchObject({ change: '0.0%', changeType: 'neutral' });
     expect(card(s, 'alerts')).toMatchObject({ change: '+0', changeType: 'neutral' });
+  });
+
+  test('every alert read: no count of new ones beside a zero', () => {
+    const s = stats({ alertsCount: 0, trends: { productsCount: null, priceDropsCount: null, alertsCount: { newToday: 0 } } });
+    expect(card(s, 'alerts')).toEqual({ id: 'alerts', title: 'Active Alerts', value: '0', label: 'all read', changeType: 'neutral' });
   });
 
   test('last scan: real time and status', () => {

@@ -48,10 +48,11 @@ export function statCards(stats: DashboardStats, now: number | Date = Date.now()
       changeType: trends.priceDropsCount ? byDirection(trends.priceDropsCount.changePercent) : 'neutral',
     },
     {
+      // Active: unread. New today: the unread ones raised since midnight, so never more than the value.
       id: 'alerts',
       title: 'Active Alerts',
       value: String(stats.alertsCount),
-      ...(trends.alertsCount && { change: `+${trends.alertsCount.newToday}`, label: 'new today' }),
+      ...(trends.alertsCount && (stats.alertsCount > 0 ? { change: `+${trends.alertsCount.newToday}`, label: 'new today' } : { label: 'all read' })),
       changeType: trends.alertsCount?.newToday ? 'warning' : 'neutral',
     },
     { id: 'scan', title: 'Last Scan', ...lastScanFigures(lastScan, now) },
