@@ -205,7 +205,8 @@ describe('alert read state', () => {
   });
 });
 
-test('money is shown with two decimals', () => {
+test('money is shown with two decimals; a code Intl does not know is written out, never as pounds', () => {
   expect(formatMoney(5)).toBe('£5.00');
-  expect(formatMoney(5, 'XYZ1')).toBe('£5.00');
+  expect(formatMoney(5, 'EUR')).toBe('€5.00');
+  expect(formatMoney(5, 'XYZ1')).toBe('5.00 XYZ1');
 });

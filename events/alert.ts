@@ -97,7 +97,7 @@ export function backtest(rule: AlertRule, prices: readonly Price[], before: Pric
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
-/** '£12.50'; pounds when the shop's currency is unknown. */
+/** '£12.50'; pounds when the shop's currency is unknown; a code Intl does not know is written out, never as £. */
 export function formatMoney(amount: number, currency: string | null = 'GBP'): string {
   const code = currency ?? 'GBP';
   let format = moneyFormats.get(code);
@@ -105,7 +105,7 @@ export function formatMoney(amount: number, currency: string | null = 'GBP'): st
     try {
       format = new Intl.NumberFormat('en-GB', { style: 'currency', currency: code, minimumFractionDigits: 2, maximumFractionDigits: 2 });
     } catch {
-      format = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+      return `${amount.toFixed(2)} ${code}`;
     }
     moneyFormats.set(code, format);
   }

@@ -9,6 +9,7 @@
  * held to the same numbers.
  */
 import type { TimeFilter } from '../history/series.ts';
+import { formatMoney } from '../../events/alert.ts';
 
 export type PricingSuggestion = { title: string; description: string; confidence: number; recommendedAction: string };
 
@@ -159,14 +160,6 @@ export function priceFigures(history: HistoryPoint[], opts: { range: TimeFilter;
     promotionDepthPercent: round(depths.length ? depths.reduce((a, b) => a + b, 0) / depths.length : 0),
     weekday,
   };
-}
-
-export function formatMoney(amount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency}`;
-  }
 }
 
 const pct = (n: number) => `${round(Math.abs(n)).toFixed(1)}%`;
