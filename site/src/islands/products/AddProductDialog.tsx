@@ -5,7 +5,6 @@ import { toast } from '../../stores/toast';
 import { OptionSelect } from '../ui/Select';
 import { Field, focusFirstInvalid, FormDialog } from './FormDialog';
 import { ProductFields } from './ProductFields';
-import { AiDetectButton, SelectorSuggestions, useSelectorDetection } from './AiDetect';
 import { StockAlertsField } from './StockAlertsField';
 
 type AddProductDialogProps = {
@@ -24,7 +23,6 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [stockAlerts, setStockAlerts] = useState(true);
-  const detection = useSelectorDetection((selector) => change('selector', selector));
 
   function change(field: keyof Form, value: string) {
     setForm((f) => ({ ...f, [field]: value }));
@@ -69,13 +67,6 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
         values={form}
         errors={errors}
         onChange={change}
-        disabled={pending}
-        selectorAction={<AiDetectButton detecting={detection.detecting} disabled={pending} onClick={() => detection.detect(form.url)} />}
-      />
-      <SelectorSuggestions
-        suggestions={detection.suggestions}
-        selected={form.selector.trim()}
-        onPick={(selector) => change('selector', selector)}
         disabled={pending}
       />
       <Field label="Alert Threshold" error={errors.threshold} hint="When to alert you about this product's price.">

@@ -5,7 +5,6 @@ import { toast } from '../../stores/toast';
 import { Input } from '../ui/Input';
 import { Field, focusFirstInvalid, FormDialog } from './FormDialog';
 import { ProductFields } from './ProductFields';
-import { AiDetectButton, SelectorSuggestions, useSelectorDetection } from './AiDetect';
 import { StockAlertsField } from './StockAlertsField';
 
 type EditProductDialogProps = {
@@ -32,7 +31,6 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus,
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [stockAlerts, setStockAlerts] = useState(product.stockAlerts);
-  const detection = useSelectorDetection((selector) => change('selector', selector));
 
   function change(field: keyof Form, value: string) {
     setForm((f) => ({ ...f, [field]: value }));
@@ -88,13 +86,6 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus,
         onChange={change}
         disabled={pending}
         autoFocusSelector={fixSelector}
-        selectorAction={<AiDetectButton detecting={detection.detecting} disabled={pending} onClick={() => detection.detect(form.url)} />}
-      />
-      <SelectorSuggestions
-        suggestions={detection.suggestions}
-        selected={form.selector.trim()}
-        onPick={(selector) => change('selector', selector)}
-        disabled={pending}
       />
       <Field
         label="Alert Threshold (%)"

@@ -1,21 +1,20 @@
-import type { ReactNode } from 'react';
 import type { FieldErrors, ProductFields as Fields } from '../../lib/products';
 import { Input } from '../ui/Input';
 import { Field } from './FormDialog';
+import { AiDetectButton, SelectorSuggestions, useSelectorDetection } from './AiDetect';
 
 type ProductFieldsProps = {
   values: Fields;
   errors: FieldErrors;
   onChange: (field: keyof Fields, value: string) => void;
   disabled: boolean;
-  /** Shown beside the selector input (AI Detect). */
-  selectorAction?: ReactNode;
   /** Start in the selector field (fixing a selector that matched nothing). */
   autoFocusSelector?: boolean;
 };
 
-/** Name, url and selector: the part the add and edit dialogs share. */
-export function ProductFields({ values, errors, onChange, disabled, selectorAction, autoFocusSelector = false }: ProductFieldsProps) {
+/** Name, url and selector with AI Detect and its suggestions: the part the add and edit dialogs share. */
+export function ProductFields({ values, errors, onChange, disabled, autoFocusSelector = false }: ProductFieldsProps) {
+  const detection = useSelectorDetection((selector) => onChange('selector', selector));
   return (
     <>
       <Field label="Product Name" error={errors.name}>
@@ -58,10 +57,16 @@ export function ProductFields({ values, errors, onChange, disabled, selectorActi
               disabled={disabled}
               autoFocus={autoFocusSelector}
             />
-            {selectorAction}
+            <AiDetectButton detecting={detection.detecting} disabled={disabled} onClick={() => detection.detect(values.url)} />
           </div>
         )}
       </Field>
+      <SelectorSuggestions
+        suggestions={detection.suggestions}
+        selected={values.selector.trim()}
+        onPick={(selector) => onChange('selector', selector)}
+        disabled={disabled}
+      />
     </>
   );
 }
