@@ -42,6 +42,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ai: aiConfig(env),
     /** E-mail over SMTP when SMTP_URL is set, whatever the sign-in mode; else written as .eml files to DATA_DIR/outbox. */
     smtpUrl: env.SMTP_URL || null,
+    /** The Telegram Bot API that Telegram channels post through (a loopback fake in tests). */
+    telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/$/, ''),
     mailFrom: env.MAIL_FROM || `Pricewatch <alerts@${new URL(publicUrl).hostname}>`,
     /** Session lifetime; it slides forward while the user is active. */
     sessionDays: Number(env.SESSION_DAYS ?? 30),

@@ -9,6 +9,7 @@ import { BILLING_DDL } from './billing/webhook.ts';
 import { CHECK_JOBS_DDL } from './checks/queue.ts';
 import { HOST_BACKOFF_DDL } from './checks/host-backoff.ts';
 import { OUTBOX_DDL } from './alerts/outbox.ts';
+import { CHANNELS_DDL } from './channels/outbox.ts';
 import { API_KEYS_DDL } from './public-api/keys.ts';
 import { reactors } from './alerts/reactors.ts';
 
@@ -32,6 +33,7 @@ export async function migrate(sql: Sql, runner: ProjectionRunner, reactorRunner?
   await sql.unsafe(HOST_BACKOFF_DDL);
   await runner.setup();
   await sql.unsafe(OUTBOX_DDL);
+  await sql.unsafe(CHANNELS_DDL);
   await reactorRunner?.setup();
   await sql.unsafe(BILLING_DDL); // after the event store: it indexes the events table
   await sql.unsafe(API_KEYS_DDL); // also an index on the events table

@@ -8,6 +8,7 @@ import { sharedRenderer } from './checks/browser.ts';
 import { createMailer } from './alerts/mailer.ts';
 import { createOutboxSender } from './alerts/sender.ts';
 import { queueWeeklyReports } from './alerts/weekly.ts';
+import { createChannelDeliverer } from './channels/deliverer.ts';
 
 /** The product in one process: API, static site, projections and scheduled jobs. */
 const config = loadConfig();
@@ -43,12 +44,13 @@ const stopWorker = new AbortController();
 const worker = config.checkWorker ? runWorker(ctx, { signal: stopWorker.signal }) : Promise.resolve();
 const mailer = createMailer(config);
 const sender = createOutboxSender(ctx, mailer).run(stopWorker.signal);
+const deliverer = createChannelDeliverer(ctx).run(stopWorker.signal);
 
 console.log(`Pricewatch is running at ${config.publicUrl}${config.demo ? ' (demo mode: local sign-in, no Google account needed)' : ''}`);
 console.log(ctx.database.embedded ? `Embedded database in ${config.dataDir}` : 'Database: DATABASE_URL');
 console.log(config.smtpUrl ? 'E-mail: SMTP_URL' : `E-mail: written to ${config.dataDir}/outbox (set SMTP_URL to send)`);
 
-// E-mails in flight are finished and recorded before the database closes.
-const shutdown = async () => { stopWorker.abort(); await app.stop(); await worker; await sender; mailer.close(); await sharedRenderer().close(); await ctx.close(); process.exit(0); };
+// E-mails and channel messages in flight are finished and recorded before the database closes.
+const shutdown = async () => { stopWorker.abort(); await app.stop(); await worker; await sender; await deliverer; mailer.close(); await sharedRenderer().close(); await ctx.close(); process.exit(0); };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

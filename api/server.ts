@@ -20,6 +20,7 @@ import { checkHealthRoutes } from './check-health/routes.ts';
 import { demoShopRoutes } from './demo-shop/routes.ts';
 import { aiRoutes } from './ai/routes.ts';
 import { alertRoutes } from './alerts/routes.ts';
+import { channelRoutes } from './channels/routes.ts';
 import { apiKeyRoutes } from './public-api/key-routes.ts';
 import { publicApiRoutes } from './public-api/routes.ts';
 import { apiDocs } from './public-api/docs.ts';
@@ -47,6 +48,7 @@ export function createApp(ctx: AppContext) {
     .use(billingRoutes(ctx, billing))
     .use(aiRoutes(ctx))
     .use(alertRoutes(ctx))
+    .use(channelRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(publicApiRoutes(ctx))
     .use(apiDocs())

@@ -120,7 +120,7 @@ export const formatPercent = (n: number) => `${n.toFixed(1)}%`;
 
 export const alertStream = (userId: string) => `alerts-${userId}`;
 
-export type AlertEvent = EventOf<'AlertRaised'> | EventOf<'AlertRead'> | EventOf<'NotificationRead'> | EventOf<'AllNotificationsRead'>;
+export type AlertEvent = EventOf<'AlertRaised'> | EventOf<'NoticeRaised'> | EventOf<'AlertRead'> | EventOf<'NotificationRead'> | EventOf<'AllNotificationsRead'>;
 
 export type AlertState = { status: 'none' } | { status: 'unread' | 'read'; alertId: string; userId: string };
 
@@ -135,6 +135,7 @@ export const alertDecider = (alertId: string): Decider<AlertState, AlertCommand,
   evolve(state, event) {
     switch (event.type) {
       case 'AlertRaised':
+      case 'NoticeRaised':
         return event.data.alertId === alertId ? { status: 'unread', alertId, userId: event.data.userId } : state;
       case 'AlertRead':
       case 'NotificationRead':

@@ -99,7 +99,8 @@ const alertId = z.string().min(1);
 const Email = z.object({
   userId,
   emailId: z.string().min(1),
-  kind: z.enum(['alerts', 'weekly']),
+  /** A notice: about the account, e.g. an alert channel turned off. */
+  kind: z.enum(['alerts', 'weekly', 'notice']),
   alertIds: z.array(alertId),
   to: z.string().email(),
   messageId: z.string().min(1),
@@ -108,6 +109,29 @@ const Email = z.object({
 const Payment = z.object({
   userId, subscriptionId: subscriptionId.nullable(), invoiceId: z.string().min(1), amount: pence,
   currency: z.string().regex(/^[a-z]{3}$/), at: unixSeconds,
+});
+
+/** Alert channels beyond e-mail (events/channel.ts). */
+export const CHANNEL_TYPES = ['webhook', 'slack', 'discord', 'telegram'] as const;
+const channelId = z.string().min(1);
+const ChannelSettings = z.object({
+  channelId, userId,
+  name: z.string().min(1).max(100),
+  /** Which alerts the channel receives. */
+  alertTypes: z.array(z.enum(ALERT_TYPES)),
+});
+/** One attempt to deliver a message (an alert, or a test) to a channel; the message id is kept across retries. */
+const DeliveryAttempt = z.object({
+  channelId, userId,
+  messageId: z.string().min(1),
+  /** Null for a test message. */
+  alertId: alertId.nullable(),
+  productName: z.string().nullable(),
+  /** The attempt this was, from 1. */
+  attempt: z.number().int().positive(),
+  /** The receiver's HTTP status; null when none answered. */
+  status: z.number().int().nullable(),
+  at: z.string().datetime(),
 });
 
 export const events = {
@@ -232,6 +256,33 @@ export const events = {
   EmailSent: define('EmailSent', 1, Email.extend({ response: z.string() })),
   /** Given up: a permanent refusal, or no delivery within the retry window. */
   EmailFailed: define('EmailFailed', 1, Email.extend({ error: z.string(), attempts: z.number().int().positive() })),
+
+  /**
+   * Alert channels (stream `channel-<channelId>`): where the address, token or signing secret
+   * lives is in `channel_endpoints`, outside the log (docs/decisions/0004-alert-channels.md);
+   * `target` is its masked description.
+   */
+  ChannelAdded: define('ChannelAdded', 1, ChannelSettings.extend({ type: z.enum(CHANNEL_TYPES), target: z.string().min(1).max(300) })),
+  /** Renamed, switched on or off, other alert types; `disabledReason` when Pricewatch turned it off after failed deliveries. */
+  ChannelChanged: define('ChannelChanged', 1, ChannelSettings.extend({ enabled: z.boolean(), disabledReason: z.string().nullable() })),
+  ChannelRemoved: define('ChannelRemoved', 1, z.object({ channelId, userId })),
+  /** Deliveries (stream `deliveries-<channelId>`): the receiver accepted the message (2xx). */
+  AlertDelivered: define('AlertDelivered', 1, DeliveryAttempt.extend({ status: z.number().int() })),
+  /** An attempt that failed; `retryAt` when another follows, null after the last. */
+  AlertDeliveryFailed: define('AlertDeliveryFailed', 1, DeliveryAttempt.extend({ error: z.string().min(1), retryAt: z.string().datetime().nullable() })),
+  /**
+   * A notice to the user about their account, not a price (stream `alerts-<userId>`): shown and
+   * read like an alert in the notifications, and e-mailed. `alertId` is the notice's id.
+   */
+  NoticeRaised: define('NoticeRaised', 1, z.object({
+    alertId, userId,
+    kind: z.enum(['channel_disabled']),
+    title: z.string().min(1).max(200),
+    message: z.string().min(1).max(1000),
+    /** Where in the app it is dealt with. */
+    link: z.string().startsWith('/'),
+    at: z.string().datetime(),
+  })),
 } as const;
 
 export type EventType = keyof typeof events;

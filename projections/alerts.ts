@@ -7,7 +7,7 @@ import type { Projection } from './projection.ts';
  * and its notification are one row: reading it in either place reads it in both.
  * Alerts stay when their product is removed; they are history. An alert is dated by the price
  * change it reports, not by the moment it was raised (the same within a second, unless the log
- * is replayed into a new database).
+ * is replayed into a new database). Notices (NoticeRaised) share the table, with no product.
  */
 export const alertsProjection: Projection = {
   name: 'alerts',
@@ -38,16 +38,23 @@ export const alertsProjection: Projection = {
     ALTER TABLE alerts ALTER COLUMN previous_price DROP NOT NULL;
     ALTER TABLE alerts ALTER COLUMN current_price DROP NOT NULL;
     ALTER TABLE alerts ALTER COLUMN change_percent DROP NOT NULL;`,
-  handles: ['AlertRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead'],
+  handles: ['AlertRaised', 'NoticeRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead'],
 
   async apply(tx, recorded) {
     const events = recorded as RecordedEvent<AlertEvent>[];
-    const raised = events.flatMap((e) => e.type === 'AlertRaised' ? [{
+    const raised = events.flatMap((e): Record<string, unknown>[] => e.type === 'AlertRaised' ? [{
       id: e.data.alertId, user_id: e.data.userId, product_id: e.data.productId, type: e.data.type,
       product_name: e.data.productName, product_url: e.data.productUrl, product_image: e.data.productImage,
       message: e.data.message, previous_price: e.data.previousPrice, current_price: e.data.currentPrice,
       currency: e.data.currency, change_percent: e.data.changePercent, threshold_percent: e.data.thresholdPercent,
       trigger_position: e.data.trigger.position, is_read: false, read_at: null, created_at: e.data.trigger.at,
+    }] : e.type === 'NoticeRaised' ? [{
+      // A notice about the account (a channel turned off) is a row without a product: the
+      // notifications list it, the Alerts screen and the dashboard's counts leave it out.
+      id: e.data.alertId, user_id: e.data.userId, product_id: '', type: e.data.kind, product_name: e.data.title,
+      product_url: e.data.link, product_image: null, message: e.data.message, previous_price: null, current_price: null,
+      currency: null, change_percent: null, threshold_percent: null, trigger_position: e.position, is_read: false, read_at: null,
+      created_at: e.data.at,
     }] : []);
     // A read always follows its alert in the log, so inserting first and reading second keeps the order.
     if (raised.length) {

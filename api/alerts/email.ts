@@ -1,4 +1,5 @@
 import { formatMoney } from '../../events/alert.ts';
+import type { EventData } from '../../events/catalogue.ts';
 import type { AlertMail } from './outbox.ts';
 
 /**
@@ -181,4 +182,18 @@ ${table}
 
 function formatDay(date: string): string {
   return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+export type NoticeMail = EventData<'NoticeRaised'>;
+
+/** A notice about the account (an alert channel turned off): sent whatever the alert e-mail setting, since it says why alerts stopped. */
+export function composeNoticeEmail(notice: NoticeMail, publicUrl: string): ComposedMail {
+  const link = `${publicUrl}${notice.link}`;
+  const text = [notice.message, '', `Open your settings: ${link}`].join('\n');
+  const html = layout(notice.title, `
+<p style="margin:0 0 16px;font-size:16px;font-weight:600">${escapeHtml(notice.title)}</p>
+<p style="margin:0 0 16px;font-size:14px">${escapeHtml(notice.message)}</p>
+<p style="margin:16px 0 0">${button(link, 'Open notification settings')}</p>`,
+  'You receive this e-mail because it concerns how your alerts reach you.');
+  return { subject: notice.title, text, html };
 }

@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS weekly_reports (
 `;
 
 export type AlertMail = EventData<'AlertRaised'>;
-export type OutboxKind = 'alerts' | 'weekly';
+export type OutboxKind = 'alerts' | 'weekly' | 'notice';
 
 /**
  * An alert whose price was seen longer ago than this is not e-mailed: news that old helps nobody,
@@ -50,10 +50,10 @@ export type OutboxKind = 'alerts' | 'weekly';
  */
 export const EMAIL_MAX_AGE_MS = 24 * 3_600_000;
 
-type Handled = EventOf<'AlertRaised'> | EventOf<'UserSignedUp'> | EventOf<'UserProfileUpdated'> | EventOf<'SettingsChanged'>;
+type Handled = EventOf<'AlertRaised'> | EventOf<'NoticeRaised'> | EventOf<'UserSignedUp'> | EventOf<'UserProfileUpdated'> | EventOf<'SettingsChanged'>;
 type Recipient = { user_id: string; email: string | null; email_notifications: boolean };
 
-/** AlertRaised -> one outbox row, unless the user turned e-mail notifications off. Never rebuilt. */
+/** AlertRaised -> one outbox row, unless the user turned e-mail notifications off; NoticeRaised -> one. Never rebuilt. */
 export const emailOutboxReactor: Projection = {
   name: 'email-outbox',
   tables: ['mail_recipients'],
@@ -63,14 +63,14 @@ export const emailOutboxReactor: Projection = {
       email               text,
       email_notifications boolean NOT NULL
     );`,
-  handles: ['UserSignedUp', 'UserProfileUpdated', 'SettingsChanged', 'AlertRaised'],
+  handles: ['UserSignedUp', 'UserProfileUpdated', 'SettingsChanged', 'AlertRaised', 'NoticeRaised'],
 
   async apply(tx, recorded) {
     const events = recorded as RecordedEvent<Handled>[];
     const userIds = [...new Set(events.map((e) => e.data.userId))];
     const recipients = new Map((await tx<Recipient[]>`SELECT * FROM mail_recipients WHERE user_id = ANY(${userIds}::text[])`).map((r) => [r.user_id, r]));
     const changed = new Set<string>();
-    const rows: { id: string; user_id: string; kind: OutboxKind; to_address: string; payload: AlertMail }[] = [];
+    const rows: { id: string; user_id: string; kind: OutboxKind; to_address: string; payload: unknown; batch_id?: string }[] = [];
     const recipient = (userId: string) => {
       let r = recipients.get(userId);
       if (!r) recipients.set(userId, r = { user_id: userId, email: null, email_notifications: DEFAULT_SETTINGS.emailNotifications });
@@ -95,6 +95,12 @@ export const emailOutboxReactor: Projection = {
           if (r.email && r.email_notifications && fresh) {
             rows.push({ id: e.data.alertId, user_id: r.user_id, kind: 'alerts', to_address: r.email, payload: e.data });
           }
+          break;
+        }
+        case 'NoticeRaised': {
+          // Says why alerts stopped reaching the user, so it goes out whatever the alert e-mail setting; alone, at once.
+          const r = recipient(e.data.userId);
+          if (r.email) rows.push({ id: e.data.alertId, user_id: r.user_id, kind: 'notice', to_address: r.email, payload: e.data, batch_id: batchIdFor('notice', [e.data.alertId]) });
           break;
         }
       }

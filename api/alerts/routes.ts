@@ -48,12 +48,13 @@ type Row = {
   is_read: boolean; created_at: Date;
 };
 
-async function listAlerts(ctx: AppContext, userId: string, limit: number): Promise<AlertItem[]> {
+/** Notices (a channel turned off: no product) are listed with the notifications, not on the Alerts screen. */
+async function listAlerts(ctx: AppContext, userId: string, limit: number, withNotices = false): Promise<AlertItem[]> {
   const rows = await ctx.sql<Row[]>`
     SELECT a.id, a.type, a.product_id, a.product_name, a.product_image, a.product_url, a.message, a.previous_price, a.current_price,
            coalesce(a.currency, s.currency, ${DEFAULT_SETTINGS.currency}) AS currency, a.change_percent, a.is_read, a.created_at
     FROM alerts a LEFT JOIN user_settings s ON s.user_id = a.user_id
-    WHERE a.user_id = ${userId} ORDER BY a.created_at DESC, a.id LIMIT ${limit}`;
+    WHERE a.user_id = ${userId} AND (${withNotices} OR a.product_id <> '') ORDER BY a.created_at DESC, a.id LIMIT ${limit}`;
   return rows.map((r) => ({
     id: r.id, type: r.type, productId: r.product_id, productName: r.product_name, productImage: r.product_image,
     productUrl: r.product_url, message: r.message, previousPrice: r.previous_price, currentPrice: r.current_price,
@@ -106,7 +107,7 @@ export function alertRoutes(ctx: AppContext) {
     .patch('/api/alerts/:id/read', ({ userId, params }) => markRead(userId, params.id, 'alerts'), { signedIn: true })
 
     .get('/api/notifications', async ({ userId }): Promise<NotificationItem[]> =>
-      (await listAlerts(ctx, userId, NOTIFICATIONS_LISTED)).map(({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt }) =>
+      (await listAlerts(ctx, userId, NOTIFICATIONS_LISTED, true)).map(({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt }) =>
         ({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt })), { signedIn: true })
     .post('/api/notifications/mark-all-read', async ({ userId }) => {
       // What the user sees unread; an alert raised a moment ago and not shown yet stays unread.

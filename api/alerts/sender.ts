@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db.ts';
 import { claimBatches, retryBatchLater, settleBatch, type AlertMail, type Batch } from './outbox.ts';
-import { composeAlertEmail, composeWeeklyEmail, type WeeklyReport } from './email.ts';
+import { composeAlertEmail, composeNoticeEmail, composeWeeklyEmail, type NoticeMail, type WeeklyReport } from './email.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
 /**
@@ -64,8 +64,8 @@ export function createOutboxSender(ctx: Pick<AppContext, 'sql' | 'store' | 'conf
   const domain = new URL(ctx.config.publicUrl).hostname;
 
   function compose(batch: Batch): OutgoingMail {
-    const { subject, text, html } = batch.kind === 'weekly'
-      ? composeWeeklyEmail(batch.payloads[0] as WeeklyReport, ctx.config.publicUrl)
+    const { subject, text, html } = batch.kind === 'weekly' ? composeWeeklyEmail(batch.payloads[0] as WeeklyReport, ctx.config.publicUrl)
+      : batch.kind === 'notice' ? composeNoticeEmail(batch.payloads[0] as NoticeMail, ctx.config.publicUrl)
       : composeAlertEmail(batch.payloads as AlertMail[], ctx.config.publicUrl);
     return { to: batch.to, subject, text, html, messageId: `<${batch.kind}.${batch.id}@${domain}>` };
   }

@@ -52,7 +52,7 @@ export type DashboardStats = {
  */
 function alertFigures(sql: Sql, userId: string) {
   return sql`(SELECT json_build_object('active', count(*) FILTER (WHERE NOT a.is_read), 'newToday', count(*) FILTER (WHERE NOT a.is_read AND a.created_at >= clock.midnight))
-              FROM alerts a WHERE a.user_id = ${userId})`;
+              FROM alerts a WHERE a.user_id = ${userId} AND a.product_id <> '')`; // notices have no product
 }
 
 type StatsRow = {

@@ -118,7 +118,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
       }[]>`
         SELECT id, type, product_id, product_name, product_url, message, previous_price, current_price, currency,
                change_percent, threshold_percent, is_read, created_at
-        FROM alerts WHERE user_id = ${owner.userId}
+        FROM alerts WHERE user_id = ${owner.userId} AND product_id <> ''
           ${query.unread === 'true' ? ctx.sql`AND NOT is_read` : ctx.sql``}
           ${after ? ctx.sql`AND (created_at, id) < (${after[0]}::timestamptz, ${after[1]})` : ctx.sql``}
         ORDER BY created_at DESC, id DESC LIMIT ${query.limit + 1}`;

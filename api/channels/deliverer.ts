@@ -1,0 +1,210 @@
+import type { AppContext } from '../context.ts';
+import type { Sql } from '../db.ts';
+import { appendingTransaction } from '../../events/store.ts';
+import { handleCommand } from '../../events/decider.ts';
+import { alertStream } from '../../events/alert.ts';
+import { channelDecider, channelStream, deliveriesStream, DISABLE_AFTER_FAILURES } from '../../events/channel.ts';
+import { sharedFetcher, type Fetcher } from '../checks/fetcher.ts';
+import { parseRetryAfter } from '../checks/fetch-errors.ts';
+import { planOf } from '../billing/plans.ts';
+import { backoff } from '../alerts/sender.ts';
+import { claimMessages, settleMessage, type OutboxMessage } from './outbox.ts';
+import { requestFor, type ChannelMessage, type Endpoint } from './messages.ts';
+
+/**
+ * Delivers the channel outbox: claims due messages, posts each to its channel, and records the
+ * outcome (AlertDelivered, or AlertDeliveryFailed with the time of the next attempt) in the
+ * transaction that removes or reschedules the message. Any number of deliverers, in any number
+ * of processes, share the work.
+ *
+ * Exactly once, and its one edge: a message keeps its id (`webhook-id`) on every attempt. A
+ * deliverer that stops before the receiver answered leaves the message leased; the lease runs out
+ * and another delivers it. One that stops after the receiver accepted it but before its
+ * transaction commits leaves it to be sent again with the same id, which receivers use to drop
+ * the duplicate (Standard Webhooks asks them to). Slack, Discord and Telegram take no id, so
+ * there that window (one database round trip) can show a message twice; it cannot lose one.
+ */
+
+export type DelivererOptions = {
+  fetcher?: Fetcher;
+  leaseMs?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** A message not delivered within this long after it was queued is given up. */
+  giveUpMs?: number;
+  /** Failed attempts in a row after which the channel is turned off. */
+  disableAfter?: number;
+  pollMs?: number;
+  concurrency?: number;
+  /** Called once the receiver accepted a message, before it is recorded (tests stop a deliverer here). */
+  afterSend?: (message: OutboxMessage) => unknown;
+};
+
+const DEFAULTS = {
+  leaseMs: 60_000,
+  retryBaseMs: 10_000,
+  retryMaxMs: 60 * 60_000,
+  giveUpMs: 24 * 3_600_000,
+  disableAfter: DISABLE_AFTER_FAILURES,
+  pollMs: 200,
+  concurrency: 16,
+};
+
+/** Short: a receiver that takes longer is not one to wait on; the message is tried again later. */
+const SEND_OPTIONS = { timeoutMs: 10_000, connectTimeoutMs: 5_000, maxBytes: 256 * 1024, retries: 0, maxRedirects: 0 };
+
+export type SendOutcome = { delivered: boolean; status: number | null; error: string | null; retryAfterMs: number | null };
+
+/** Posts one message to one endpoint through the same address guard as price checks. */
+export async function send(
+  ctx: Pick<AppContext, 'config'>, fetcher: Fetcher, endpoint: Endpoint, channelId: string, message: ChannelMessage, messageId: string,
+): Promise<SendOutcome> {
+  const request = requestFor(endpoint, channelId, message, {
+    messageId, now: new Date(), publicUrl: ctx.config.publicUrl, telegramApiUrl: ctx.config.telegramApiUrl,
+  });
+  const answer = await fetcher.fetchResource!(
+    { url: request.url, method: 'POST', headers: request.headers, body: Buffer.from(request.body), followRedirects: false },
+    { ...SEND_OPTIONS, allowPrivate: ctx.config.checkAllowPrivate },
+  );
+  if (!answer.ok) return { delivered: false, status: answer.status ?? null, error: answer.reason, retryAfterMs: answer.retryAfterMs ?? null };
+  if (answer.status >= 200 && answer.status < 300) return { delivered: true, status: answer.status, error: null, retryAfterMs: null };
+  return { delivered: false, status: answer.status, error: refusal(answer.status, answer.body), retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
+}
+
+/** "HTTP 404: no_service": the status and the start of what the receiver said, as one line. */
+function refusal(status: number, body: Buffer): string {
+  const said = body.subarray(0, 400).toString('utf8').replace(/\s+/g, ' ').trim();
+  const reason = said && /^[\x20-\x7e\u00a0-\uffff]+$/.test(said) ? `: ${said.slice(0, 200)}` : '';
+  return `HTTP ${status}${reason}`;
+}
+
+/**
+ * When to try again after a failed attempt, or null to give up: the receiver's Retry-After when
+ * it gave one, else doubling backoff with jitter; never past `giveUpMs` after the message was queued.
+ */
+export function nextAttemptAt(
+  failed: { attempt: number; enqueuedAt: Date; retryAfterMs: number | null }, now: Date,
+  opts: { retryBaseMs: number; retryMaxMs: number; giveUpMs: number }, random = Math.random,
+): Date | null {
+  const delay = failed.retryAfterMs ?? backoff(failed.attempt, opts.retryBaseMs, opts.retryMaxMs, random);
+  const at = now.getTime() + delay;
+  return at - failed.enqueuedAt.getTime() > opts.giveUpMs ? null : new Date(at);
+}
+
+type Target = { channel_id: string; endpoint: Endpoint; enabled: boolean; plan: string | null; subscription_plan: string | null };
+
+export type ChannelDeliverer = ReturnType<typeof createChannelDeliverer>;
+
+export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | 'config'>, options: DelivererOptions = {}) {
+  const opts = { ...DEFAULTS, ...options };
+  const fetcher = options.fetcher ?? sharedFetcher;
+
+  /** Records one attempt: the event, the message removed or rescheduled, the channel's run of failures. */
+  async function record(message: OutboxMessage, outcome: SendOutcome, retryAt: Date | null, counts: boolean): Promise<void> {
+    const common = {
+      channelId: message.channelId, userId: message.userId, messageId: message.id, alertId: message.alert.alertId,
+      productName: message.alert.productName, attempt: message.attempt, status: outcome.status, at: new Date().toISOString(),
+    };
+    await appendingTransaction(ctx.sql, async (tx) => {
+      if (!(await settleMessage(tx, message, { retryAt, error: outcome.error ?? undefined }))) return;
+      if (outcome.delivered) {
+        await ctx.store.append(deliveriesStream(message.channelId), 'any', [{ type: 'AlertDelivered', data: { ...common, status: outcome.status! } }], tx);
+        await tx`UPDATE channel_endpoints SET failures_in_a_row = 0 WHERE channel_id = ${message.channelId}`;
+        return;
+      }
+      await ctx.store.append(deliveriesStream(message.channelId), 'any', [{
+        type: 'AlertDeliveryFailed', data: { ...common, error: outcome.error ?? 'Not delivered', retryAt: retryAt?.toISOString() ?? null },
+      }], tx);
+      if (counts) await countFailure(tx, message.channelId);
+    });
+  }
+
+  /** One more failure in a row; at `disableAfter` the channel is turned off and its user told why, by notice and e-mail. */
+  async function countFailure(tx: Sql, channelId: string): Promise<void> {
+    const [row] = await tx<{ failures_in_a_row: number }[]>`
+      UPDATE channel_endpoints SET failures_in_a_row = failures_in_a_row + 1 WHERE channel_id = ${channelId} RETURNING failures_in_a_row`;
+    if (!row || row.failures_in_a_row < opts.disableAfter) return;
+    const reason = `Turned off after ${row.failures_in_a_row} failed deliveries in a row. Check the address or token, send a test, then switch it on again.`;
+    const result = await handleCommand(ctx.store, channelStream(channelId), channelDecider, { type: 'DisableChannel', reason }, { tx });
+    if (!result.appended || result.state.status !== 'active') return;
+    const { userId, name } = result.state;
+    await ctx.store.append(alertStream(userId), 'any', [{
+      type: 'NoticeRaised',
+      data: {
+        alertId: crypto.randomUUID(), userId, kind: 'channel_disabled', title: `Alert channel "${name}" turned off`,
+        message: `Pricewatch stopped delivering alerts to "${name}" after ${row.failures_in_a_row} failed deliveries in a row. Check its address or token in Settings, send a test, and switch it on again.`,
+        link: '/settings#notifications', at: new Date().toISOString(),
+      },
+    }], tx);
+    await tx`UPDATE channel_endpoints SET enabled = false WHERE channel_id = ${channelId}`;
+  }
+
+  async function deliver(message: OutboxMessage, target: Target | undefined): Promise<void> {
+    if (!target) {
+      // The channel was removed: nothing to deliver to, nothing to record.
+      await ctx.sql`DELETE FROM channel_outbox WHERE id = ${message.id} AND lease_token = ${message.leaseToken}`;
+      return;
+    }
+    const notSent = !target.enabled ? 'Not sent: the channel is switched off.'
+      : planOf(target.subscription_plan ?? target.plan).id === 'free' ? 'Not sent: alert channels come with paid plans, and this account is on Free.'
+      : null;
+    if (notSent) {
+      await record(message, { delivered: false, status: null, error: notSent, retryAfterMs: null }, null, false);
+      return;
+    }
+    const outcome = await send(ctx, fetcher, target.endpoint, message.channelId, { kind: 'alert', alert: message.alert }, message.id);
+    if (outcome.delivered) {
+      await opts.afterSend?.(message);
+      await record(message, outcome, null, true);
+      return;
+    }
+    const retryAt = nextAttemptAt({ attempt: message.attempt, enqueuedAt: message.enqueuedAt, retryAfterMs: outcome.retryAfterMs }, new Date(), opts);
+    await record(message, outcome, retryAt, true);
+  }
+
+  /** Delivers everything due now; answers how many messages it handled. */
+  async function deliverDue(): Promise<number> {
+    const messages = await claimMessages(ctx.sql, { limit: 200, leaseMs: opts.leaseMs });
+    if (!messages.length) return 0;
+    const targets = new Map((await ctx.sql<Target[]>`
+      SELECT e.channel_id, e.endpoint, e.enabled, u.plan, u.subscription_plan
+      FROM channel_endpoints e LEFT JOIN users u ON u.id = e.user_id
+      WHERE e.channel_id = ANY(${[...new Set(messages.map((m) => m.channelId))]}::text[])`).map((t) => [t.channel_id, t]));
+    const queue = [...messages];
+    const worker = async () => {
+      for (let message = queue.shift(); message; message = queue.shift()) {
+        try {
+          await deliver(message, targets.get(message.channelId));
+        } catch (err) {
+          // Left leased: another attempt follows once the lease runs out.
+          console.error(`Channel message ${message.id}:`, err);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency, queue.length) }, worker));
+    return messages.length;
+  }
+
+  /** Runs until the signal aborts, finishing the messages in hand. */
+  async function run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      let handled = 0;
+      try {
+        handled = await deliverDue();
+      } catch (err) {
+        console.error('channel deliverer:', err);
+      }
+      if (!handled) await sleep(opts.pollMs, signal);
+    }
+  }
+
+  return { deliverDue, run };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

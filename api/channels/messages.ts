@@ -1,0 +1,183 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { EventData } from '../../events/catalogue.ts';
+import { formatMoney } from '../../events/alert.ts';
+import type { ChannelType } from '../../events/channel.ts';
+
+/**
+ * What goes out to each kind of channel, as pure functions: the request for a message (an alert
+ * or a test), Standard Webhooks signing, and how an endpoint is described without its secrets.
+ */
+
+/** Where a channel delivers; kept outside the log, since each holds a secret (docs/decisions/0004-alert-channels.md). */
+export type Endpoint =
+  | { type: 'webhook'; url: string; secret: string }
+  | { type: 'slack'; url: string }
+  | { type: 'discord'; url: string }
+  | { type: 'telegram'; botToken: string; chatId: string };
+
+export type AlertMessage = EventData<'AlertRaised'>;
+export type ChannelMessage = { kind: 'alert'; alert: AlertMessage } | { kind: 'test'; channelName: string };
+
+export type OutgoingRequest = { url: string; headers: Record<string, string>; body: string };
+
+export type MessageContext = {
+  /** Stable across retries of one message: receivers deduplicate on it. */
+  messageId: string;
+  /** When this attempt is made. */
+  now: Date;
+  publicUrl: string;
+  telegramApiUrl: string;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Standard Webhooks (https://www.standardwebhooks.com): `whsec_` + base64 key; the signature is
+// `v1,` + base64 HMAC-SHA256 of "id.timestamp.body" under the decoded key.
+
+export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+export function signWebhook(secret: string, messageId: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64')}`;
+}
+
+/** The id of a message: one per alert and channel (or per test), the same on every attempt. */
+export const messageIdFor = (alertId: string, channelId: string) => `msg_${alertId.replace(/-/g, '')}_${channelId.replace(/-/g, '').slice(0, 12)}`;
+
+// ---------------------------------------------------------------------------------------------
+// Describing an endpoint without what would let someone else post to it
+
+const tail = (text: string) => text.slice(-4);
+
+export function describeEndpoint(endpoint: Endpoint): string {
+  if (endpoint.type === 'telegram') return `Chat ${endpoint.chatId} (bot ${endpoint.botToken.split(':')[0]})`;
+  const url = new URL(endpoint.url);
+  const rest = url.pathname + url.search;
+  return rest.length > 1 ? `${url.origin}/…${tail(rest)}` : url.origin;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+const TYPE_LABEL: Record<AlertMessage['type'], string> = {
+  price_drop: 'Price drop', price_increase: 'Price increase', threshold_met: 'Threshold met',
+  out_of_stock: 'Out of stock', back_in_stock: 'Back in stock',
+};
+/** The colours the app gives alert types: a drop green, a rise red, a threshold orange, the rest grey. */
+const TYPE_COLOUR: Record<AlertMessage['type'], number> = {
+  price_drop: 0x16a34a, price_increase: 0xdc2626, threshold_met: 0xea580c, out_of_stock: 0x71717a, back_in_stock: 0x71717a,
+};
+
+const price = (value: number | null, currency: string | null) => (value === null ? '—' : formatMoney(value, currency));
+const historyUrl = (publicUrl: string) => `${publicUrl}/price-history`;
+const TEST_TEXT = 'Test message from Pricewatch: this channel works, and price alerts will arrive here.';
+
+export function webhookBody(message: ChannelMessage, now: Date, channelId: string): string {
+  const timestamp = now.toISOString();
+  if (message.kind === 'test') {
+    return JSON.stringify({ type: 'channel.test', timestamp, data: { channelId, channelName: message.channelName, message: TEST_TEXT } });
+  }
+  const a = message.alert;
+  return JSON.stringify({
+    type: 'price.alert', timestamp,
+    data: {
+      alertId: a.alertId, alertType: a.type, productId: a.productId, productName: a.productName, productUrl: a.productUrl,
+      previousPrice: a.previousPrice, currentPrice: a.currentPrice, currency: a.currency, changePercent: a.changePercent,
+      thresholdPercent: a.thresholdPercent, message: a.message, at: a.trigger.at,
+    },
+  });
+}
+
+/** Slack's mrkdwn treats these three as control characters. */
+const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function slackBody(message: ChannelMessage, publicUrl: string): string {
+  if (message.kind === 'test') {
+    return JSON.stringify({ text: TEST_TEXT, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: slackEscape(TEST_TEXT) } }] });
+  }
+  const a = message.alert;
+  return JSON.stringify({
+    // Shown in notifications and where blocks cannot be.
+    text: `${a.productName}: ${a.message}`,
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: a.productName.slice(0, 150), emoji: false } },
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `*${slackEscape(TYPE_LABEL[a.type])}:* ${slackEscape(a.message)}` },
+        fields: [
+          { type: 'mrkdwn', text: `*Was*\n${slackEscape(price(a.previousPrice, a.currency))}` },
+          { type: 'mrkdwn', text: `*Now*\n${slackEscape(price(a.currentPrice, a.currency))}` },
+        ],
+      },
+      {
+        type: 'actions',
+        elements: [
+          { type: 'button', text: { type: 'plain_text', text: 'View product page' }, url: a.productUrl },
+          { type: 'button', text: { type: 'plain_text', text: 'Price history' }, url: historyUrl(publicUrl) },
+        ],
+      },
+    ],
+  });
+}
+
+export function discordBody(message: ChannelMessage, publicUrl: string): string {
+  // No product name may ping @everyone or a role.
+  const allowed_mentions = { parse: [] };
+  if (message.kind === 'test') {
+    return JSON.stringify({ allowed_mentions, embeds: [{ title: 'Pricewatch', description: TEST_TEXT, color: 0x2563eb }] });
+  }
+  const a = message.alert;
+  return JSON.stringify({
+    allowed_mentions,
+    embeds: [{
+      title: a.productName.slice(0, 256), url: a.productUrl, description: a.message.slice(0, 4096), color: TYPE_COLOUR[a.type],
+      fields: [
+        { name: 'Was', value: price(a.previousPrice, a.currency), inline: true },
+        { name: 'Now', value: price(a.currentPrice, a.currency), inline: true },
+        { name: 'Alert', value: TYPE_LABEL[a.type], inline: true },
+      ],
+      footer: { text: 'Pricewatch' },
+      timestamp: a.trigger.at,
+    }],
+    content: `[Price history](${historyUrl(publicUrl)})`,
+  });
+}
+
+const htmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export function telegramBody(message: ChannelMessage, chatId: string, publicUrl: string): string {
+  const text = message.kind === 'test'
+    ? htmlEscape(TEST_TEXT)
+    : (({ alert: a }) => [
+        `<b>${htmlEscape(a.productName)}</b>`,
+        `${htmlEscape(TYPE_LABEL[a.type])}: ${htmlEscape(a.message)}`,
+        `Was ${htmlEscape(price(a.previousPrice, a.currency))} · now ${htmlEscape(price(a.currentPrice, a.currency))}`,
+        `<a href="${htmlEscape(a.productUrl)}">Product page</a> · <a href="${htmlEscape(historyUrl(publicUrl))}">Price history</a>`,
+      ].join('\n'))(message);
+  return JSON.stringify({ chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+}
+
+/** The HTTP request that delivers `message` to `endpoint` (always a JSON POST). */
+export function requestFor(endpoint: Endpoint, channelId: string, message: ChannelMessage, ctx: MessageContext): OutgoingRequest {
+  const json = { 'content-type': 'application/json' };
+  switch (endpoint.type) {
+    case 'webhook': {
+      const body = webhookBody(message, ctx.now, channelId);
+      const timestamp = Math.floor(ctx.now.getTime() / 1000);
+      return {
+        url: endpoint.url, body,
+        headers: {
+          ...json, 'webhook-id': ctx.messageId, 'webhook-timestamp': String(timestamp),
+          'webhook-signature': signWebhook(endpoint.secret, ctx.messageId, timestamp, body),
+        },
+      };
+    }
+    case 'slack':
+      return { url: endpoint.url, headers: json, body: slackBody(message, ctx.publicUrl) };
+    case 'discord':
+      return { url: endpoint.url, headers: json, body: discordBody(message, ctx.publicUrl) };
+    case 'telegram':
+      return { url: `${ctx.telegramApiUrl}/bot${endpoint.botToken}/sendMessage`, headers: json, body: telegramBody(message, endpoint.chatId, ctx.publicUrl) };
+  }
+}
+
+export const CHANNEL_TYPE_LABEL: Record<ChannelType, string> = { webhook: 'Webhook', slack: 'Slack', discord: 'Discord', telegram: 'Telegram' };

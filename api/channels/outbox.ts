@@ -1,0 +1,155 @@
+import type { EventOf } from '../../events/catalogue.ts';
+import type { RecordedEvent } from '../../events/store.ts';
+import type { Projection } from '../../projections/projection.ts';
+import { transaction, type Sql } from '../db.ts';
+import { EMAIL_MAX_AGE_MS } from '../alerts/outbox.ts';
+import { messageIdFor, type AlertMessage } from './messages.ts';
+
+/**
+ * The channel outbox: one row per alert and channel, waiting to be delivered. Filled by the
+ * reactor below in the transaction of its checkpoint (so each alert is queued once per channel),
+ * drained by deliverers (api/channels/deliverer.ts) that claim rows with FOR UPDATE SKIP LOCKED
+ * and a lease, and remove or reschedule them in the transaction that records the outcome.
+ *
+ * `channel_endpoints` holds where each channel delivers (address, token, signing secret): written
+ * with the channel's events, in their transaction, but not in the log (docs/decisions/0004-alert-channels.md).
+ */
+export const CHANNELS_DDL = `
+CREATE TABLE IF NOT EXISTS channel_endpoints (
+  channel_id        text PRIMARY KEY,
+  user_id           text NOT NULL,
+  endpoint          jsonb NOT NULL,
+  -- As the channel's last ChannelAdded/ChannelChanged says: a switched-off channel's messages are not sent.
+  enabled           boolean NOT NULL DEFAULT true,
+  -- Failed attempts since the last success, across the channel's messages.
+  failures_in_a_row integer NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS channel_outbox (
+  id           text PRIMARY KEY,
+  channel_id   text NOT NULL,
+  user_id      text NOT NULL,
+  alert_id     text NOT NULL,
+  payload      jsonb NOT NULL,
+  enqueued_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+  available_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  attempts     integer NOT NULL DEFAULT 0,
+  lease_token  text,
+  leased_until timestamptz,
+  last_error   text
+);
+CREATE INDEX IF NOT EXISTS channel_outbox_due ON channel_outbox (available_at);
+CREATE INDEX IF NOT EXISTS channel_outbox_by_channel ON channel_outbox (channel_id);
+`;
+
+type Handled = EventOf<'ChannelAdded'> | EventOf<'ChannelChanged'> | EventOf<'ChannelRemoved'> | EventOf<'AlertRaised'>;
+type Route = { channel_id: string; user_id: string; enabled: boolean; alert_types: string[] };
+
+/** AlertRaised -> one outbox row per enabled channel of the user that takes its type. Never rebuilt. */
+export const channelOutboxReactor: Projection = {
+  name: 'channel-outbox',
+  tables: ['channel_routes'],
+  ddl: `
+    CREATE TABLE IF NOT EXISTS channel_routes (
+      channel_id  text PRIMARY KEY,
+      user_id     text NOT NULL,
+      enabled     boolean NOT NULL,
+      alert_types text[] NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS channel_routes_by_user ON channel_routes (user_id);`,
+  handles: ['ChannelAdded', 'ChannelChanged', 'ChannelRemoved', 'AlertRaised'],
+
+  async apply(tx, recorded) {
+    const events = recorded as RecordedEvent<Handled>[];
+    const userIds = [...new Set(events.map((e) => e.data.userId))];
+    const routes = new Map((await tx<Route[]>`SELECT * FROM channel_routes WHERE user_id = ANY(${userIds}::text[])`).map((r) => [r.channel_id, r]));
+    const changed = new Set<string>(), removed = new Set<string>();
+    const rows: { id: string; channel_id: string; user_id: string; alert_id: string; payload: AlertMessage }[] = [];
+
+    for (const e of events) {
+      switch (e.type) {
+        case 'ChannelAdded':
+        case 'ChannelChanged':
+          routes.set(e.data.channelId, {
+            channel_id: e.data.channelId, user_id: e.data.userId, alert_types: e.data.alertTypes,
+            enabled: e.type === 'ChannelAdded' || e.data.enabled,
+          });
+          changed.add(e.data.channelId);
+          removed.delete(e.data.channelId);
+          break;
+        case 'ChannelRemoved':
+          routes.delete(e.data.channelId);
+          removed.add(e.data.channelId);
+          break;
+        case 'AlertRaised': {
+          // As for e-mail: old news (a replayed log, backfilled history) is shown in the app only.
+          if (e.metadata.backfill || Date.now() - Date.parse(e.data.trigger.at) > EMAIL_MAX_AGE_MS) break;
+          for (const route of routes.values()) {
+            if (route.user_id !== e.data.userId || !route.enabled || !route.alert_types.includes(e.data.type)) continue;
+            rows.push({ id: messageIdFor(e.data.alertId, route.channel_id), channel_id: route.channel_id, user_id: route.user_id, alert_id: e.data.alertId, payload: e.data });
+          }
+          break;
+        }
+      }
+    }
+
+    if (removed.size) await tx`DELETE FROM channel_routes WHERE channel_id = ANY(${[...removed]}::text[])`;
+    const saved = [...changed].filter((id) => !removed.has(id)).map((id) => routes.get(id)!);
+    if (saved.length) {
+      await tx`
+        INSERT INTO channel_routes SELECT * FROM jsonb_populate_recordset(NULL::channel_routes, ${tx.json(saved as never)})
+        ON CONFLICT (channel_id) DO UPDATE SET enabled = EXCLUDED.enabled, alert_types = EXCLUDED.alert_types`;
+    }
+    // The message id is the row's key: a second look at the same alert cannot queue it twice.
+    if (rows.length) {
+      await tx`
+        INSERT INTO channel_outbox (id, channel_id, user_id, alert_id, payload)
+        SELECT id, channel_id, user_id, alert_id, payload
+        FROM jsonb_to_recordset(${tx.json(rows as never)}) AS r(id text, channel_id text, user_id text, alert_id text, payload jsonb)
+        ON CONFLICT (id) DO NOTHING`;
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Claiming and settling
+
+export type OutboxMessage = {
+  id: string; channelId: string; userId: string; alert: AlertMessage;
+  /** The attempt this claim is, from 1. */
+  attempt: number;
+  enqueuedAt: Date;
+  leaseToken: string;
+};
+
+type Row = { id: string; channel_id: string; user_id: string; payload: AlertMessage; attempts: number; enqueued_at: Date };
+
+/** Claims up to `limit` due messages, leased to the caller for `leaseMs`. */
+export async function claimMessages(sql: Sql, opts: { limit: number; leaseMs: number }): Promise<OutboxMessage[]> {
+  const leaseToken = crypto.randomUUID();
+  const rows = await transaction(sql, (tx) => tx<Row[]>`
+    WITH due AS (
+      SELECT id FROM channel_outbox
+      WHERE available_at <= now() AND (leased_until IS NULL OR leased_until < now())
+      ORDER BY available_at, id
+      LIMIT ${opts.limit}
+      FOR UPDATE SKIP LOCKED)
+    UPDATE channel_outbox o SET lease_token = ${leaseToken}, leased_until = now() + make_interval(secs => ${opts.leaseMs / 1000}), attempts = attempts + 1
+    FROM due WHERE o.id = due.id
+    RETURNING o.id, o.channel_id, o.user_id, o.payload, o.attempts, o.enqueued_at`);
+  return rows.map((r) => ({
+    id: r.id, channelId: r.channel_id, userId: r.user_id, alert: r.payload, attempt: r.attempts, enqueuedAt: r.enqueued_at, leaseToken,
+  }));
+}
+
+/**
+ * Runs `record` and removes the message (or, with `retryAt`, puts it back until then) in one
+ * transaction, if this deliverer still holds it. False when the lease passed to another deliverer.
+ */
+export async function settleMessage(tx: Sql, message: OutboxMessage, outcome: { retryAt: Date | null; error?: string }): Promise<boolean> {
+  const held = outcome.retryAt
+    ? await tx`
+        UPDATE channel_outbox SET available_at = ${outcome.retryAt}, lease_token = NULL, leased_until = NULL, last_error = ${outcome.error?.slice(0, 2000) ?? null}
+        WHERE id = ${message.id} AND lease_token = ${message.leaseToken} RETURNING id`
+    : await tx`DELETE FROM channel_outbox WHERE id = ${message.id} AND lease_token = ${message.leaseToken} RETURNING id`;
+  return held.length > 0;
+}
