@@ -112,21 +112,26 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
         await tx`UPDATE channel_endpoints SET failures_in_a_row = 0 WHERE channel_id = ${message.channelId}`;
         return;
       }
+      // The failure that turns the channel off is this message's last attempt too.
+      const disabled = counts && await countFailure(tx, message.channelId);
+      if (disabled && retryAt) await tx`DELETE FROM channel_outbox WHERE id = ${message.id}`;
       await ctx.store.append(deliveriesStream(message.channelId), 'any', [{
-        type: 'AlertDeliveryFailed', data: { ...common, error: outcome.error ?? 'Not delivered', retryAt: retryAt?.toISOString() ?? null },
+        type: 'AlertDeliveryFailed', data: { ...common, error: outcome.error ?? 'Not delivered', retryAt: disabled ? null : retryAt?.toISOString() ?? null },
       }], tx);
-      if (counts) await countFailure(tx, message.channelId);
     });
   }
 
-  /** One more failure in a row; at `disableAfter` the channel is turned off and its user told why, by notice and e-mail. */
-  async function countFailure(tx: Sql, channelId: string): Promise<void> {
+  /**
+   * One more failure in a row; at `disableAfter` the channel is turned off and its user told why,
+   * by notice and e-mail. Answers whether this failure turned it off.
+   */
+  async function countFailure(tx: Sql, channelId: string): Promise<boolean> {
     const [row] = await tx<{ failures_in_a_row: number }[]>`
       UPDATE channel_endpoints SET failures_in_a_row = failures_in_a_row + 1 WHERE channel_id = ${channelId} RETURNING failures_in_a_row`;
-    if (!row || row.failures_in_a_row < opts.disableAfter) return;
+    if (!row || row.failures_in_a_row < opts.disableAfter) return false;
     const reason = `Turned off after ${row.failures_in_a_row} failed deliveries in a row. Check the address or token, send a test, then switch it on again.`;
     const result = await handleCommand(ctx.store, channelStream(channelId), channelDecider, { type: 'DisableChannel', reason }, { tx });
-    if (!result.appended || result.state.status !== 'active') return;
+    if (!result.appended || result.state.status !== 'active') return false;
     const { userId, name } = result.state;
     await ctx.store.append(alertStream(userId), 'any', [{
       type: 'NoticeRaised',
@@ -137,6 +142,7 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
       },
     }], tx);
     await tx`UPDATE channel_endpoints SET enabled = false WHERE channel_id = ${channelId}`;
+    return true;
   }
 
   async function deliver(message: OutboxMessage, target: Target | undefined): Promise<void> {
