@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db.ts';
 import { authentication } from '../auth/plugin.ts';
@@ -27,6 +27,12 @@ export type DeliveryItem = {
 };
 
 export const DELIVERIES_LISTED = 50;
+
+// The shapes the routes take; what each field may hold is checked in input.ts, with reasons.
+const text = t.Optional(t.Nullable(t.String({ maxLength: 4000 })));
+const alertTypes = t.Optional(t.Nullable(t.Array(t.String({ maxLength: 40 }), { maxItems: 20 })));
+const NewChannelBody = t.Object({ type: t.String({ maxLength: 40 }), url: text, botToken: text, chatId: t.Optional(t.Union([t.String({ maxLength: 100 }), t.Number()])), name: text, alertTypes });
+const ChannelChangesBody = t.Object({ name: text, enabled: t.Optional(t.Boolean()), alertTypes });
 export const PAID_PLANS_ONLY = 'Alert channels (webhooks, Slack, Discord and Telegram) come with paid plans; the Free plan has e-mail and in-app alerts. Upgrade to add one.';
 
 type ChannelRow = {
@@ -103,7 +109,7 @@ export function channelRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {})
       set.status = 201;
       // The signing secret is shown this once; only its holder can verify deliveries.
       return { ...(await channelOf(userId, channelId)), ...(channel.endpoint.type === 'webhook' ? { secret: channel.endpoint.secret } : {}) };
-    }, { signedIn: true })
+    }, { signedIn: true, body: NewChannelBody })
 
     .patch('/:id', async ({ userId, params, body }) => {
       const channel = await channelOf(userId, params.id);
@@ -116,7 +122,7 @@ export function channelRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {})
                  WHERE channel_id = ${channel.id}`;
       });
       return channelOf(userId, channel.id);
-    }, { signedIn: true })
+    }, { signedIn: true, body: ChannelChangesBody })
 
     .delete('/:id', async ({ userId, params }) => {
       const channel = await channelOf(userId, params.id);

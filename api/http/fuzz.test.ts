@@ -41,6 +41,11 @@ await observePrices(ctx, otherProduct, other.userId, [[10, new Date(Date.now() -
 await settle(ctx);
 const [otherAlert] = await ctx.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${other.userId}`;
 if (!otherAlert) throw new Error('the other user should have an alert');
+await startTrial(ctx, other.userId, 'starter');
+const otherChannel = (await (await handle(new Request(new URL('/api/channels', ORIGIN), {
+  method: 'POST', headers: { cookie: other.cookie, origin: ORIGIN, 'content-type': 'application/json' },
+  body: JSON.stringify({ type: 'slack', url: 'https://hooks.example.invalid/other' }),
+}))).json()).id as string;
 
 async function issueKey(cookie: string): Promise<string> {
   const res = await handle(new Request(new URL('/api/settings/api-key', ORIGIN), { method: 'POST', headers: { cookie, origin: ORIGIN } }));
@@ -59,7 +64,12 @@ async function fuzzer() {
   const product = await addProduct(ctx, user.userId, { url: 'http://127.0.0.1:9/p' });
   await observePrices(ctx, product, user.userId, [[12, new Date(Date.now() - 7_200_000)], [11, new Date(Date.now() - 3_600_000)], [10, new Date()]]);
   await ctx.projections.catchUp();
-  return { ...user, product, key: await issueKey(user.cookie) };
+  const channel = await handle(new Request(new URL('/api/channels', ORIGIN), {
+    method: 'POST', headers: { cookie: user.cookie, origin: ORIGIN, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'webhook', url: 'https://hooks.example.invalid/in' }),
+  }));
+  if (channel.status !== 201) throw new Error(`adding a channel answered ${channel.status}`);
+  return { ...user, product, channel: (await channel.json()).id as string, key: await issueKey(user.cookie) };
 }
 type Fuzzer = Awaited<ReturnType<typeof fuzzer>>;
 
@@ -80,7 +90,7 @@ const PATH_VALUES: [string, string][] = [
   ['100 kB', KB100], ['SQL', encodeURIComponent("1' OR '1'='1")], ['dot segments', '..%2F..%2Fsettings'],
   ['-0', '-0'], ['NaN', 'NaN'], ['Infinity', 'Infinity'], ['1e999', '1e999'], ['null', 'null'], ['object', '%7B%7D'], ['array', '%5B%5D'],
   ['upper-case UUID', crypto.randomUUID().toUpperCase()], ['nil UUID', '00000000-0000-0000-0000-000000000000'],
-  ["another user's product", otherProduct], ["another user's alert", otherAlert.id],
+  ["another user's product", otherProduct], ["another user's alert", otherAlert.id], ["another user's channel", otherChannel],
 ];
 
 /** Query values, already encoded. */
@@ -132,6 +142,8 @@ const bases = (me: Fuzzer): Record<string, Record<string, unknown>> => ({
   'POST /api/billing/create-subscription': { plan: 'pro', paymentMethodId: 'pm_card_visa' },
   'POST /api/ai/detect-selector': { url: 'http://127.0.0.1:9/p' },
   'POST /api/price-suggestions': { productId: me.product, timeFilter: 'month' },
+  'POST /api/channels/': { type: 'webhook', url: 'https://hooks.example.invalid/in' },
+  'PATCH /api/channels/:id': { name: 'Fuzz', enabled: true, alertTypes: ['price_drop'] },
 });
 
 // ---- requests -------------------------------------------------------------------------------
@@ -151,7 +163,7 @@ const pathWith = (route: Route, value: (name: string) => string) =>
 function* inputsFor(route: Route, me: Fuzzer): Generator<Input> {
   const methods = route.method === 'ALL' ? ['GET', 'POST', 'DELETE'] : [route.method];
   // The fuzzer's own ids get past ownership checks to the input behind them.
-  const own = pathWith(route, (name) => (name === '*' ? 'fuzz' : me.product));
+  const own = pathWith(route, (name) => (name === '*' ? 'fuzz' : route.path.startsWith('/api/channels/') ? me.channel : me.product));
   const takesBody = !!route.hooks.body;
   for (const method of methods) {
     const hasParams = /[:*]/.test(route.path);
