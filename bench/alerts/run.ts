@@ -1,7 +1,9 @@
 /**
- * Alert e-mail latency: from a PriceObserved committed to the log to the e-mail that reports it
- * accepted by an SMTP server on loopback, through the whole pipeline as the server runs it
- * (projections and reactors polling, the outbox sender with its production settings).
+ * Alert latency: from a PriceObserved committed to the log to the e-mail that reports it accepted
+ * by an SMTP server on loopback, and to the signed webhook that carries it accepted by a receiver
+ * on loopback (each user has one webhook channel), through the whole pipeline as the server runs
+ * it (projections and reactors polling, the e-mail sender and the channel deliverer with their
+ * production settings).
  *
  *   bun bench/alerts/run.ts [--users 100] [--alerts 1000] [--rate 100]
  *
@@ -18,6 +20,10 @@ import { createMailer } from '../../api/alerts/mailer.ts';
 import { createOutboxSender } from '../../api/alerts/sender.ts';
 import { startSmtp } from '../../api/testing/smtp.ts';
 import { observed } from '../../api/testing/prices.ts';
+import { startReceivers } from '../../api/testing/fake-channels.ts';
+import { createChannelDeliverer } from '../../api/channels/deliverer.ts';
+import { describeEndpoint, newWebhookSecret } from '../../api/channels/messages.ts';
+import { ALERT_TYPES } from '../../events/catalogue.ts';
 import type { NewEvent } from '../../events/store.ts';
 
 const arg = (name: string, fallback: number) => {
@@ -50,8 +56,11 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 async function main() {
   const smtp = await startSmtp();
+  const receivers = startReceivers();
   const scratch = await scratchDatabase();
-  const ctx = await createContext(loadConfig({ PUBLIC_URL: 'http://localhost:3000', SMTP_URL: smtp.url, DATA_DIR: '/tmp/pricewatch-bench-alerts' }), { database: scratch.database });
+  const ctx = await createContext(loadConfig({
+    PUBLIC_URL: 'http://localhost:3000', SMTP_URL: smtp.url, DATA_DIR: '/tmp/pricewatch-bench-alerts', CHECK_ALLOW_PRIVATE: 'true',
+  }), { database: scratch.database });
   const stop = new AbortController();
   const mailer = createMailer(ctx.config);
   try {
@@ -62,6 +71,16 @@ async function main() {
       await ctx.store.append(`user-${userId}`, 'no_stream', [{
         type: 'UserSignedUp', data: { userId, provider: 'demo', subject: `bench-${u}`, email: `bench-${u}@example.com`, firstName: null, lastName: null, profileImageUrl: null },
       }]);
+      // A paid plan and a webhook channel, as the billing and channels APIs record them.
+      const now = Math.floor(Date.now() / 1000), channelId = crypto.randomUUID();
+      await ctx.store.append(`subscription-${userId}`, 'no_stream', [{ type: 'TrialStarted', data: {
+        userId, subscriptionId: `sub_${u}`, provider: 'demo', plan: 'growth', amount: 4900, trialEnd: now + 86_400, currentPeriodEnd: now + 86_400, created: now, at: now,
+      } }]);
+      const endpoint = { type: 'webhook' as const, url: `${receivers.url}/hooks/${u}`, secret: newWebhookSecret() };
+      await ctx.sql`INSERT INTO channel_endpoints (channel_id, user_id, endpoint) VALUES (${channelId}, ${userId}, ${ctx.sql.json(endpoint)})`;
+      await ctx.store.append(`channel-${channelId}`, 'no_stream', [{ type: 'ChannelAdded', data: {
+        channelId, userId, type: 'webhook', name: 'Bench hook', target: describeEndpoint(endpoint), alertTypes: [...ALERT_TYPES],
+      } }]);
       for (let p = 0; p < perUser && products.length < alerts; p++) {
         const id = crypto.randomUUID(), name = `Bench product u${u}-p${p}`;
         await ctx.store.append(`product-${id}`, 'no_stream', [
@@ -77,6 +96,7 @@ async function main() {
     ctx.projections.start();
     ctx.reactors.start();
     const sender = createOutboxSender(ctx, mailer).run(stop.signal);
+    const deliverer = createChannelDeliverer(ctx).run(stop.signal);
 
     // Drops, in random order, as a worker writes its results.
     const order = [...products].sort(() => Math.random() - 0.5);
@@ -109,6 +129,15 @@ async function main() {
       }
       await Bun.sleep(50);
     }
+    // Every alert carried by an accepted webhook, and when.
+    const hookLatencies = new Map<string, number>(), hookSeen = new Map<string, number>();
+    while (receivers.received.length < order.length && performance.now() < deadline) await Bun.sleep(50);
+    for (const r of receivers.received) {
+      const name = r.json?.data?.productName as string;
+      hookSeen.set(name, (hookSeen.get(name) ?? 0) + 1);
+      // The receiver's clock is Date.now(); the commit's is performance.now(): both measured from the same start.
+      if (!hookLatencies.has(name)) hookLatencies.set(name, r.at - performance.timeOrigin - committedAt.get(name)!);
+    }
     const sorted = [...latencies.values()].sort((a, b) => a - b);
     const twice = [...seen.values()].filter((n) => n > 1).length;
     const [{ sent }] = await ctx.sql<{ sent: number }[]>`SELECT count(*)::int AS sent FROM events WHERE type = 'EmailSent'`;
@@ -120,9 +149,20 @@ async function main() {
       const ms = (n: number) => `${(n / 1000).toFixed(2)} s`;
       console.log(`  latency          p50 ${ms(percentile(sorted, 50))}, p90 ${ms(percentile(sorted, 90))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1)!)} (target p99 <= 5 s)`);
     }
+    const hooks = [...hookLatencies.values()].sort((a, b) => a - b);
+    const hooksTwice = [...hookSeen.values()].filter((n) => n > 1).length;
+    const [{ delivered }] = await ctx.sql<{ delivered: number }[]>`SELECT count(*)::int AS delivered FROM events WHERE type = 'AlertDelivered'`;
+    console.log(`\nPriceObserved committed -> signed webhook accepted by a receiver (${users} channels)`);
+    console.log(`  alerts delivered ${hookLatencies.size} of ${order.length}${hooksTwice ? `, ${hooksTwice} more than once` : ', each exactly once'} (AlertDelivered recorded: ${delivered})`);
+    if (hooks.length) {
+      const ms = (n: number) => `${(n / 1000).toFixed(2)} s`;
+      console.log(`  latency          p50 ${ms(percentile(hooks, 50))}, p90 ${ms(percentile(hooks, 90))}, p99 ${ms(percentile(hooks, 99))}, max ${ms(hooks.at(-1)!)} (target p99 <= 2 s)`);
+    }
     stop.abort();
     await sender;
+    await deliverer;
   } finally {
+    receivers.stop();
     stop.abort();
     mailer.close();
     await ctx.close();
