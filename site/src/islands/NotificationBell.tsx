@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { Bell, X } from 'lucide-react';
-import { wasNowLine } from '../lib/alerts';
+import { noticeLink, wasNowLine } from '../lib/alerts';
 import { badgeCount, relativeTime } from '../lib/format';
 import { cn } from '../lib/utils';
 import {
@@ -88,8 +88,12 @@ function NotificationItem({ notification: n }: { notification: Notification }) {
   return (
     <button
       type="button"
-      // Read items are not marked again.
-      onClick={() => !n.isRead && markNotificationRead(n.id)}
+      // Read items are not marked again; a notice opens where it is dealt with.
+      onClick={() => {
+        if (!n.isRead) markNotificationRead(n.id);
+        const link = noticeLink(n.type);
+        if (link) window.location.assign(link);
+      }}
       className={cn('flex w-full gap-3 px-4 py-3 text-left hover:bg-accent', !n.isRead && 'bg-accent/50', focusRing)}
     >
       <AlertTypeIcon type={n.type} />

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { alertToAnnounce, alertTypeLabel, filterAlerts, listSignature, unreadOf, wasNowLine } from './alerts';
+import { alertToAnnounce, alertTypeLabel, filterAlerts, listSignature, noticeLink, unreadOf, wasNowLine } from './alerts';
 
 const alert = (id: string, type: string, productName: string, message: string, isRead = false) => ({ id, type, productName, message, isRead });
 const alerts = [
@@ -70,4 +70,10 @@ test('the signature changes with new alerts and reads', () => {
   expect(listSignature(a)).toBe(listSignature([...a]));
   expect(listSignature(a)).not.toBe(listSignature([{ id: '1', isRead: true }, a[1]!]));
   expect(listSignature(a)).not.toBe(listSignature([{ id: '0', isRead: false }, ...a]));
+});
+
+test('a notice about a channel opens Settings > Notifications; product alerts have no such link', () => {
+  expect(noticeLink('channel_disabled')).toBe('/settings#notifications');
+  expect(noticeLink('price_drop')).toBeNull();
+  expect(alertTypeLabel('channel_disabled')).toBe('Channel Off');
 });

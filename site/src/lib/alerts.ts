@@ -6,6 +6,9 @@ export type AlertTypeFilter = 'all' | (typeof ALERT_TYPES)[number];
 export type StatusFilter = 'all' | 'unread' | 'read';
 
 /** The badge of a type: Price Drop, Price Increase, Threshold Met, Out of Stock, Back in Stock, else Alert. */
+/** Where a notice about the account (not a product) is dealt with; null for product alerts. */
+export const noticeLink = (type: string): string | null => (type === 'channel_disabled' ? '/settings#notifications' : null);
+
 export function alertTypeLabel(type: string): string {
   switch (type) {
     case 'price_drop': return 'Price Drop';
@@ -13,6 +16,7 @@ export function alertTypeLabel(type: string): string {
     case 'threshold_met': return 'Threshold Met';
     case 'out_of_stock': return 'Out of Stock';
     case 'back_in_stock': return 'Back in Stock';
+    case 'channel_disabled': return 'Channel Off';
     default: return 'Alert';
   }
 }
