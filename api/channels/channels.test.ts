@@ -198,7 +198,7 @@ describe('test messages tell the truth', () => {
     const closed = await call(u.cookie, '/api/channels', 'POST', { type: 'discord', url: `http://127.0.0.1:${port}/closed` });
     const refused = await call(u.cookie, `/api/channels/${closed.body.id}/test`, 'POST');
     expect(refused.body).toMatchObject({ delivered: false, status: null });
-    expect(refused.body.error.length).toBeGreaterThan(5);
+    expect(refused.body.error).toBe('The receiver refused the connection.');
 
     const log = (await call(u.cookie, `/api/channels/${hook.id}/deliveries`)).body;
     expect(log.map((d: { delivered: boolean; status: number }) => [d.delivered, d.status])).toEqual([[false, 500], [false, 404], [true, 200]]);

@@ -4,7 +4,7 @@ import { appendingTransaction } from '../../events/store.ts';
 import { handleCommand } from '../../events/decider.ts';
 import { alertStream } from '../../events/alert.ts';
 import { channelDecider, channelStream, deliveriesStream, DISABLE_AFTER_FAILURES } from '../../events/channel.ts';
-import { sharedFetcher, type Fetcher } from '../checks/fetcher.ts';
+import { sharedFetcher, type Fetcher, type FetchFailure } from '../checks/fetcher.ts';
 import { parseRetryAfter } from '../checks/fetch-errors.ts';
 import { planOf } from '../billing/plans.ts';
 import { backoff } from '../alerts/sender.ts';
@@ -66,9 +66,18 @@ export async function send(
     { url: request.url, method: 'POST', headers: request.headers, body: Buffer.from(request.body), followRedirects: false },
     { ...SEND_OPTIONS, allowPrivate: ctx.config.checkAllowPrivate },
   );
-  if (!answer.ok) return { delivered: false, status: answer.status ?? null, error: answer.reason, retryAfterMs: answer.retryAfterMs ?? null };
+  if (!answer.ok) return { delivered: false, status: answer.status ?? null, error: receiverReason(answer, request.url), retryAfterMs: answer.retryAfterMs ?? null };
   if (answer.status >= 200 && answer.status < 300) return { delivered: true, status: answer.status, error: null, retryAfterMs: null };
   return { delivered: false, status: answer.status, error: refusal(answer.status, answer.body), retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
+}
+
+/** The fetcher words its failures for shop pages; a channel's are about the receiver it posts to. */
+function receiverReason(failure: FetchFailure, url: string): string {
+  if (failure.code === 'dns') return `The address ${new URL(url).hostname} could not be found. Check it for typos.`;
+  return failure.reason
+    .replace(/^The shop's server\b/, 'The receiver').replace(/^The shop's\b/, "The receiver's").replace(/^The shop\b/, 'The receiver')
+    .replace('before sending the page', 'before answering').replace('so the page cannot be checked safely', 'so nothing was sent')
+    .replace('could not download the page', 'could not reach the receiver').replace(/^The page is larger than/, 'The answer is larger than');
 }
 
 /** "HTTP 404: no_service": the status and the start of what the receiver said, as one line. */
