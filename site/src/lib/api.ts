@@ -11,6 +11,7 @@ import type { App } from '../../../api/server';
 import type * as ProductSchemas from '../../../api/products/schemas';
 import type { ToastMessage } from '../stores/toast';
 import { expireSession, SESSION_EXPIRED_TOAST } from './session';
+import type { AlertType, ChannelType, NewChannel } from './channels';
 
 const client = treaty<App>(typeof location === 'undefined' ? 'http://localhost' : location.origin, {
   fetch: { credentials: 'include' },
@@ -87,6 +88,21 @@ async function call<A extends Answer>(request: Promise<A>, options: CallOptions 
   throw apiError;
 }
 
+/** Calls a route by path, for routes the app type does not describe yet; errors as `call` makes them. */
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'include',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.ok) return (text ? JSON.parse(text) : null) as T;
+  const apiError = new ApiError(response.status, text, response.statusText);
+  if (isUnauthorizedError(apiError)) expireSession();
+  throw apiError;
+}
+
 export const api = {
   auth: {
     user: () => call(client.api.auth.user.get(), { unauthorized: false }),
@@ -144,6 +160,17 @@ export const api = {
     markRead: (id: string) => call(client.api.notifications({ id }).read.post()),
     markAllRead: () => call(client.api.notifications['mark-all-read'].post()),
   },
+  /** Settings > Alert channels: webhooks, Slack, Discord and Telegram that alerts are delivered to. */
+  channels: {
+    list: () => request<Channel[]>('GET', '/api/channels'),
+    /** A webhook's answer holds its signing secret, the only time it is shown. */
+    add: (channel: NewChannel) => request<Channel & { secret?: string }>('POST', '/api/channels', channel),
+    change: (id: string, changes: ChannelChanges) => request<Channel>('PATCH', `/api/channels/${encodeURIComponent(id)}`, changes),
+    remove: (id: string) => request<{ success: true }>('DELETE', `/api/channels/${encodeURIComponent(id)}`),
+    test: (id: string) => request<TestDelivery>('POST', `/api/channels/${encodeURIComponent(id)}/test`),
+    rotateSecret: (id: string) => request<{ secret: string }>('POST', `/api/channels/${encodeURIComponent(id)}/rotate-secret`),
+    deliveries: (id: string) => request<Delivery[]>('GET', `/api/channels/${encodeURIComponent(id)}/deliveries`),
+  },
   billing: {
     subscription: () => call(client.api.billing.subscription.get()),
     createTrialSetup: () => call(client.api.billing['create-trial-setup'].post()),
@@ -162,3 +189,32 @@ export type PaidPlanId = 'starter' | 'growth' | 'pro';
 /** AI help answers (spec section 3): selector suggestions (confidence 0-100) and pricing suggestions (confidence 0-1). */
 export type SelectorSuggestion = Treaty.Data<(typeof client.api.ai)['detect-selector']['post']>['selectors'][number];
 export type PricingSuggestion = Treaty.Data<(typeof client.api)['price-suggestions']['post']>['suggestions'][number];
+
+/** An alert channel as the API shows it: its target masked, secrets never included. */
+export type Channel = {
+  id: string;
+  type: ChannelType;
+  name: string;
+  enabled: boolean;
+  alertTypes: AlertType[];
+  target: string;
+  /** Why Pricewatch turned it off after failed deliveries (enabled is then false). */
+  disabledReason: string | null;
+  createdAt: string;
+  lastDelivery: { at: string; delivered: boolean; status: number | null; error: string | null } | null;
+};
+export type ChannelChanges = { name?: string; enabled?: boolean; alertTypes?: AlertType[] };
+export type TestDelivery = { delivered: boolean; status: number | null; error: string | null };
+/** One attempt to deliver an alert (or a test) to a channel; retryAt when another attempt is scheduled. */
+export type Delivery = {
+  id: string;
+  at: string;
+  alertId: string | null;
+  productName: string | null;
+  test: boolean;
+  delivered: boolean;
+  status: number | null;
+  error: string | null;
+  attempt: number;
+  retryAt: string | null;
+};
