@@ -249,7 +249,7 @@ function ChannelItem({ channel, onChanged, onRemoved, onSecret, onDelivered, onC
     <li>
       <article aria-labelledby={nameId} className="space-y-3 rounded-lg border p-3 sm:p-4">
         <div className="flex items-start gap-3">
-          <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
+          <span aria-hidden="true" className="hidden size-9 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground sm:flex">
             <Icon className="size-4" />
           </span>
           <div className="min-w-0 flex-1">
@@ -410,14 +410,14 @@ function DeliveriesTable({ channelId, channelName, version }: { channelId: strin
   if (deliveries.length === 0) return <p className="pt-2 text-sm text-muted-foreground">Nothing delivered yet. Send a test to try the channel.</p>;
 
   return (
-    <table className="mt-2 w-full table-fixed text-left text-sm">
+    <table className="mt-2 w-full text-left text-xs sm:text-sm">
       <caption className="sr-only">Recent deliveries to {channelName}</caption>
       <thead className="text-xs text-muted-foreground">
         <tr className="border-b">
-          <th scope="col" className="w-[28%] py-2 pr-2 font-medium">Time</th>
-          <th scope="col" className="w-[26%] py-2 pr-2 font-medium">Alert</th>
+          <th scope="col" className="py-2 pr-2 font-medium">Time</th>
+          <th scope="col" className="py-2 pr-2 font-medium">Alert</th>
           <th scope="col" className="py-2 pr-2 font-medium">Outcome</th>
-          <th scope="col" className="w-14 py-2 text-right font-medium">Attempt</th>
+          <th scope="col" className="py-2 text-right font-medium">Attempt</th>
         </tr>
       </thead>
       <tbody>
@@ -429,7 +429,7 @@ function DeliveriesTable({ channelId, channelName, version }: { channelId: strin
               </time>
             </td>
             <td className="break-words py-2 pr-2">{d.test ? 'Test' : (d.productName ?? 'Alert')}</td>
-            <td className={cn('break-words py-2 pr-2', !d.delivered && 'text-destructive')}>{describeDelivery(d)}</td>
+            <td className={cn('py-2 pr-2', !d.delivered && 'text-destructive')}>{describeDelivery(d)}</td>
             <td className="py-2 text-right tabular-nums">{d.attempt}</td>
           </tr>
         ))}
