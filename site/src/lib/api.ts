@@ -11,7 +11,7 @@ import type { App } from '../../../api/server';
 import type * as ProductSchemas from '../../../api/products/schemas';
 import type { ToastMessage } from '../stores/toast';
 import { expireSession, SESSION_EXPIRED_TOAST } from './session';
-import type { AlertType, ChannelType, NewChannel } from './channels';
+import type { AlertType, NewChannel } from './channels';
 
 const client = treaty<App>(typeof location === 'undefined' ? 'http://localhost' : location.origin, {
   fetch: { credentials: 'include' },
@@ -88,21 +88,6 @@ async function call<A extends Answer>(request: Promise<A>, options: CallOptions 
   throw apiError;
 }
 
-/** Calls a route by path, for routes the app type does not describe yet; errors as `call` makes them. */
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    credentials: 'include',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.ok) return (text ? JSON.parse(text) : null) as T;
-  const apiError = new ApiError(response.status, text, response.statusText);
-  if (isUnauthorizedError(apiError)) expireSession();
-  throw apiError;
-}
-
 export const api = {
   auth: {
     user: () => call(client.api.auth.user.get(), { unauthorized: false }),
@@ -162,14 +147,15 @@ export const api = {
   },
   /** Settings > Alert channels: webhooks, Slack, Discord and Telegram that alerts are delivered to. */
   channels: {
-    list: () => request<Channel[]>('GET', '/api/channels'),
+    list: () => call(client.api.channels.get()),
     /** A webhook's answer holds its signing secret, the only time it is shown. */
-    add: (channel: NewChannel) => request<Channel & { secret?: string }>('POST', '/api/channels', channel),
-    change: (id: string, changes: ChannelChanges) => request<Channel>('PATCH', `/api/channels/${encodeURIComponent(id)}`, changes),
-    remove: (id: string) => request<{ success: true }>('DELETE', `/api/channels/${encodeURIComponent(id)}`),
-    test: (id: string) => request<TestDelivery>('POST', `/api/channels/${encodeURIComponent(id)}/test`),
-    rotateSecret: (id: string) => request<{ secret: string }>('POST', `/api/channels/${encodeURIComponent(id)}/rotate-secret`),
-    deliveries: (id: string) => request<Delivery[]>('GET', `/api/channels/${encodeURIComponent(id)}/deliveries`),
+    add: (channel: NewChannel) => call(client.api.channels.post(channel)),
+    change: (id: string, changes: ChannelChanges) => call(client.api.channels({ id }).patch(changes)),
+    remove: (id: string) => call(client.api.channels({ id }).delete()),
+    /** What the receiver really answered: delivered false with its status when it refused. */
+    test: (id: string) => call(client.api.channels({ id }).test.post()),
+    rotateSecret: (id: string) => call(client.api.channels({ id })['rotate-secret'].post()),
+    deliveries: (id: string) => call(client.api.channels({ id }).deliveries.get()),
   },
   billing: {
     subscription: () => call(client.api.billing.subscription.get()),
@@ -190,31 +176,9 @@ export type PaidPlanId = 'starter' | 'growth' | 'pro';
 export type SelectorSuggestion = Treaty.Data<(typeof client.api.ai)['detect-selector']['post']>['selectors'][number];
 export type PricingSuggestion = Treaty.Data<(typeof client.api)['price-suggestions']['post']>['suggestions'][number];
 
-/** An alert channel as the API shows it: its target masked, secrets never included. */
-export type Channel = {
-  id: string;
-  type: ChannelType;
-  name: string;
-  enabled: boolean;
-  alertTypes: AlertType[];
-  target: string;
-  /** Why Pricewatch turned it off after failed deliveries (enabled is then false). */
-  disabledReason: string | null;
-  createdAt: string;
-  lastDelivery: { at: string; delivered: boolean; status: number | null; error: string | null } | null;
-};
+/** Alert channels (Settings > Alert channels): the target masked, secrets only in the answers that create them. */
+export type Channel = Treaty.Data<typeof client.api.channels.get>[number];
 export type ChannelChanges = { name?: string; enabled?: boolean; alertTypes?: AlertType[] };
-export type TestDelivery = { delivered: boolean; status: number | null; error: string | null };
-/** One attempt to deliver an alert (or a test) to a channel; retryAt when another attempt is scheduled. */
-export type Delivery = {
-  id: string;
-  at: string;
-  alertId: string | null;
-  productName: string | null;
-  test: boolean;
-  delivered: boolean;
-  status: number | null;
-  error: string | null;
-  attempt: number;
-  retryAt: string | null;
-};
+export type TestDelivery = Treaty.Data<ReturnType<typeof client.api.channels>['test']['post']>;
+/** One attempt to deliver an alert (or a test) to a channel, newest first; retryAt when another is scheduled. */
+export type Delivery = Treaty.Data<ReturnType<typeof client.api.channels>['deliveries']['get']>[number];

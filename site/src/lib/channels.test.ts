@@ -33,14 +33,15 @@ describe('the add form', () => {
   test('Telegram needs a bot token and a chat id', () => {
     const telegram = emptyDraft('telegram');
     expect(Object.keys(validateDraft(telegram)).sort()).toEqual(['botToken', 'chatId']);
-    expect(validateDraft({ ...telegram, botToken: 'abc', chatId: 'group' })).toEqual({
-      botToken: 'A bot token looks like 123456:ABC-DEF…, as @BotFather gives it.',
+    expect(validateDraft({ ...telegram, botToken: '123456:short', chatId: 'group' })).toEqual({
+      botToken: 'A bot token looks like 123456789:AAF…, as @BotFather gives it.',
       chatId: 'A chat id is a number like -1001234567890, or @channelname.',
     });
     expect(validateDraft({ ...telegram, botToken: '123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11', chatId: '-1001234567890' })).toEqual({});
-    expect(validateDraft({ ...telegram, botToken: '123456:ABC', chatId: '@pricewatch_alerts' })).toEqual({});
+    expect(validateDraft({ ...telegram, botToken: `123456:${'A'.repeat(35)}`, chatId: '@pricewatch_alerts' })).toEqual({});
+    expect(validateDraft({ ...telegram, botToken: `123456:${'A'.repeat(35)}`, chatId: '@abc' }).chatId).toBeDefined();
     // A Telegram channel has no URL to check.
-    expect(validateDraft({ ...telegram, url: 'nonsense', botToken: '1:a', chatId: '42' })).toEqual({});
+    expect(validateDraft({ ...telegram, url: 'nonsense', botToken: `1:${'a'.repeat(30)}`, chatId: '42' })).toEqual({});
   });
 
   test('name length and at least one alert type', () => {
@@ -60,8 +61,9 @@ describe('the add form', () => {
 
   test('a 400 naming a field goes on that field; other errors do not', () => {
     const answer = (status: number, body: unknown) => new ApiError(status, JSON.stringify(body), '');
-    expect(fieldErrorOf(answer(400, { message: 'The address must use https.', field: 'url' }))).toEqual({ field: 'url', message: 'The address must use https.' });
-    expect(fieldErrorOf(answer(400, { message: 'alertTypes.0: bad', field: 'alertTypes.0' }))).toEqual({ field: 'alertTypes', message: 'alertTypes.0: bad' });
+    expect(fieldErrorOf(answer(400, { message: 'url: Use an https:// address.', field: 'url' }))).toEqual({ field: 'url', message: 'Use an https:// address.' });
+    expect(fieldErrorOf(answer(400, { message: 'alertTypes.0: bad', field: 'alertTypes.0' }))).toEqual({ field: 'alertTypes', message: 'bad' });
+    expect(fieldErrorOf(answer(400, { message: 'Too long', field: 'name' }))).toEqual({ field: 'name', message: 'Too long' });
     expect(fieldErrorOf(answer(400, { message: 'The request body is not valid JSON.' }))).toBeNull();
     expect(fieldErrorOf(answer(403, { message: 'Plan', field: 'type' }))).toBeNull();
     expect(fieldErrorOf(new Error('offline'))).toBeNull();
@@ -71,7 +73,9 @@ describe('the add form', () => {
 test('a test outcome says what really happened', () => {
   expect(testOutcome({ delivered: true, status: 200, error: null })).toBe('Test delivered (200)');
   expect(testOutcome({ delivered: false, status: 404, error: null })).toBe('Test failed: 404 Not Found');
-  expect(testOutcome({ delivered: false, status: 500, error: 'Internal Server Error' })).toBe('Test failed: 500 Internal Server Error');
+  expect(testOutcome({ delivered: false, status: 404, error: 'HTTP 404' })).toBe('Test failed: 404 Not Found');
+  expect(testOutcome({ delivered: false, status: 500, error: 'HTTP 500: database down' })).toBe('Test failed: 500 Internal Server Error: database down');
+  expect(testOutcome({ delivered: false, status: 418, error: 'HTTP 418: teapot' })).toBe('Test failed: 418: teapot');
   expect(testOutcome({ delivered: false, status: 599, error: null })).toBe('Test failed: 599');
   expect(testOutcome({ delivered: false, status: null, error: 'connection refused' })).toBe('Test failed: connection refused');
 });

@@ -79,6 +79,11 @@ const URL_EXAMPLES: Record<Exclude<ChannelType, 'telegram'>, string> = {
   discord: 'https://discord.com/api/webhooks/…',
 };
 
+// The server's patterns: a bot token as @BotFather gives it; a chat's number (groups and channels
+// are negative) or a public channel's @username.
+const BOT_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{30,100}$/;
+const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
+
 export function validateAlertTypes(types: readonly string[]): string | null {
   return types.length === 0 ? 'Choose at least one alert type.' : null;
 }
@@ -93,9 +98,9 @@ export function validateDraft(draft: ChannelDraft): FieldErrors {
     const token = draft.botToken.trim();
     const chat = draft.chatId.trim();
     if (!token) errors.botToken = 'Enter the bot token from @BotFather.';
-    else if (!/^\d+:[\w-]+$/.test(token)) errors.botToken = 'A bot token looks like 123456:ABC-DEF…, as @BotFather gives it.';
+    else if (!BOT_TOKEN.test(token)) errors.botToken = 'A bot token looks like 123456789:AAF…, as @BotFather gives it.';
     if (!chat) errors.chatId = 'Enter the chat id.';
-    else if (!/^(-?\d+|@\w+)$/.test(chat)) errors.chatId = 'A chat id is a number like -1001234567890, or @channelname.';
+    else if (!CHAT_ID.test(chat)) errors.chatId = 'A chat id is a number like -1001234567890, or @channelname.';
   } else {
     const url = draft.url.trim();
     if (!url) errors.url = 'Enter the URL.';
@@ -141,7 +146,9 @@ export function fieldErrorOf(error: unknown): { field: ChannelField; message: st
   const field = String(body.field ?? '').split('.')[0] as ChannelField;
   const known: ChannelField[] = ['type', 'url', 'botToken', 'chatId', 'name', 'alertTypes'];
   if (!known.includes(field)) return null;
-  return { field, message: typeof body.message === 'string' ? body.message : 'This value is not accepted.' };
+  // The server starts its message with the field's name ('url: …'); on the field itself that is said already.
+  const message = typeof body.message === 'string' ? body.message.replace(/^[\w.]+: /, '') : '';
+  return { field, message: message || 'This value is not accepted.' };
 }
 
 type Outcome = { delivered: boolean; status: number | null; error: string | null };
@@ -152,11 +159,20 @@ const REASONS: Record<number, string> = {
   503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-/** 'Test delivered (200)', 'Test failed: 404 Not Found', 'Test failed: connection refused': what really happened. */
+/** What the receiver said besides its status: the server writes a refusal as 'HTTP 404: <start of its body>'. */
+function receiverSaid(status: number, error: string | null): string {
+  return (error ?? '').replace(new RegExp(`^HTTP ${status}:? ?`), '').trim();
+}
+
+/**
+ * 'Test delivered (200)', 'Test failed: 404 Not Found', 'Test failed: 500 Internal Server Error: db down',
+ * 'Test failed: connection refused': what really happened.
+ */
 export function testOutcome({ delivered, status, error }: Outcome): string {
   if (delivered) return status === null ? 'Test delivered' : `Test delivered (${status})`;
-  const detail = status === null ? (error ?? 'no answer') : `${status} ${error ?? REASONS[status] ?? ''}`.trim();
-  return `Test failed: ${detail}`;
+  if (status === null) return `Test failed: ${error ?? 'no answer'}`;
+  const said = receiverSaid(status, error);
+  return `Test failed: ${[`${status} ${REASONS[status] ?? ''}`.trim(), said].filter(Boolean).join(': ')}`;
 }
 
 /** 'Delivered · 200', 'Failed · 500 · will retry at 14:35', 'Failed · connection refused'. */

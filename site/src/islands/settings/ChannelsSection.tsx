@@ -7,7 +7,7 @@ import { api, isUnauthorizedError, type Channel, type Delivery, type TestDeliver
 import { errorMessage } from '../../lib/billing';
 import {
   ALERT_TYPES, alertTypeLabel, alertTypesSummary, channelBody, channelsIncluded, channelTypeLabel, CHANNEL_TYPES, describeDelivery, emptyDraft,
-  fieldErrorOf, FREE_PLAN_REASON, MAX_CHANNELS, testOutcome, validateAlertTypes, validateDraft, type AlertType, type ChannelDraft,
+  fieldErrorOf, FREE_PLAN_REASON, MAX_CHANNELS, MAX_NAME_LENGTH, testOutcome, validateAlertTypes, validateDraft, type AlertType, type ChannelDraft,
   type ChannelType, type FieldErrors,
 } from '../../lib/channels';
 import { formatDateTime, formatTimeOrDay } from '../../lib/format';
@@ -429,7 +429,9 @@ function DeliveriesTable({ channelId, channelName, version }: { channelId: strin
               </time>
             </td>
             <td className="break-words py-2 pr-2">{d.test ? 'Test' : (d.productName ?? 'Alert')}</td>
-            <td className={cn('py-2 pr-2', !d.delivered && 'text-destructive')}>{describeDelivery(d)}</td>
+            <td className={cn('py-2 pr-2', !d.delivered && 'text-destructive')} title={d.error ?? undefined}>
+              {describeDelivery(d)}
+            </td>
             <td className="py-2 text-right tabular-nums">{d.attempt}</td>
           </tr>
         ))}
@@ -624,7 +626,7 @@ function EditChannelDialog({ channel, onClose, onSaved }: { channel: Channel; on
   async function submit(form: HTMLFormElement) {
     const found: FieldErrors = {};
     if (!name.trim()) found.name = 'Enter a name.';
-    else if (name.trim().length > 100) found.name = 'Use at most 100 characters.';
+    else if (name.trim().length > MAX_NAME_LENGTH) found.name = `Use at most ${MAX_NAME_LENGTH} characters.`;
     const typesError = validateAlertTypes(alertTypes);
     if (typesError) found.alertTypes = typesError;
     setErrors(found);
