@@ -543,7 +543,7 @@ function TypePicker({ value, error, disabled, onChange }: { value: ChannelType; 
   return (
     <fieldset className="grid gap-2" aria-describedby={error ? `${id}-error` : undefined}>
       <legend className="mb-2 text-sm font-medium">Channel type</legend>
-      <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      <div className="grid grid-cols-2 gap-2">
         {CHANNEL_TYPES.map((type) => {
           const Icon = TYPE_ICONS[type];
           return (
@@ -562,9 +562,9 @@ function TypePicker({ value, error, disabled, onChange }: { value: ChannelType; 
                 onChange={() => onChange(type)}
                 disabled={disabled}
                 aria-invalid={error ? true : undefined}
-                className="size-4 accent-primary"
+                className="size-4 shrink-0 accent-primary"
               />
-              <Icon aria-hidden="true" className="size-4 text-muted-foreground" />
+              <Icon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
               {channelTypeLabel(type)}
             </label>
           );
