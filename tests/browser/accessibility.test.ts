@@ -41,8 +41,11 @@ beforeAll(async () => {
   };
   await post('/api/billing/create-trial-setup');
   await post('/api/billing/create-subscription', { plan: 'starter', paymentMethodId: 'pm_demo_visa4242' });
-  // Nothing listens on the discard port: the test delivery fails and is listed as failed.
-  const { id } = await post('/api/channels', { type: 'webhook', url: 'http://127.0.0.1:9/hook', name: 'Shop backend' });
+  // A port nothing listens on any more: the test delivery fails and is listed as failed.
+  const gone = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() });
+  const url = `http://127.0.0.1:${gone.port}/hook`;
+  gone.stop(true);
+  const { id } = await post('/api/channels', { type: 'webhook', url, name: 'Shop backend' });
   await post(`/api/channels/${id}/test`);
   await ctx.close();
 }, SETUP_TIMEOUT);
