@@ -273,8 +273,9 @@ function ChannelItem({ channel, onChanged, onRemoved, onSecret, onDelivered, onC
         {channel.disabledReason && (
           <div className="flex gap-2 rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
             <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            {/* The reason says what happened and what to do; switching the channel on clears it. */}
             <p>
-              <strong>Turned off by Pricewatch:</strong> {channel.disabledReason} Fix the receiver, then switch the channel back on.
+              <strong className="font-semibold">Not delivering.</strong> {channel.disabledReason}
             </p>
           </div>
         )}
