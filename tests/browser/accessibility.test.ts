@@ -12,6 +12,8 @@ let product: RunningProduct;
 let browser: Browser;
 
 const EMAIL = 'axe@example.com';
+/** A paid user with an alert channel whose test failed: Settings with its channels list and deliveries. */
+const CHANNELS_EMAIL = 'axe-channels@example.com';
 const NAME = 'Precision Conical Burr Coffee Grinder with 40 Grind Settings and Timer';
 
 /** Signed out, a protected page is the sign-in-required page (/unauthorized) and '/' the landing page. */
@@ -29,6 +31,23 @@ beforeAll(async () => {
   // One user with one product, a price history and alerts, shared by every theme and width.
   tracked = await productWithHistory({ email: EMAIL, name: NAME, prices: ['149.00', '139.00', '155.00'] });
   ({ product, browser } = tracked);
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(CHANNELS_EMAIL)}`);
+  const post = async (path: string, data?: unknown) => {
+    const res = await page.request.post(product.url + path, { data, headers: { origin: product.url } });
+    if (!res.ok()) throw new Error(`${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+  await post('/api/billing/create-trial-setup');
+  await post('/api/billing/create-subscription', { plan: 'starter', paymentMethodId: 'pm_demo_visa4242' });
+  // A port nothing listens on any more: the test delivery fails and is listed as failed.
+  const gone = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() });
+  const url = `http://127.0.0.1:${gone.port}/hook`;
+  gone.stop(true);
+  const { id } = await post('/api/channels', { type: 'webhook', url, name: 'Shop backend' });
+  await post(`/api/channels/${id}/test`);
+  await ctx.close();
 }, SETUP_TIMEOUT);
 afterAll(() => tracked?.stop(), SETUP_TIMEOUT);
 
@@ -85,6 +104,17 @@ for (const theme of ['light', 'dark'] as const) {
         await page.getByRole('banner').getByRole('button', { name: /^Notifications/ }).click();
         await page.getByRole('dialog', { name: 'Notifications' }).waitFor();
         await check('notifications popover');
+        await page.keyboard.press('Escape');
+
+        await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(CHANNELS_EMAIL)}`);
+        await page.goto(product.url + '/settings#notifications');
+        await settled(page);
+        await page.getByRole('article', { name: 'Shop backend' }).getByRole('button', { name: 'Recent deliveries' }).click();
+        await page.getByRole('article', { name: 'Shop backend' }).getByRole('table').waitFor();
+        await check('settings with alert channels and deliveries');
+        await page.locator('#notifications').getByRole('button', { name: 'Add channel' }).click();
+        await page.getByRole('dialog', { name: 'Add alert channel' }).waitFor();
+        await check('Add alert channel dialog');
         await page.keyboard.press('Escape');
 
         if (mobile) {

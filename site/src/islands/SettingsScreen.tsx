@@ -19,6 +19,7 @@ import { OptionSelect } from './ui/Select';
 import { Skeleton } from './ui/Skeleton';
 import { Spinner } from './ui/Spinner';
 import { Switch } from './ui/Switch';
+import { ChannelsSection } from './settings/ChannelsSection';
 
 export default function SettingsScreen() {
   return (
@@ -76,8 +77,10 @@ function SettingsForm() {
 
   if (!user) return null;
 
+  // The form holds only the Save button: the channels section has forms of its own, which cannot
+  // sit inside another one, and every preference lives in state, not in form fields.
   return (
-    <form onSubmit={save} className="mx-auto max-w-3xl space-y-6">
+    <div className="mx-auto max-w-3xl space-y-6">
       <ProfileCard user={user} />
 
       {load === 'failed' ? (
@@ -93,78 +96,80 @@ function SettingsForm() {
           </CardContent>
         </Card>
       ) : (
-        <>
-          <Card>
-            <CardHeader>
-              <CardTitle>Notifications</CardTitle>
-              <CardDescription>Choose how Pricewatch tells you about price changes.</CardDescription>
-            </CardHeader>
-            <CardContent className="space-y-5">
-              <ToggleRow
-                label="Email Notifications"
-                description="Receive notifications by e-mail"
-                checked={settings.emailNotifications}
-                onChange={set('emailNotifications')}
-                loading={load === 'loading'}
-              />
-              <ToggleRow
-                label="Price Drop Alerts"
-                description="Get alerted when a competitor lowers a price"
-                checked={settings.priceDropAlerts}
-                onChange={set('priceDropAlerts')}
-                loading={load === 'loading'}
-              />
-              <ToggleRow
-                label="Weekly Reports"
-                description="Receive a weekly summary of price movements"
-                checked={settings.weeklyReports}
-                onChange={set('weeklyReports')}
-                loading={load === 'loading'}
-              />
-            </CardContent>
-          </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Notifications</CardTitle>
+            <CardDescription>Choose how Pricewatch tells you about price changes.</CardDescription>
+          </CardHeader>
+          <CardContent className="space-y-5">
+            <ToggleRow
+              label="Email Notifications"
+              description="Receive notifications by e-mail"
+              checked={settings.emailNotifications}
+              onChange={set('emailNotifications')}
+              loading={load === 'loading'}
+            />
+            <ToggleRow
+              label="Price Drop Alerts"
+              description="Get alerted when a competitor lowers a price"
+              checked={settings.priceDropAlerts}
+              onChange={set('priceDropAlerts')}
+              loading={load === 'loading'}
+            />
+            <ToggleRow
+              label="Weekly Reports"
+              description="Receive a weekly summary of price movements"
+              checked={settings.weeklyReports}
+              onChange={set('weeklyReports')}
+              loading={load === 'loading'}
+            />
+          </CardContent>
+        </Card>
+      )}
 
-          <Card>
-            <CardHeader>
-              <CardTitle>Monitoring Preferences</CardTitle>
-              <CardDescription>Defaults for new products and for how prices and times are shown.</CardDescription>
-            </CardHeader>
-            <CardContent className="grid gap-5 sm:grid-cols-2">
-              <SelectField
-                label="Default Check Frequency"
-                value={settings.checkFrequency}
-                options={CHECK_FREQUENCIES}
-                onChange={set('checkFrequency')}
-                loading={load === 'loading'}
-              />
-              <SelectField
-                label="Currency"
-                value={settings.currency}
-                options={CURRENCIES}
-                onChange={set('currency')}
-                loading={load === 'loading'}
-              />
-              <SelectField
-                label="Timezone"
-                value={settings.timezone}
-                options={TIMEZONES}
-                onChange={set('timezone')}
-                loading={load === 'loading'}
-              />
-            </CardContent>
-          </Card>
-        </>
+      <ChannelsSection />
+
+      {load !== 'failed' && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Monitoring Preferences</CardTitle>
+            <CardDescription>Defaults for new products and for how prices and times are shown.</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-5 sm:grid-cols-2">
+            <SelectField
+              label="Default Check Frequency"
+              value={settings.checkFrequency}
+              options={CHECK_FREQUENCIES}
+              onChange={set('checkFrequency')}
+              loading={load === 'loading'}
+            />
+            <SelectField
+              label="Currency"
+              value={settings.currency}
+              options={CURRENCIES}
+              onChange={set('currency')}
+              loading={load === 'loading'}
+            />
+            <SelectField
+              label="Timezone"
+              value={settings.timezone}
+              options={TIMEZONES}
+              onChange={set('timezone')}
+              loading={load === 'loading'}
+            />
+          </CardContent>
+        </Card>
       )}
 
       <ApiAccessCard />
 
-      <div className="flex justify-end">
+      <form onSubmit={save} className="flex justify-end">
         <Button type="submit" disabled={saving || load !== 'loaded'}>
           {saving ? <Spinner className="size-4 text-current" label="Saving" /> : <Save aria-hidden="true" />}
           Save Settings
         </Button>
-      </div>
-    </form>
+      </form>
+    </div>
   );
 }
 

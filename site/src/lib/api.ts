@@ -11,6 +11,7 @@ import type { App } from '../../../api/server';
 import type * as ProductSchemas from '../../../api/products/schemas';
 import type { ToastMessage } from '../stores/toast';
 import { expireSession, SESSION_EXPIRED_TOAST } from './session';
+import type { AlertType, NewChannel } from './channels';
 
 const client = treaty<App>(typeof location === 'undefined' ? 'http://localhost' : location.origin, {
   fetch: { credentials: 'include' },
@@ -144,6 +145,18 @@ export const api = {
     markRead: (id: string) => call(client.api.notifications({ id }).read.post()),
     markAllRead: () => call(client.api.notifications['mark-all-read'].post()),
   },
+  /** Settings > Alert channels: webhooks, Slack, Discord and Telegram that alerts are delivered to. */
+  channels: {
+    list: () => call(client.api.channels.get()),
+    /** A webhook's answer holds its signing secret, the only time it is shown. */
+    add: (channel: NewChannel) => call(client.api.channels.post(channel)),
+    change: (id: string, changes: ChannelChanges) => call(client.api.channels({ id }).patch(changes)),
+    remove: (id: string) => call(client.api.channels({ id }).delete()),
+    /** What the receiver really answered: delivered false with its status when it refused. */
+    test: (id: string) => call(client.api.channels({ id }).test.post()),
+    rotateSecret: (id: string) => call(client.api.channels({ id })['rotate-secret'].post()),
+    deliveries: (id: string) => call(client.api.channels({ id }).deliveries.get()),
+  },
   billing: {
     subscription: () => call(client.api.billing.subscription.get()),
     createTrialSetup: () => call(client.api.billing['create-trial-setup'].post()),
@@ -162,3 +175,10 @@ export type PaidPlanId = 'starter' | 'growth' | 'pro';
 /** AI help answers (spec section 3): selector suggestions (confidence 0-100) and pricing suggestions (confidence 0-1). */
 export type SelectorSuggestion = Treaty.Data<(typeof client.api.ai)['detect-selector']['post']>['selectors'][number];
 export type PricingSuggestion = Treaty.Data<(typeof client.api)['price-suggestions']['post']>['suggestions'][number];
+
+/** Alert channels (Settings > Alert channels): the target masked, secrets only in the answers that create them. */
+export type Channel = Treaty.Data<typeof client.api.channels.get>[number];
+export type ChannelChanges = { name?: string; enabled?: boolean; alertTypes?: AlertType[] };
+export type TestDelivery = Treaty.Data<ReturnType<typeof client.api.channels>['test']['post']>;
+/** One attempt to deliver an alert (or a test) to a channel, newest first; retryAt when another is scheduled. */
+export type Delivery = Treaty.Data<ReturnType<typeof client.api.channels>['deliveries']['get']>[number];
