@@ -11,6 +11,7 @@ import { HOST_BACKOFF_DDL } from './checks/host-backoff.ts';
 import { OUTBOX_DDL } from './alerts/outbox.ts';
 import { CHANNELS_DDL } from './channels/outbox.ts';
 import { API_KEYS_DDL } from './public-api/keys.ts';
+import { RATE_LIMIT_DDL } from './public-api/rate-limit.ts';
 import { reactors } from './alerts/reactors.ts';
 
 /** Everything a request handler may need, built once per process (or per test). */
@@ -37,6 +38,7 @@ export async function migrate(sql: Sql, runner: ProjectionRunner, reactorRunner?
   await reactorRunner?.setup();
   await sql.unsafe(BILLING_DDL); // after the event store: it indexes the events table
   await sql.unsafe(API_KEYS_DDL); // also an index on the events table
+  await sql.unsafe(RATE_LIMIT_DDL);
 }
 
 export async function createContext(config: Config, opts: { database?: Database } = {}): Promise<AppContext & { database: Database; close(): Promise<void> }> {

@@ -226,11 +226,14 @@ describe('/api/v1', () => {
     })]);
   });
 
-  test('a key has a rate limit: 429 with Retry-After', async () => {
+  test('a key has a rate limit, shared by every API process: 429 with Retry-After', async () => {
     const { key } = await proUser();
+    // Two servers on one database, as two API processes are.
     const limited = new Elysia().use(errorHandling).use(publicApiRoutes(ctx, { rateLimit: { capacity: 2, perSecond: 0.5 } }));
+    const elsewhere = new Elysia().use(errorHandling).use(publicApiRoutes(ctx, { rateLimit: { capacity: 2, perSecond: 0.5 } }));
     expect((await v1(key, '/products', limited)).status).toBe(200);
-    expect((await v1(key, '/products', limited)).status).toBe(200);
+    expect((await v1(key, '/products', elsewhere)).status).toBe(200);
+    expect((await v1(key, '/products', elsewhere)).status).toBe(429);
     const res = await v1(key, '/products', limited);
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('2');
@@ -369,5 +372,15 @@ describe('/api/docs', () => {
       if (url.endsWith('.js') || url.endsWith('.css')) expect(text.length).toBeGreaterThan(url.endsWith('viewer.js') ? 50 : 10_000);
     }
     expect(await (await request('/api/docs/viewer.js')).text()).not.toMatch(/https?:/);
+  });
+});
+
+describe('the shared rate limit under concurrent requests', () => {
+  test('requests racing from several processes never take more than the bucket holds', async () => {
+    const { key } = await proUser();
+    const apps = [0, 1, 2].map(() => new Elysia().use(errorHandling).use(publicApiRoutes(ctx, { rateLimit: { capacity: 5, perSecond: 0.001 } })));
+    const statuses = await Promise.all(Array.from({ length: 24 }, (_, i) => v1(key, '/products', apps[i % 3]).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(19);
   });
 });

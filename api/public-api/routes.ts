@@ -51,7 +51,7 @@ const MAX_STREAMS_PER_KEY = 5;
  * data only: another user's product is 404, like a missing one.
  */
 export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; heartbeatMs?: number } = {}) {
-  const take = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const take = createRateLimiter(ctx.sql, opts.rateLimit ?? DEFAULT_RATE_LIMIT);
   const watcher = createLogWatcher(ctx.store);
   const streams = new Map<string, number>();
 
@@ -69,7 +69,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
         throw new HttpError(401, 'This API key is not valid: it was revoked or replaced, or never existed.');
       }
       if (!owner.plan.apiAccess) throw new HttpError(403, NOT_PRO(owner.plan));
-      const allowed = take(owner.keyId);
+      const allowed = await take(owner.keyId);
       if (!allowed.ok) {
         set.headers['retry-after'] = String(allowed.retryAfter);
         throw new HttpError(429, `Too many requests with this API key. Try again in ${allowed.retryAfter} s.`);
