@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { pollUntilAborted } from '../polling.ts';
 import type { Sql } from '../db.ts';
 import { claimBatches, retryBatchLater, settleBatch, type AlertMail, type Batch } from './outbox.ts';
 import { composeAlertEmail, composeNoticeEmail, composeWeeklyEmail, type NoticeMail, type WeeklyReport } from './email.ts';
@@ -117,18 +118,8 @@ export function createOutboxSender(ctx: Pick<AppContext, 'sql' | 'store' | 'conf
     return batches.length;
   }
 
-  /** Runs until the signal aborts, finishing the e-mails in hand. */
-  async function run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      let handled = 0;
-      try {
-        handled = await deliverDue();
-      } catch (err) {
-        console.error('e-mail sender:', err);
-      }
-      if (!handled) await sleep(opts.pollMs, signal);
-    }
-  }
+  /** Runs until the signal aborts, finishing the work in hand. */
+  const run = (signal: AbortSignal) => pollUntilAborted('e-mail sender', deliverDue, { pollMs: opts.pollMs, signal });
 
   return { deliverDue, run };
 }
@@ -138,12 +129,4 @@ function common(batch: Batch, mail: OutgoingMail) {
     userId: batch.userId, emailId: batch.id, kind: batch.kind,
     alertIds: batch.kind === 'alerts' ? batch.itemIds : [], to: batch.to, messageId: mail.messageId,
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { pollUntilAborted } from '../polling.ts';
 import type { Sql } from '../db.ts';
 import { appendingTransaction } from '../../events/store.ts';
 import { handleCommand } from '../../events/decider.ts';
@@ -200,26 +201,8 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
     return messages.length;
   }
 
-  /** Runs until the signal aborts, finishing the messages in hand. */
-  async function run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      let handled = 0;
-      try {
-        handled = await deliverDue();
-      } catch (err) {
-        console.error('channel deliverer:', err);
-      }
-      if (!handled) await sleep(opts.pollMs, signal);
-    }
-  }
+  /** Runs until the signal aborts, finishing the work in hand. */
+  const run = (signal: AbortSignal) => pollUntilAborted('channel deliverer', deliverDue, { pollMs: opts.pollMs, signal });
 
   return { deliverDue, run };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -448,26 +448,22 @@ const HELP: Record<ChannelType, ReactNode> = {
   telegram: null,
 };
 
-/** Add a channel: its type, that type's fields, an optional name and the alerts it receives. */
-function AddChannelDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (channel: Channel & { secret?: string }) => void }) {
-  const [draft, setDraft] = useState<ChannelDraft>(emptyDraft());
+/**
+ * A channel form's errors and pending state, and its submit: local checks first, then the
+ * request; a 400 naming a field lands on that field, any other failure above the buttons.
+ */
+function useChannelForm() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
-  const set = <K extends keyof ChannelDraft>(key: K, value: ChannelDraft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
-  };
-
-  async function submit(form: HTMLFormElement) {
-    const found = validateDraft(draft);
+  async function submit(form: HTMLFormElement, found: FieldErrors, send: () => Promise<void>) {
     setErrors(found);
     setFormError(null);
     if (Object.keys(found).length) return focusFirstInvalid(form);
     setPending(true);
     try {
-      onAdded(await api.channels.add(channelBody(draft)));
+      await send();
     } catch (error) {
       const onField = fieldErrorOf(error);
       if (onField) {
@@ -480,6 +476,21 @@ function AddChannelDialog({ onClose, onAdded }: { onClose: () => void; onAdded: 
       setPending(false);
     }
   }
+
+  return { errors, setErrors, formError, pending, submit };
+}
+
+/** Add a channel: its type, that type's fields, an optional name and the alerts it receives. */
+function AddChannelDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (channel: Channel & { secret?: string }) => void }) {
+  const [draft, setDraft] = useState<ChannelDraft>(emptyDraft());
+  const { errors, setErrors, formError, pending, submit: submitForm } = useChannelForm();
+
+  const set = <K extends keyof ChannelDraft>(key: K, value: ChannelDraft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  const submit = (form: HTMLFormElement) => submitForm(form, validateDraft(draft), async () => onAdded(await api.channels.add(channelBody(draft))));
 
   return (
     <FormDialog
@@ -620,9 +631,7 @@ function AlertTypesField({ value, error, disabled, onChange }: AlertTypesFieldPr
 function EditChannelDialog({ channel, onClose, onSaved }: { channel: Channel; onClose: () => void; onSaved: (channel: Channel) => void }) {
   const [name, setName] = useState(channel.name);
   const [alertTypes, setAlertTypes] = useState<AlertType[]>(channel.alertTypes);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { errors, setErrors, formError, pending, submit: submitForm } = useChannelForm();
 
   async function submit(form: HTMLFormElement) {
     const found: FieldErrors = {};
@@ -630,23 +639,7 @@ function EditChannelDialog({ channel, onClose, onSaved }: { channel: Channel; on
     else if (name.trim().length > MAX_NAME_LENGTH) found.name = `Use at most ${MAX_NAME_LENGTH} characters.`;
     const typesError = validateAlertTypes(alertTypes);
     if (typesError) found.alertTypes = typesError;
-    setErrors(found);
-    setFormError(null);
-    if (Object.keys(found).length) return focusFirstInvalid(form);
-    setPending(true);
-    try {
-      onSaved(await api.channels.change(channel.id, { name: name.trim(), alertTypes }));
-    } catch (error) {
-      const onField = fieldErrorOf(error);
-      if (onField) {
-        setErrors({ [onField.field]: onField.message });
-        focusFirstInvalid(form);
-      } else if (!isUnauthorizedError(error)) {
-        setFormError(errorMessage(error));
-      }
-    } finally {
-      setPending(false);
-    }
+    await submitForm(form, found, async () => onSaved(await api.channels.change(channel.id, { name: name.trim(), alertTypes })));
   }
 
   return (
