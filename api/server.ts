@@ -9,6 +9,7 @@ import { originCheck } from './http/origin.ts';
 import { authRoutes } from './auth/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { productsRoutes } from './products/routes.ts';
+import { productImportRoutes } from './products/import.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { historyRoutes } from './history/routes.ts';
 import { siteRoutes } from './site.ts';
@@ -36,6 +37,7 @@ export function createApp(ctx: AppContext) {
     .use(originCheck(ctx))
     // Routes that read their body themselves, in their own format, come before the JSON-only rules.
     .use(billingWebhookRoutes(ctx, billing))
+    .use(productImportRoutes(ctx))
     .use(jsonInput)
     .use(authRoutes(ctx))
     .use(settingsRoutes(ctx))

@@ -1,6 +1,6 @@
 import { upcastAndValidate, type AlertRule, type EventData, type EventOf } from './catalogue.ts';
 import { DomainError, fold, type Decider } from './decider.ts';
-import { ConcurrencyError, type AppendResult, type EventStore } from './store.ts';
+import { ConcurrencyError, type AppendResult, type Checkpoint, type EventStore } from './store.ts';
 import type { Sql } from '../api/db.ts';
 
 /**
@@ -31,6 +31,8 @@ export type ProductCommand =
   | { type: 'Add'; productId: string; userId: string; details: Omit<ProductDetails, 'stockAlerts'> & { stockAlerts?: boolean }; imageUrl?: string | null }
   | { type: 'Edit'; productId: string; userId: string; details: ProductEdit }
   | { type: 'Remove'; productId: string; userId: string }
+  /** A new alert rule, the rest of the details as they are (bulk "Set alert threshold"). */
+  | { type: 'SetAlertRule'; productId: string; userId: string; alertRule: AlertRule }
   /** `currency`: the product's (see the products list), in which the user typed the price. */
   | { type: 'SetPriceManually'; productId: string; userId: string; price: number; currency: string }
   | { type: 'RecordObservation'; productId: string; observation: Observation }
@@ -100,6 +102,11 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
         if (sameDetails(product.details, details)) return [];
         return [{ type: 'ProductEdited', data: { productId: product.productId, userId: product.userId, ...details } }];
       }
+      case 'SetAlertRule': {
+        const product = liveProduct(state, command.userId);
+        if (sameRule(product.details.alertRule, command.alertRule)) return [];
+        return [{ type: 'ProductEdited', data: { productId: product.productId, userId: product.userId, ...product.details, alertRule: command.alertRule } }];
+      }
       case 'Remove': {
         const product = liveProduct(state, command.userId);
         return [{ type: 'ProductRemoved', data: { productId: product.productId, userId: product.userId } }];
@@ -159,4 +166,32 @@ export async function handleProductCommand(
       if (!(err instanceof ConcurrencyError) || attempt >= (opts.attempts ?? 3) || opts.tx) throw err;
     }
   }
+}
+
+/**
+ * Decides many product commands (one per product) and appends all their events in one statement
+ * in the caller's transaction: all or nothing. The first refusal (a product that is not the
+ * user's: 404) throws before anything is written. Folds lifecycle events only, like
+ * `handleProductCommand`. Answers the checkpoint of the last event, or null when nothing changed.
+ */
+export async function handleProductCommands(store: EventStore, commands: ProductCommand[], tx: Sql): Promise<{ count: number; checkpoint: Checkpoint | null }> {
+  const streamIds = commands.map((c) => productStream(c.productId));
+  const rows = await tx<{ stream_id: string; version: string; type: string | null; schema_version: number | null; data: unknown }[]>`
+    SELECT s.stream_id, s.version, e.type, e.schema_version, e.data
+    FROM streams s LEFT JOIN events e ON e.stream_id = s.stream_id AND e.type = ANY(${LIFECYCLE}::text[])
+    WHERE s.stream_id = ANY(${streamIds}::text[])
+    ORDER BY s.stream_id, e.stream_version`;
+  const streams = new Map<string, { version: number; history: ProductEvent[] }>();
+  for (const r of rows) {
+    const stream = streams.get(r.stream_id) ?? { version: Number(r.version), history: [] };
+    if (r.type) stream.history.push({ type: r.type, data: upcastAndValidate(r.type, r.schema_version!, r.data) } as ProductEvent);
+    streams.set(r.stream_id, stream);
+  }
+  const batch = commands.flatMap((command, i) => {
+    const stream = streams.get(streamIds[i]!);
+    const events = productDecider.decide(command, fold(productDecider, stream?.history ?? []));
+    return events.length ? [{ streamId: streamIds[i]!, expected: stream?.version || ('no_stream' as const), events }] : [];
+  });
+  if (!batch.length) return { count: 0, checkpoint: null };
+  return { count: batch.length, checkpoint: await store.appendToStreams(batch, tx) };
 }

@@ -190,6 +190,63 @@ export function createEventStore(sql: Sql) {
     return { nextVersion: Number(last.version), lastPosition: Number(last.position), transactionId: last.tx };
   }
 
+  /**
+   * Appends to many streams in one statement, all or nothing: each stream must stand at its
+   * expected version (a number, 0 or 'no_stream' for a new stream), else ConcurrencyError and
+   * nothing is written. In a caller's transaction (`tx`), like `append`. Events are inserted in
+   * the order given, so a batch of new products reads back in that order. Answers the checkpoint
+   * of the last event, for waiting on the read models.
+   */
+  async function appendToStreams(batch: { streamId: string; expected: number | 'no_stream'; events: NewEvent[] }[], tx: Sql): Promise<Checkpoint> {
+    if (batch.length === 0 || batch.some((b) => b.events.length === 0)) throw new Error('appendToStreams needs at least one event per stream');
+    if (new Set(batch.map((b) => b.streamId)).size !== batch.length) throw new Error('appendToStreams takes each stream once');
+    const streamIds: string[] = [], types: string[] = [], versions: number[] = [], datas: string[] = [], metas: string[] = [];
+    for (const { streamId, events } of batch) {
+      for (const e of events) {
+        const v = validateForAppend(e.type, e.data);
+        streamIds.push(streamId); types.push(e.type); versions.push(v.schemaVersion);
+        datas.push(JSON.stringify(v.data)); metas.push(JSON.stringify(e.metadata ?? {}));
+      }
+    }
+    const expected = batch.map((b) => (b.expected === 'no_stream' ? 0 : b.expected));
+    if (tx !== sql) await takeAppendLock(tx);
+    // New streams are inserted, existing ones moved only from their expected version; a stream
+    // that did not move leaves its events out, and the count below tells.
+    const rows = await tx<{ position: string; tx: string }[]>`
+      WITH lock AS MATERIALIZED (SELECT events_take_append_lock()),
+      wanted AS (
+        SELECT w.stream_id, w.expected, count(*) AS n FROM unnest(${batch.map((b) => b.streamId)}::text[], ${expected}::bigint[]) AS w(stream_id, expected)
+        JOIN unnest(${streamIds}::text[]) AS e(stream_id) ON e.stream_id = w.stream_id GROUP BY w.stream_id, w.expected
+      ),
+      created AS (
+        INSERT INTO streams (stream_id, version) SELECT stream_id, n FROM wanted, lock WHERE expected = 0
+        ON CONFLICT (stream_id) DO NOTHING RETURNING stream_id, version
+      ),
+      updated AS (
+        UPDATE streams s SET version = s.version + w.n FROM wanted w, lock
+        WHERE w.expected > 0 AND s.stream_id = w.stream_id AND s.version = w.expected RETURNING s.stream_id, s.version
+      ),
+      moved AS (SELECT * FROM created UNION ALL SELECT * FROM updated),
+      input AS (
+        SELECT e.*, row_number() OVER (PARTITION BY e.stream_id ORDER BY e.ord) AS nth, count(*) OVER (PARTITION BY e.stream_id) AS n
+        FROM unnest(${streamIds}::text[], ${types}::text[], ${versions}::int[], ${datas}::text[], ${metas}::text[])
+          WITH ORDINALITY AS e(stream_id, type, schema_version, data, metadata, ord)
+      )
+      INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
+      SELECT i.stream_id, moved.version - i.n + i.nth, i.type, i.schema_version, i.data::jsonb, i.metadata::jsonb
+      FROM input i JOIN moved ON moved.stream_id = i.stream_id
+      ORDER BY i.ord
+      RETURNING global_position AS position, transaction_id::text AS tx`;
+    if (rows.length !== types.length) {
+      const moved = await tx<{ stream_id: string; version: string }[]>`SELECT stream_id, version FROM streams WHERE stream_id = ANY(${batch.map((b) => b.streamId)}::text[])`;
+      const versionOf = new Map(moved.map((r) => [r.stream_id, Number(r.version)]));
+      const stale = batch.find((b) => (versionOf.get(b.streamId) ?? 0) !== (b.expected === 'no_stream' ? 0 : b.expected) + b.events.length) ?? batch[0]!;
+      throw new ConcurrencyError(stale.streamId, stale.expected, versionOf.get(stale.streamId) ?? 0);
+    }
+    const last = rows.reduce((a, b) => (Number(b.position) > Number(a.position) ? b : a));
+    return { transactionId: last.tx, position: Number(last.position) };
+  }
+
   /** All events of one stream in order, with the stream's version (0 when it does not exist). */
   async function readStream(streamId: string, tx: Sql = sql): Promise<{ version: number; events: RecordedEvent[] }> {
     const rows = await tx.unsafe<Row[]>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`, [streamId]);
@@ -240,7 +297,7 @@ export function createEventStore(sql: Sql) {
     return row ? { transactionId: row.transaction_id, position: Number(row.position) } : START;
   }
 
-  return { sql, append, readStream, readAll, head };
+  return { sql, append, appendToStreams, readStream, readAll, head };
 }
 
 /** Transactions that took (or are taking) the append lock. */

@@ -4,6 +4,7 @@ import { PLAN_MINUTES, FREQUENCY_MINUTES, isDue, type CheckFrequencySetting } fr
 import { PLANS } from '../billing/plans.ts';
 import { demoShopPrefix, isDemoShopUrl } from '../demo-shop/address.ts';
 import { hostOf } from './host-backoff.ts';
+import { staggerByHost } from './stagger.ts';
 
 /**
  * The check queue: an operational table, not events (the results are events).
@@ -195,6 +196,30 @@ export async function checkSoon(sql: Sql, productId: string, url: string): Promi
     INSERT INTO check_jobs (product_id, url, host) VALUES (${productId}, ${url}, ${hostOf(url)})
     ON CONFLICT (product_id) DO UPDATE SET url = EXCLUDED.url, host = EXCLUDED.host WHERE check_jobs.lease IS NULL`;
   wakeWorkers();
+}
+
+/**
+ * Queues checks of many products (a CSV import's first checks, a bulk "Check now") politely:
+ * each shop's pages one after another (staggerByHost), after the checks it already has waiting.
+ * A job already waiting keeps the earlier of its time and the new one; a running one is left
+ * alone. A resting host (host_backoff) is not asked before its rest ends: claims skip it.
+ * Call it once the products are in the read models, like `checkSoon`. Answers how many were queued.
+ */
+export async function queueChecksPolitely(sql: Sql, products: readonly { productId: string; url: string }[], now = new Date()): Promise<number> {
+  if (!products.length) return 0;
+  const hosts = [...new Set(products.map((p) => hostOf(p.url)).filter((h): h is string => h !== null))];
+  const queued = await sql<{ host: string; last: Date }[]>`
+    SELECT host, max(run_at) AS last FROM check_jobs WHERE host = ANY(${hosts}::text[]) AND run_at > ${now} GROUP BY host`;
+  const checks = staggerByHost(products, now, new Map(queued.map((q) => [q.host, new Date(q.last)])));
+  const rows = await sql`
+    INSERT INTO check_jobs (product_id, url, host, run_at)
+    SELECT * FROM unnest(${checks.map((c) => c.productId)}::text[], ${checks.map((c) => c.url)}::text[],
+      ${checks.map((c) => c.host)}::text[], ${checks.map((c) => c.runAt.toISOString())}::timestamptz[])
+    ON CONFLICT (product_id) DO UPDATE SET url = EXCLUDED.url, host = EXCLUDED.host, run_at = least(check_jobs.run_at, EXCLUDED.run_at)
+      WHERE check_jobs.lease IS NULL
+    RETURNING product_id`;
+  wakeWorkers();
+  return rows.length;
 }
 
 const sleepers = new Set<() => void>();

@@ -16,9 +16,14 @@ const tooLarge = (limit: number) => new HttpError(413, `The request body is too 
  * declared, and as soon as the count passes it when it is sent in chunks of unknown length.
  */
 export async function readBody(request: Request, limit = MAX_JSON_BODY): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, limit));
+}
+
+/** The body's bytes, refused (413) past `limit` bytes as `readBody` does. */
+export async function readBodyBytes(request: Request, limit = MAX_JSON_BODY): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!request.body) return '';
+  if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -32,7 +37,7 @@ export async function readBody(request: Request, limit = MAX_JSON_BODY): Promise
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 /** PostgreSQL refuses NUL in text and jsonb, and JSON text with an unpaired surrogate. */

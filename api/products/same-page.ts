@@ -15,16 +15,21 @@ export const alreadyTrackedMessage = (name: string) => `You already track this p
  */
 export async function assertPageNotTracked(tx: Sql, userId: string, url: string, editing?: string): Promise<string | null> {
   const wanted = normaliseAddress(url);
+  const live = await liveProducts(tx, userId);
+  const edited = editing === undefined ? null : live.find((p) => p.id === editing);
+  if (edited === undefined) throw new HttpError(404, PRODUCT_NOT_FOUND);
+  const same = live.find((p) => p.id !== editing && p.url !== null && normaliseAddress(p.url) === wanted);
+  if (same) throw new HttpError(409, alreadyTrackedMessage(same.name), 'url');
+  return edited?.url ?? null;
+}
+
+/** The user's live products as the log has them (see assertPageNotTracked for why the log). */
+export async function liveProducts(tx: Sql, userId: string): Promise<{ id: string; name: string; url: string | null }[]> {
   // Each product's last lifecycle event carries its current name and address (or says it is gone).
   const products = await tx<{ type: string; id: string; name: string; url: string | null }[]>`
     SELECT DISTINCT ON (stream_id) type, data->>'productId' AS id, data->>'name' AS name, data->>'url' AS url
     FROM events
     WHERE data->>'userId' = ${userId} AND type IN ('ProductAdded', 'ProductEdited', 'ProductRemoved')
     ORDER BY stream_id, stream_version DESC`;
-  const live = products.filter((p) => p.type !== 'ProductRemoved');
-  const edited = editing === undefined ? null : live.find((p) => p.id === editing);
-  if (edited === undefined) throw new HttpError(404, PRODUCT_NOT_FOUND);
-  const same = live.find((p) => p.id !== editing && p.url !== null && normaliseAddress(p.url) === wanted);
-  if (same) throw new HttpError(409, alreadyTrackedMessage(same.name), 'url');
-  return edited?.url ?? null;
+  return products.filter((p) => p.type !== 'ProductRemoved').map(({ id, name, url }) => ({ id, name, url }));
 }

@@ -1,0 +1,171 @@
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import type { AlertRule } from '../../events/catalogue.ts';
+import { isStorableText } from '../http/input.ts';
+import { AddProductBody } from './schemas.ts';
+import { normaliseAddress } from './address.ts';
+
+/**
+ * Products as a CSV file (RFC 4180), for import and export. Pure: text in, rows and errors out.
+ *
+ * The header names the columns; `name,url,selector,threshold` are required, in any order, and
+ * other columns (notes, ...) are ignored. Rows are checked by the add dialog's rules
+ * (AddProductBody). The threshold is written as the add dialog sends it: empty or `none`,
+ * `any`, or a drop in percent such as `-10`; any drop the edit dialog allows (0 to 100,
+ * decimals too) is taken, so every product exports in a form that imports back the same.
+ */
+
+export const IMPORT_COLUMNS = ['name', 'url', 'selector', 'threshold'] as const;
+export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, 'currentPrice', 'currency', 'lastChecked', 'checkStatus'] as const;
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+
+export const MAX_IMPORT_ROWS = 5_000;
+export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
+
+/** Line numbers count from the header (line 1); a record spanning lines is reported where it starts. */
+export type CsvError = { line: number; column: ImportColumn | null; message: string };
+export type CsvRow = { line: number; name: string; url: string; selector: string; threshold: string };
+export type ValidRow = { line: number; name: string; url: string; selector: string; alertRule: AlertRule };
+
+/** The whole file is refused: no header, a missing column, too many rows, text that is not CSV. */
+export class CsvFileError extends Error {
+  constructor(message: string, readonly errors: CsvError[] = []) { super(message); }
+}
+
+const THRESHOLD_MESSAGE = 'Threshold must be empty, none, any, or a drop in percent from -0 to -100 (such as -10)';
+
+/** The alert rule a threshold cell means, or null when it means nothing. */
+export function thresholdRule(text: string): AlertRule | null {
+  const cell = text.trim().toLowerCase();
+  if (cell === '' || cell === 'none') return { kind: 'none' };
+  if (cell === 'any') return { kind: 'any' };
+  if (!/^-\d+(\.\d+)?$/.test(cell)) return null;
+  const percent = -Number(cell);
+  return percent >= 0 && percent <= 100 ? { kind: 'drop', percent } : null;
+}
+
+/** A rule as a threshold cell: the inverse of `thresholdRule`. */
+export function thresholdText(rule: AlertRule): string {
+  return rule.kind === 'drop' ? `-${rule.percent}` : rule.kind;
+}
+
+const lineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;
+
+/** Where csv-parse says a malformed record is; it counts lines from 1 like we do. */
+const parserLine = (err: unknown) => {
+  const lines = (err as { lines?: unknown }).lines;
+  return typeof lines === 'number' && lines > 0 ? lines : 1;
+};
+
+/**
+ * The rows of a file, with the line each starts on. Empty lines (and lines of empty cells) are
+ * skipped; a leading BOM, CRLF or LF are all fine. Refuses the file (CsvFileError) without a
+ * header naming every required column, or with more than MAX_IMPORT_ROWS rows.
+ */
+export function readProductsCsv(text: string): CsvRow[] {
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, {
+      bom: true, info: true, relax_column_count: true, skip_records_with_empty_values: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      // The header, the rows allowed, and one more to know the file has too many.
+      to: MAX_IMPORT_ROWS + 2,
+    }) as unknown as typeof records;
+  } catch (err) {
+    const line = parserLine(err);
+    throw new CsvFileError(`Line ${line} is not valid CSV: ${(err as Error).message.split(':')[0]}. Check its quotes.`, [
+      { line, column: null, message: 'This line is not valid CSV (a quote opened and not closed, or text after a closing quote).' },
+    ]);
+  }
+  const [header, ...rest] = records;
+  if (!header) throw new CsvFileError(`The file is empty. Its first line must name the columns: ${IMPORT_COLUMNS.join(',')}.`);
+  const names = header.record.map((cell) => cell.trim().toLowerCase());
+  const at = {} as Record<ImportColumn, number>;
+  for (const column of IMPORT_COLUMNS) {
+    const index = names.indexOf(column);
+    if (index === -1) {
+      throw new CsvFileError(`The file has no "${column}" column. Its first line must name the columns: ${IMPORT_COLUMNS.join(',')}.`, [
+        { line: 1, column, message: `Missing column "${column}"` },
+      ]);
+    }
+    if (names.indexOf(column, index + 1) !== -1) {
+      throw new CsvFileError(`The column "${column}" is named twice in the first line.`, [{ line: 1, column, message: `Column "${column}" named twice` }]);
+    }
+    at[column] = index;
+  }
+  if (rest.length > MAX_IMPORT_ROWS) {
+    throw new CsvFileError(`The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} products. Split it into files of at most ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} rows.`);
+  }
+  return rest.map(({ record, info }) => {
+    const cell = (column: ImportColumn) => record[at[column]] ?? '';
+    return {
+      line: info.lines - lineBreaks(record.join('')),
+      name: cell('name'), url: cell('url'), selector: cell('selector'), threshold: cell('threshold'),
+    };
+  });
+}
+
+/**
+ * Checks every row by the add dialog's rules; `uncheckableReason` is the fetcher's refusal of
+ * an address (private, credentials, ...), which depends on the configuration. Answers the valid
+ * rows and an error per bad cell, so a file can be fixed in one go.
+ */
+export function validateRows(rows: CsvRow[], uncheckableReason: (url: string) => string | null): { valid: ValidRow[]; errors: CsvError[] } {
+  const valid: ValidRow[] = [];
+  const errors: CsvError[] = [];
+  for (const row of rows) {
+    const rowErrors: CsvError[] = [];
+    for (const column of IMPORT_COLUMNS) {
+      if (!isStorableText(row[column])) rowErrors.push({ line: row.line, column, message: 'Contains characters that cannot be stored (NUL or broken Unicode)' });
+    }
+    const parsed = AddProductBody.omit({ threshold: true }).safeParse({ name: row.name, url: row.url, selector: row.selector });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const column = issue.path[0] as ImportColumn;
+        if (!rowErrors.some((e) => e.column === column)) rowErrors.push({ line: row.line, column, message: issue.message });
+      }
+    }
+    const alertRule = thresholdRule(row.threshold);
+    if (!alertRule) rowErrors.push({ line: row.line, column: 'threshold', message: THRESHOLD_MESSAGE });
+    const reason = parsed.success ? uncheckableReason(parsed.data.url) : null;
+    if (reason) rowErrors.push({ line: row.line, column: 'url', message: reason });
+    if (rowErrors.length || !parsed.success || !alertRule) errors.push(...rowErrors);
+    else valid.push({ line: row.line, name: parsed.data.name, url: parsed.data.url, selector: parsed.data.selector, alertRule });
+  }
+  return { valid, errors };
+}
+
+/** One product as a row of the export, in EXPORT_COLUMNS order. */
+export type ExportProduct = {
+  name: string; url: string; selector: string; alertRule: AlertRule;
+  currentPrice: number | null; currency: string; lastChecked: string | null; checkStatus: string;
+};
+
+/** Rows of the export as CSV text (with the header when `header`), quoted as RFC 4180 asks. */
+export function productsCsv(products: ExportProduct[], header: boolean): string {
+  return stringify(products.map((p) => [
+    p.name, p.url, p.selector, thresholdText(p.alertRule),
+    p.currentPrice === null ? '' : String(p.currentPrice), p.currency, p.lastChecked ?? '', p.checkStatus,
+  ]), { header, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows' });
+}
+
+export type Duplicate = { line: number; url: string; reason: 'tracked' | 'repeated' };
+
+/**
+ * Splits valid rows into the products to create and the duplicates to skip: an address the user
+ * already tracks, or one an earlier row of the file has (addresses compared normalised, as the
+ * add dialog compares them).
+ */
+export function withoutDuplicates(rows: ValidRow[], trackedUrls: readonly string[]): { create: ValidRow[]; duplicates: Duplicate[] } {
+  const tracked = new Set(trackedUrls.map(normaliseAddress));
+  const seen = new Set<string | null>();
+  const create: ValidRow[] = [];
+  const duplicates: Duplicate[] = [];
+  for (const row of rows) {
+    const address = normaliseAddress(row.url);
+    if (tracked.has(address)) duplicates.push({ line: row.line, url: row.url, reason: 'tracked' });
+    else if (seen.has(address)) duplicates.push({ line: row.line, url: row.url, reason: 'repeated' });
+    else { seen.add(address); create.push(row); }
+  }
+  return { create, duplicates };
+}

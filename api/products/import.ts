@@ -1,0 +1,114 @@
+import { Elysia } from 'elysia';
+import type { AppContext } from '../context.ts';
+import { authentication } from '../auth/plugin.ts';
+import { HttpError } from '../http/errors.ts';
+import { readBodyBytes } from '../http/input.ts';
+import { uncheckableUrlReason } from '../checks/fetcher.ts';
+import { fetchOptionsFor } from '../checks/check.ts';
+import { queueChecksPolitely } from '../checks/queue.ts';
+import { handleProductCommands, type ProductCommand } from '../../events/product.ts';
+import type { Checkpoint } from '../../events/store.ts';
+import {
+  CsvFileError, MAX_IMPORT_BYTES, readProductsCsv, validateRows, withoutDuplicates,
+  type CsvError, type CsvRow, type Duplicate,
+} from './csv.ts';
+import { effectivePlan, liveProductCount, withUserProducts } from './limit.ts';
+import { liveProducts } from './same-page.ts';
+
+/** New products are appended this many per statement, all in one transaction. */
+const APPEND_BATCH = 500;
+/** Rows shown back for the dialog's preview. */
+const PREVIEW_ROWS = 5;
+/** Projecting thousands of new products can take longer than the usual wait. */
+const PROJECTION_WAIT_MS = 60_000;
+
+/** `preview` (the first rows as read) comes with a dry run only. */
+export type ImportAnswer = { created: number; skipped: number; duplicates: Duplicate[] } | { dryRun: true; created: number; skipped: number; duplicates: Duplicate[]; preview: CsvRow[] };
+type Refusal = { status: 400 | 403; message: string; errors?: CsvError[]; remaining?: number; preview?: CsvRow[] };
+
+const isCsv = (contentType: string | null) => /^\s*(text\/csv|application\/csv)\s*(;|$)/i.test(contentType ?? '');
+
+function utf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, 'The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.');
+  }
+}
+
+const fitMessage = (planName: string, remaining: number, adding: number) =>
+  `Your ${planName} plan has room for ${remaining} more product${remaining === 1 ? '' : 's'}, and this file would add ${adding}. ` +
+  'Nothing was imported. Remove some rows or upgrade your plan.';
+
+/**
+ * POST /api/products/import: products from a CSV file (api/products/csv.ts), all or nothing.
+ * Reads its body itself (CSV, up to 2 MB), so it is added before the JSON-only rules; still
+ * signed in and origin-checked. `?dryRun=1` answers the same checks without writing, for the
+ * dialog's preview.
+ */
+export function productImportRoutes(ctx: AppContext) {
+  const uncheckable = (url: string) => uncheckableUrlReason(url, fetchOptionsFor(ctx.config, url));
+
+  return new Elysia({ prefix: '/api/products' })
+    .use(authentication(ctx))
+    .post('/import', async ({ request, userId, set }) => {
+      if (!isCsv(request.headers.get('content-type'))) throw new HttpError(415, 'Send the file as CSV (Content-Type: text/csv).');
+      const dryRun = ['1', 'true'].includes(new URL(request.url).searchParams.get('dryRun') ?? '');
+      const text = utf8(await readBodyBytes(request, MAX_IMPORT_BYTES));
+
+      const refuse = (refusal: Refusal) => {
+        set.status = refusal.status;
+        const { status: _, ...body } = refusal;
+        return body;
+      };
+      let rows: CsvRow[];
+      try {
+        rows = readProductsCsv(text);
+      } catch (err) {
+        if (err instanceof CsvFileError) return refuse({ status: 400, message: err.message, errors: err.errors });
+        throw err;
+      }
+      const preview = rows.slice(0, PREVIEW_ROWS);
+      if (!rows.length) return refuse({ status: 400, message: 'The file has a header but no products.', errors: [], preview });
+      const { valid, errors } = validateRows(rows, uncheckable);
+      if (errors.length) {
+        const lines = new Set(errors.map((e) => e.line)).size;
+        return refuse({ status: 400, message: `${lines} row${lines === 1 ? ' has' : 's have'} errors. Nothing was imported.`, errors, preview });
+      }
+
+      // Under the user's products lock: two imports (or an import and an add) cannot pass the limit together.
+      const outcome = await withUserProducts(ctx.sql, userId, async (tx) => {
+        const tracked = (await liveProducts(tx, userId)).flatMap((p) => (p.url === null ? [] : [p.url]));
+        const { create, duplicates } = withoutDuplicates(valid, tracked);
+        const plan = await effectivePlan(tx, userId);
+        if (plan.maxProducts !== -1) {
+          const remaining = Math.max(0, plan.maxProducts - (await liveProductCount(tx, userId)));
+          if (create.length > remaining) {
+            const refused: Refusal = { status: 403, message: fitMessage(plan.name, remaining, create.length), remaining, preview };
+            return { refused, create: [], duplicates: [], added: [], checkpoint: null };
+          }
+        }
+        if (dryRun) return { refused: null, create, duplicates, added: [], checkpoint: null };
+        const added: { productId: string; url: string }[] = [];
+        let checkpoint: Checkpoint | null = null;
+        for (let i = 0; i < create.length; i += APPEND_BATCH) {
+          const commands: ProductCommand[] = create.slice(i, i + APPEND_BATCH).map((row) => {
+            const productId = crypto.randomUUID();
+            added.push({ productId, url: row.url });
+            return { type: 'Add', productId, userId, details: { name: row.name, url: row.url, selector: row.selector, alertRule: row.alertRule } };
+          });
+          checkpoint = (await handleProductCommands(ctx.store, commands, tx)).checkpoint ?? checkpoint;
+        }
+        return { refused: null, create, duplicates, added, checkpoint };
+      });
+      if (outcome.refused) return refuse(outcome.refused);
+
+      const { create, duplicates, added, checkpoint } = outcome;
+      if (checkpoint) await ctx.projections.waitFor(checkpoint, PROJECTION_WAIT_MS);
+      await queueChecksPolitely(ctx.sql, added);
+      set.status = !dryRun && added.length ? 201 : 200;
+      const counts = { created: create.length, skipped: duplicates.length, duplicates };
+      const answer: ImportAnswer = dryRun ? { dryRun: true, ...counts, preview } : counts;
+      return answer;
+    }, { signedIn: true, parse: 'none' });
+}
