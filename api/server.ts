@@ -10,6 +10,8 @@ import { authRoutes } from './auth/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { productsRoutes } from './products/routes.ts';
 import { productImportRoutes } from './products/import.ts';
+import { productExportRoutes } from './products/export.ts';
+import { productBulkRoutes } from './products/bulk.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { historyRoutes } from './history/routes.ts';
 import { siteRoutes } from './site.ts';
@@ -42,6 +44,8 @@ export function createApp(ctx: AppContext) {
     .use(authRoutes(ctx))
     .use(settingsRoutes(ctx))
     .use(productsRoutes(ctx))
+    .use(productExportRoutes(ctx))
+    .use(productBulkRoutes(ctx))
     .use(dashboardRoutes(ctx))
     .use(historyRoutes(ctx))
     .use(checkRoutes(ctx))

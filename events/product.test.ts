@@ -90,6 +90,7 @@ describe('product decider', () => {
     { type: 'Edit', productId: 'p1', userId: 'u1', details },
     { type: 'Remove', productId: 'p1', userId: 'u1' },
     { type: 'SetPriceManually', productId: 'p1', userId: 'u1', price: 10, currency: 'GBP' },
+    { type: 'SetAlertRule', productId: 'p1', userId: 'u1', alertRule: { kind: 'any' } },
   ];
   const allCommands: ProductCommand[] = [
     ...userCommands,
@@ -117,6 +118,14 @@ describe('product decider', () => {
       { type: 'PriceManuallySet', data: { productId: 'p1', userId: 'u1', price: 20, currency: 'GBP' } },
     ];
     expect(given(history).when({ type: 'Remove', productId: 'p1', userId: 'u1' })).toEqual([removed]);
+  });
+});
+
+describe('setting the alert rule (bulk)', () => {
+  test('SetAlertRule edits the rule only, keeping the other details; the same rule records nothing', () => {
+    expect(given([added]).when({ type: 'SetAlertRule', productId: 'p1', userId: 'u1', alertRule: { kind: 'any' } }))
+      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, alertRule: { kind: 'any' }, stockAlerts: true } }]);
+    expect(given([added]).when({ type: 'SetAlertRule', productId: 'p1', userId: 'u1', alertRule: { kind: 'drop', percent: 10 } })).toEqual([]);
   });
 });
 

@@ -48,6 +48,32 @@ describe('append and read a stream', () => {
     expect((await store.readStream('user-missing')).version).toBe(0);
   });
 
+  test('appendToStreams: new and existing streams in one statement, in the order given', async () => {
+    await store.append('user-m1', 'no_stream', [changed('m1')]);
+    const checkpoint = await appendingTransaction(db.sql, (tx) => store.appendToStreams([
+      { streamId: 'user-m2', expected: 'no_stream', events: [changed('m2'), changed('m2', 'EUR')] },
+      { streamId: 'user-m1', expected: 1, events: [changed('m1', 'EUR')] },
+    ], tx));
+    const m1 = await store.readStream('user-m1');
+    const m2 = await store.readStream('user-m2');
+    expect(m1.events.map((e) => e.streamVersion)).toEqual([1, 2]);
+    expect(m2.events.map((e) => e.streamVersion)).toEqual([1, 2]);
+    expect(m2.events[1]!.position).toBeLessThan(m1.events[1]!.position);
+    expect(checkpoint.position).toBe(m1.events[1]!.position);
+  });
+
+  test('appendToStreams: one stale stream is a ConcurrencyError and the transaction writes nothing', async () => {
+    await store.append('user-s1', 'no_stream', [changed('s1')]);
+    const err = await appendingTransaction(db.sql, (tx) => store.appendToStreams([
+      { streamId: 'user-s2', expected: 'no_stream', events: [changed('s2')] },
+      { streamId: 'user-s1', expected: 'no_stream', events: [changed('s1')] },
+    ], tx)).catch((e) => e);
+    expect(err).toBeInstanceOf(ConcurrencyError);
+    expect(err.streamId).toBe('user-s1');
+    expect((await store.readStream('user-s2')).version).toBe(0);
+    expect((await store.readStream('user-s1')).version).toBe(1);
+  });
+
   test("'any' appends whatever the version", async () => {
     await store.append('user-c', 'any', [changed('c')]);
     const r = await store.append('user-c', 'any', [changed('c'), changed('c')]);

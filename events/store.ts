@@ -212,7 +212,7 @@ export function createEventStore(sql: Sql) {
     if (tx !== sql) await takeAppendLock(tx);
     // New streams are inserted, existing ones moved only from their expected version; a stream
     // that did not move leaves its events out, and the count below tells.
-    const rows = await tx<{ position: string; tx: string }[]>`
+    const rows = await tx<{ stream_id: string; position: string; tx: string }[]>`
       WITH lock AS MATERIALIZED (SELECT events_take_append_lock()),
       wanted AS (
         SELECT w.stream_id, w.expected, count(*) AS n FROM unnest(${batch.map((b) => b.streamId)}::text[], ${expected}::bigint[]) AS w(stream_id, expected)
@@ -236,12 +236,12 @@ export function createEventStore(sql: Sql) {
       SELECT i.stream_id, moved.version - i.n + i.nth, i.type, i.schema_version, i.data::jsonb, i.metadata::jsonb
       FROM input i JOIN moved ON moved.stream_id = i.stream_id
       ORDER BY i.ord
-      RETURNING global_position AS position, transaction_id::text AS tx`;
+      RETURNING stream_id, global_position AS position, transaction_id::text AS tx`;
     if (rows.length !== types.length) {
-      const moved = await tx<{ stream_id: string; version: string }[]>`SELECT stream_id, version FROM streams WHERE stream_id = ANY(${batch.map((b) => b.streamId)}::text[])`;
-      const versionOf = new Map(moved.map((r) => [r.stream_id, Number(r.version)]));
-      const stale = batch.find((b) => (versionOf.get(b.streamId) ?? 0) !== (b.expected === 'no_stream' ? 0 : b.expected) + b.events.length) ?? batch[0]!;
-      throw new ConcurrencyError(stale.streamId, stale.expected, versionOf.get(stale.streamId) ?? 0);
+      const written = new Set(rows.map((r) => r.stream_id));
+      const stale = batch.find((b) => !written.has(b.streamId))!;
+      const [current] = await tx<{ version: string }[]>`SELECT version FROM streams WHERE stream_id = ${stale.streamId}`;
+      throw new ConcurrencyError(stale.streamId, stale.expected, current ? Number(current.version) : 0);
     }
     const last = rows.reduce((a, b) => (Number(b.position) > Number(a.position) ? b : a));
     return { transactionId: last.tx, position: Number(last.position) };

@@ -37,6 +37,7 @@ export const compression = new Elysia({ name: 'compression' }).mapResponse({ as:
   let status: number;
   if (value instanceof Response) {
     if (value.headers.has('content-encoding') || !value.body || !COMPRESSIBLE.test(value.headers.get('content-type') ?? '')) return;
+    if (isDownload(value)) return compressedStream(value, request.headers.get('accept-encoding'));
     headers = new Headers(value.headers);
     status = value.status;
     body = new Uint8Array(await value.arrayBuffer());
@@ -61,3 +62,16 @@ export const compression = new Elysia({ name: 'compression' }).mapResponse({ as:
   // Elysia adds the headers and cookies the handler set.
   return new Response(body as Uint8Array<ArrayBuffer>, { status, headers });
 });
+
+/** A download (Content-Disposition: attachment) is streamed as it is made; it must not be read whole first. */
+const isDownload = (response: Response) => /^\s*attachment\b/i.test(response.headers.get('content-disposition') ?? '');
+
+/** Gzips a streamed body as it goes (the web's CompressionStream), or leaves it as it is when gzip is not accepted. */
+function compressedStream(response: Response, acceptEncoding: string | null): Response | undefined {
+  if (!acceptedEncodings(acceptEncoding).includes('gzip')) return;
+  const headers = new Headers(response.headers);
+  headers.set('content-encoding', 'gzip');
+  headers.delete('content-length');
+  if (!/accept-encoding/i.test(headers.get('vary') ?? '')) headers.append('vary', 'Accept-Encoding');
+  return new Response(response.body!.pipeThrough(new CompressionStream('gzip')), { status: response.status, headers });
+}

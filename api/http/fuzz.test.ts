@@ -144,7 +144,21 @@ const bases = (me: Fuzzer): Record<string, Record<string, unknown>> => ({
   'POST /api/price-suggestions': { productId: me.product, timeFilter: 'month' },
   'POST /api/channels/': { type: 'webhook', url: 'https://hooks.example.invalid/in' },
   'PATCH /api/channels/:id': { name: 'Fuzz', enabled: true, alertTypes: ['price_drop'] },
+  'POST /api/products/bulk': { action: 'set-threshold', ids: [me.product], threshold: 5 },
 });
+
+/** Hostile files for the routes that take CSV (they read their body themselves). */
+const CSV_HEADER = 'name,url,selector,threshold\n';
+const CSV_BODIES: Record<string, [string, BodyInit][]> = {
+  'POST /api/products/import': [
+    ['NUL', `${CSV_HEADER}a\u0000b,http://127.0.0.1:9/n,.p,none\n`], ['raw NUL bytes', '\u0000\u0001'],
+    ['lone surrogate bytes', new Uint8Array([0x6e, 0x2c, 0xed, 0xa0, 0x80])], ['empty', ''], ['header only', CSV_HEADER],
+    ['unclosed quote', `${CSV_HEADER}"a,b,c,d\n`], ['100 kB cell', `${CSV_HEADER}${KB100},http://127.0.0.1:9/k,.p,none\n`],
+    ['10,000 columns', `${CSV_HEADER}${'a,'.repeat(10_000)}\n`], ['bad selector', `${CSV_HEADER}A,http://127.0.0.1:9/s,div[,none\n`],
+    ['metadata address', `${CSV_HEADER}A,http://169.254.169.254/x,.p,none\n`], ['huge threshold', `${CSV_HEADER}A,http://127.0.0.1:9/t,.p,-1e999\n`],
+    ['over 2 MB', `${CSV_HEADER}${'x'.repeat(2 * 1024 * 1024)}`], ['5,001 rows', CSV_HEADER + 'A,http://127.0.0.1:9/r,.p,none\n'.repeat(5_001)],
+  ],
+};
 
 // ---- requests -------------------------------------------------------------------------------
 
@@ -195,6 +209,7 @@ function* inputsFor(route: Route, me: Fuzzer): Generator<Input> {
       label: 'chunked JSON body over 1 MB', method, path: own, type: 'application/json',
       body: new ReadableStream({ start(c) { for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode(' '.repeat(64 * 1024))); c.close(); } }),
     };
+    for (const [label, body] of CSV_BODIES[`${method} ${route.path}`] ?? []) yield { label: `CSV ${label}`, method, path: own, body, type: 'text/csv' };
     // JSON a route does not take would simply be ignored: hostile JSON goes to routes that take it.
     if (!takesBody) continue;
     for (const [label, text] of BODIES) yield { label: `body ${label}`, method, path: own, body: text, type: 'application/json' };

@@ -67,6 +67,8 @@ export function readProductsCsv(text: string): CsvRow[] {
   try {
     records = parse(text, {
       bom: true, info: true, relax_column_count: true, skip_records_with_empty_values: true,
+      // A quote inside an unquoted cell (12" pan, div[data-x="1"]) is kept as written, as spreadsheets read it.
+      relax_quotes: true,
       record_delimiter: ['\r\n', '\n', '\r'],
       // The header, the rows allowed, and one more to know the file has too many.
       to: MAX_IMPORT_ROWS + 2,
@@ -146,7 +148,11 @@ export function productsCsv(products: ExportProduct[], header: boolean): string 
   return stringify(products.map((p) => [
     p.name, p.url, p.selector, thresholdText(p.alertRule),
     p.currentPrice === null ? '' : String(p.currentPrice), p.currency, p.lastChecked ?? '', p.checkStatus,
-  ]), { header, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows' });
+  ]), {
+    header, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows',
+    // The stringifier quotes a cell holding its own record delimiter (CRLF); a lone LF or CR needs quotes too.
+    quoted_match: /[\r\n]/,
+  });
 }
 
 export type Duplicate = { line: number; url: string; reason: 'tracked' | 'repeated' };

@@ -93,7 +93,8 @@ export function productImportRoutes(ctx: AppContext) {
         let checkpoint: Checkpoint | null = null;
         for (let i = 0; i < create.length; i += APPEND_BATCH) {
           const commands: ProductCommand[] = create.slice(i, i + APPEND_BATCH).map((row) => {
-            const productId = crypto.randomUUID();
+            // Time-ordered ids: products added in the same millisecond still list and export in the file's order.
+            const productId = Bun.randomUUIDv7();
             added.push({ productId, url: row.url });
             return { type: 'Add', productId, userId, details: { name: row.name, url: row.url, selector: row.selector, alertRule: row.alertRule } };
           });

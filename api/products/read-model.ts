@@ -80,7 +80,7 @@ function toItem(row: Row): ProductItem {
 }
 
 /**
- * The user's products, newest first, or the one product `productId` of that user.
+ * The user's products, newest first (an import's, added in one moment, by their time-ordered ids), or the one product `productId` of that user.
  *
  * The 24h change compares the current price with the price in effect 24 hours ago, or with the
  * first price for a product first priced since: both are the previous price of the product's
@@ -103,7 +103,7 @@ export async function readProducts(db: Sql, userId: string, productId?: string):
       ORDER BY product_id, changed_at
     ) first_change ON first_change.product_id = p.id
     WHERE p.user_id = ${userId} ${productId === undefined ? db`` : db`AND p.id = ${productId}`}
-    ORDER BY p.created_at DESC, p.id`;
+    ORDER BY p.created_at DESC, p.id DESC`;
   return rows.map(toItem);
 }
 

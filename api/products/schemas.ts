@@ -86,7 +86,7 @@ const EDIT_THRESHOLD_MESSAGE = 'Threshold must be a positive number';
  * alerts). 'any' and 'none' are accepted too, and leaving the field out keeps the current rule,
  * so editing a product that alerts on any change does not silently turn its alerts off.
  */
-const editThreshold = z.union([z.number(), z.enum(['any', 'none'])], { error: EDIT_THRESHOLD_MESSAGE }).nullable().optional()
+export const editThreshold = z.union([z.number(), z.enum(['any', 'none'])], { error: EDIT_THRESHOLD_MESSAGE }).nullable().optional()
   .transform((value, ctx): AlertRule | undefined => {
     if (value === undefined) return undefined;
     if (value === null || value === 'none') return NONE;
