@@ -3,7 +3,7 @@ import {
   CsvFileError, MAX_IMPORT_ROWS, productsCsv, readProductsCsv, thresholdRule, thresholdText, validateRows, withoutDuplicates,
   type ValidRow,
 } from './csv.ts';
-import { PRODUCTS_CSV_TEMPLATE } from './csv-template.ts';
+import { PRODUCTS_CSV_TEMPLATE } from './csv-file.ts';
 
 const HEADER = 'name,url,selector,threshold';
 const noRefusal = () => null;

@@ -4,6 +4,7 @@ import type { AlertRule } from '../../events/catalogue.ts';
 import { isStorableText } from '../http/input.ts';
 import { AddProductBody } from './schemas.ts';
 import { normaliseAddress } from './address.ts';
+import { MAX_IMPORT_ROWS } from './csv-file.ts';
 
 /**
  * Products as a CSV file (RFC 4180), for import and export. Pure: text in, rows and errors out.
@@ -19,8 +20,7 @@ export const IMPORT_COLUMNS = ['name', 'url', 'selector', 'threshold'] as const;
 export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, 'currentPrice', 'currency', 'lastChecked', 'checkStatus'] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 
-export const MAX_IMPORT_ROWS = 5_000;
-export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
+export { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from './csv-file.ts';
 
 /** Line numbers count from the header (line 1); a record spanning lines is reported where it starts. */
 export type CsvError = { line: number; column: ImportColumn | null; message: string };

@@ -9,6 +9,9 @@ import { treaty, type Treaty } from '@elysiajs/eden';
 import type { z } from 'zod';
 import type { App } from '../../../api/server';
 import type * as ProductSchemas from '../../../api/products/schemas';
+import type * as BulkSchemas from '../../../api/products/bulk';
+import type { ImportAnswer } from '../../../api/products/import';
+import type { CsvError, CsvRow } from '../../../api/products/csv';
 import type { ToastMessage } from '../stores/toast';
 import { expireSession, SESSION_EXPIRED_TOAST } from './session';
 import type { AlertType, NewChannel } from './channels';
@@ -88,6 +91,28 @@ async function call<A extends Answer>(request: Promise<A>, options: CallOptions 
   throw apiError;
 }
 
+export type BulkRequest = z.input<typeof BulkSchemas.BulkBody>;
+
+/** What an import answered: the counts, or why it imported nothing (bad rows, the plan's limit, a refused file). */
+export type ImportResult =
+  | { ok: true; answer: ImportAnswer }
+  | { ok: false; status: number; message: string; errors: CsvError[]; preview: CsvRow[] };
+
+/**
+ * Sends a CSV file to the import (a dry run for the preview). The body is the file itself, not
+ * JSON, so it goes around the treaty; refusals are answers the dialog shows, not errors.
+ */
+async function importCsv(file: Blob, opts: { dryRun: boolean }): Promise<ImportResult> {
+  const response = await fetch(`/api/products/import${opts.dryRun ? '?dryRun=1' : ''}`, {
+    method: 'POST', body: file, credentials: 'include', headers: { 'content-type': 'text/csv' },
+  });
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (response.ok) return { ok: true, answer: body as ImportAnswer };
+  const message = typeof body.message === 'string' ? body.message : `The import failed (${response.status}). Please try again.`;
+  if (isUnauthorizedError(new ApiError(response.status, message, response.statusText))) expireSession();
+  return { ok: false, status: response.status, message, errors: (body.errors as CsvError[]) ?? [], preview: (body.preview as CsvRow[]) ?? [] };
+}
+
 export const api = {
   auth: {
     user: () => call(client.api.auth.user.get(), { unauthorized: false }),
@@ -101,6 +126,8 @@ export const api = {
     remove: (id: string) => call(client.api.products({ id }).delete()),
     updatePrice: (id: string, price: string) => call(client.api.products({ id })['update-price'].post({ price } as never)),
     checkPrice: (id: string) => call(client.api.products({ id })['check-price'].post()),
+    bulk: (body: BulkRequest) => call(client.api.products.bulk.post(body as never)),
+    importCsv,
   },
   settings: {
     /** null when the user has never saved settings (404): the defaults apply. */

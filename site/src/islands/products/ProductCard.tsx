@@ -17,9 +17,12 @@ export type ProductAction = 'edit' | 'fix-selector' | 'delete' | 'price';
 type ProductCardProps = {
   product: Product;
   onAction: (action: ProductAction, product: Product) => void;
+  /** Chosen for a bulk action. */
+  selected: boolean;
+  onSelectedChange: (selected: boolean) => void;
 };
 
-export function ProductCard({ product, onAction }: ProductCardProps) {
+export function ProductCard({ product, onAction, selected, onSelectedChange }: ProductCardProps) {
   const [checking, setChecking] = useState(false);
   // Check Now's own words on why the selector gave no price; the list only knows where the price came from.
   const [checkNote, setCheckNote] = useState<string | null>(null);
@@ -55,9 +58,16 @@ export function ProductCard({ product, onAction }: ProductCardProps) {
   const failing = product.checkStatus === 'failing';
   const note = selectorNote(product, checkNote);
   return (
-    <Card className="flex w-full flex-col gap-5 p-5">
+    <Card className={cn('flex w-full flex-col gap-5 p-5', selected && 'ring-2 ring-primary')}>
       {/* The name has the card's width beside the image (the actions sit with the status below), two lines at most; the title attribute holds the rest. */}
       <div className="flex items-start gap-3">
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={(e) => onSelectedChange(e.target.checked)}
+          aria-label={`Select ${product.name}`}
+          className="mt-1 size-4 shrink-0 cursor-pointer accent-primary"
+        />
         <ProductImage url={product.imageUrl} />
         <div className="min-w-0 flex-1">
           <h2 className="line-clamp-2 break-words font-semibold leading-tight" title={product.name}>

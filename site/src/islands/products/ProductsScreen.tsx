@@ -1,13 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { Plus, Search } from 'lucide-react';
+import { Download, Plus, Search, Upload } from 'lucide-react';
 import { api, type Product } from '../../lib/api';
 import { filterProducts, FIRST_CHECK_WAIT_MS } from '../../lib/products';
+import { EXPORT_HREF, keepExisting } from '../../lib/catalogue';
 import { $productsVersion, refreshProducts } from '../../stores/products';
 import { AppShell } from '../AppShell';
 import { Button } from '../ui/Button';
 import { Input } from '../ui/Input';
 import { AddProductDialog } from './AddProductDialog';
+import { BulkBar, BulkDeleteDialog, BulkThresholdDialog, type BulkDialog } from './BulkActions';
+import { ImportCsvDialog } from './ImportCsvDialog';
 import { CheckHealthPanel } from './CheckHealthPanel';
 import { DeleteProductDialog } from './DeleteProductDialog';
 import { EditProductDialog } from './EditProductDialog';
@@ -23,7 +26,7 @@ export default function ProductsScreen() {
   );
 }
 
-type OpenDialog = { kind: 'add' } | { kind: ProductAction; product: Product } | null;
+type OpenDialog = { kind: 'add' | 'import' | BulkDialog } | { kind: ProductAction; product: Product } | null;
 
 /** While a new product waits for its first price, the list is fetched again this often. */
 const FIRST_CHECK_POLL_MS = 2_000;
@@ -34,6 +37,8 @@ function Products() {
   const [failed, setFailed] = useState(false);
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<OpenDialog>(null);
+  /** Products chosen for a bulk action. */
+  const [selected, setSelected] = useState<Set<string>>(new Set());
   const searchRef = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const [poll, setPoll] = useState(0);
@@ -47,6 +52,7 @@ function Products() {
       (list) => {
         if (!current) return;
         setProducts(list);
+        setSelected((ids) => keepExisting(ids, list));
         setFailed(false);
       },
       // A 401 has its own toast and sign-in redirect (the call's 'Session Expired').
@@ -94,6 +100,24 @@ function Products() {
   const addProduct = () => open({ kind: 'add' });
   const visible = products ? filterProducts(products, query) : [];
   const dialogProps = { onClose: close, onCloseAutoFocus: restoreFocus };
+  const selectedIds = [...selected];
+  const allVisibleSelected = visible.length > 0 && visible.every((p) => selected.has(p.id));
+  function select(id: string, on: boolean) {
+    setSelected((ids) => {
+      const next = new Set(ids);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+  /** Selects every product the search shows, or clears the selection when all of them already are. */
+  function selectAllMatching() {
+    setSelected(allVisibleSelected ? new Set() : new Set([...selected, ...visible.map((p) => p.id)]));
+  }
+  function bulkDone() {
+    setSelected(new Set());
+    changed();
+  }
 
   return (
     <div className="space-y-6">
@@ -110,11 +134,31 @@ function Products() {
             className="pl-9"
           />
         </div>
-        <Button onClick={addProduct}>
-          <Plus aria-hidden="true" />
-          Add Product
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={() => open({ kind: 'import' })}>
+            <Upload aria-hidden="true" />
+            Import CSV
+          </Button>
+          <Button variant="outline" asChild>
+            <a href={EXPORT_HREF} download>
+              <Download aria-hidden="true" />
+              Export CSV
+            </a>
+          </Button>
+          <Button onClick={addProduct}>
+            <Plus aria-hidden="true" />
+            Add Product
+          </Button>
+        </div>
       </div>
+
+      {visible.length > 0 && (
+        <div className="flex items-center gap-3 text-sm">
+          <Button variant="outline" size="sm" onClick={selectAllMatching}>
+            {allVisibleSelected ? 'Clear selection' : query.trim() ? `Select all matching (${visible.length})` : `Select all (${visible.length})`}
+          </Button>
+        </div>
+      )}
 
       <p className="sr-only" role="status">
         {products && query.trim() ? `${visible.length} of ${products.length} products shown` : ''}
@@ -137,13 +181,34 @@ function Products() {
         <ul className={GRID} aria-label="Products">
           {visible.map((product) => (
             <li key={product.id} className="flex min-w-0">
-              <ProductCard product={product} onAction={(kind, p) => open({ kind, product: p })} />
+              <ProductCard
+                product={product}
+                onAction={(kind, p) => open({ kind, product: p })}
+                selected={selected.has(product.id)}
+                onSelectedChange={(on) => select(product.id, on)}
+              />
             </li>
           ))}
         </ul>
       )}
 
+      {selected.size > 0 && (
+        <BulkBar count={selected.size} ids={selectedIds} onOpen={(kind) => open({ kind })} onClear={() => setSelected(new Set())} onDone={bulkDone} />
+      )}
+
       {products !== null && products.length > 0 && <CheckHealthPanel />}
+
+      {dialog?.kind === 'import' && (
+        <ImportCsvDialog
+          {...dialogProps}
+          onImported={() => {
+            setQuery('');
+            changed();
+          }}
+        />
+      )}
+      {dialog?.kind === 'delete' && !('product' in dialog) && <BulkDeleteDialog {...dialogProps} ids={selectedIds} onDone={bulkDone} />}
+      {dialog?.kind === 'threshold' && <BulkThresholdDialog {...dialogProps} ids={selectedIds} onDone={bulkDone} />}
 
       {dialog?.kind === 'add' && (
         <AddProductDialog
@@ -164,7 +229,7 @@ function Products() {
         />
       )}
       {dialog?.kind === 'price' && <UpdatePriceDialog {...dialogProps} product={dialog.product} onSaved={() => changed()} />}
-      {dialog?.kind === 'delete' && (
+      {dialog?.kind === 'delete' && 'product' in dialog && (
         <DeleteProductDialog
           {...dialogProps}
           product={dialog.product}
