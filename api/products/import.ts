@@ -73,7 +73,8 @@ export function productImportRoutes(ctx: AppContext) {
       const { valid, errors } = validateRows(rows, uncheckable);
       if (errors.length) {
         const lines = new Set(errors.map((e) => e.line)).size;
-        return refuse({ status: 400, message: `${lines} row${lines === 1 ? ' has' : 's have'} errors. Nothing was imported.`, errors, preview });
+        const outcome = dryRun ? 'Fix them and choose the file again.' : 'Nothing was imported.';
+        return refuse({ status: 400, message: `${lines} row${lines === 1 ? ' has' : 's have'} errors. ${outcome}`, errors, preview });
       }
 
       // Under the user's products lock: two imports (or an import and an add) cannot pass the limit together.

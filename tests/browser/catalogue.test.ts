@@ -60,7 +60,7 @@ describe.skipIf(!browserAvailable)('catalogue tools on the products screen', () 
     const dialog = page.getByRole('dialog', { name: 'Import CSV' });
     await dialog.waitFor();
     await dialog.getByLabel('CSV file').setInputFiles(csvFile('bad.csv', BAD));
-    await dialog.getByText('2 rows have errors. Nothing was imported.').waitFor();
+    await dialog.getByText('2 rows have errors. Fix them and choose the file again.').waitFor();
     await dialog.getByText('Line 2, url: Please enter a valid URL').waitFor();
     await dialog.getByText('Line 3, name: Product name is required').waitFor();
     await dialog.getByText('Line 3, selector: CSS selector is required').waitFor();
@@ -125,10 +125,10 @@ describe.skipIf(!browserAvailable)('catalogue tools on the products screen', () 
           if (violations.length) failures.push(`${what}:\n${describeViolations(violations)}`);
         };
         await page.request.post(`${product.url}/api/products/import`, {
-          headers: { Origin: product.url, 'content-type': 'text/csv' }, data: GOOD,
+          headers: { Origin: product.url, 'content-type': 'text/csv' }, data: GOOD.split('\n').slice(0, 3).join('\n'),
         });
         await page.reload();
-        await card(page, 'Blender').waitFor();
+        await card(page, 'Toaster').waitFor();
 
         await page.getByRole('button', { name: 'Import CSV' }).click();
         const dialog = page.getByRole('dialog', { name: 'Import CSV' });
@@ -143,8 +143,8 @@ describe.skipIf(!browserAvailable)('catalogue tools on the products screen', () 
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'detached' });
 
-        await page.getByRole('button', { name: 'Select all (3)' }).click();
-        await page.getByRole('region', { name: 'Bulk actions' }).getByText('3 selected').waitFor();
+        await page.getByRole('button', { name: 'Select all (2)' }).click();
+        await page.getByRole('region', { name: 'Bulk actions' }).getByText('2 selected').waitFor();
         await page.screenshot({ path: join(SHOTS, `bulk-bar-${size}-${theme}.png`), fullPage: true });
         await check('bulk bar');
         expect(failures).toEqual([]);

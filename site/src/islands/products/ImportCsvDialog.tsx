@@ -157,9 +157,9 @@ function Preview({ result }: { result: ImportResult }) {
   return (
     <>
       {rows.length > 0 && (
-        <div className="overflow-x-auto rounded-md border">
+        // Scrolls sideways on a phone: focusable, so a keyboard can scroll it too.
+        <div className="overflow-x-auto rounded-md border" tabIndex={0} role="region" aria-label="First rows of the file">
           <table className="w-full text-left text-sm">
-            <caption className="sr-only">First rows of the file</caption>
             <thead className="bg-muted/60 text-xs text-muted-foreground">
               <tr>
                 <th scope="col" className="px-3 py-2 font-medium">Line</th>
