@@ -22,7 +22,10 @@ describe.skipIf(!browserAvailable)('API access', () => {
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await page.goto(`${product.url}/settings`);
     await page.getByText(/API access comes with the Pro plan; your plan is Free/).waitFor();
-    expect(await page.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe('/billing');
+    // API access and alert channels each say where to upgrade.
+    const plans = await page.getByRole('link', { name: 'See plans' }).all();
+    expect(plans).toHaveLength(2);
+    for (const link of plans) expect(await link.getAttribute('href')).toBe('/billing');
     expect(await page.getByRole('button', { name: 'Generate API Key' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Show API key' }).isDisabled()).toBe(true);
 
