@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { pollUntilAborted } from '../polling.ts';
 import type { Sql } from '../db.ts';
-import { appendingTransaction } from '../../events/store.ts';
+import { appendingTransaction, type NewEvent } from '../../events/store.ts';
 import { handleCommand } from '../../events/decider.ts';
 import { alertStream } from '../../events/alert.ts';
 import { channelDecider, channelStream, deliveriesStream, DISABLE_AFTER_FAILURES } from '../../events/channel.ts';
@@ -101,6 +101,16 @@ export function nextAttemptAt(
   return at - failed.enqueuedAt.getTime() > opts.giveUpMs ? null : new Date(at);
 }
 
+export type Attempt = { channelId: string; userId: string; messageId: string; alertId: string | null; productName: string | null; attempt: number };
+
+/** One attempt as the delivery log records it: AlertDelivered, or AlertDeliveryFailed and when the next attempt is. */
+export function attemptEvent(attempt: Attempt, outcome: SendOutcome, retryAt: Date | null): NewEvent {
+  const data = { ...attempt, status: outcome.status, at: new Date().toISOString() };
+  return outcome.delivered
+    ? { type: 'AlertDelivered', data: { ...data, status: outcome.status! } }
+    : { type: 'AlertDeliveryFailed', data: { ...data, error: outcome.error ?? 'Not delivered', retryAt: retryAt?.toISOString() ?? null } };
+}
+
 type Target = { channel_id: string; endpoint: Endpoint; enabled: boolean; plan: string | null; subscription_plan: string | null };
 
 export type ChannelDeliverer = ReturnType<typeof createChannelDeliverer>;
@@ -111,23 +121,21 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
 
   /** Records one attempt: the event, the message removed or rescheduled, the channel's run of failures. */
   async function record(message: OutboxMessage, outcome: SendOutcome, retryAt: Date | null, counts: boolean): Promise<void> {
-    const common = {
+    const attempt: Attempt = {
       channelId: message.channelId, userId: message.userId, messageId: message.id, alertId: message.alert.alertId,
-      productName: message.alert.productName, attempt: message.attempt, status: outcome.status, at: new Date().toISOString(),
+      productName: message.alert.productName, attempt: message.attempt,
     };
     await appendingTransaction(ctx.sql, async (tx) => {
       if (!(await settleMessage(tx, message, { retryAt, error: outcome.error ?? undefined }))) return;
       if (outcome.delivered) {
-        await ctx.store.append(deliveriesStream(message.channelId), 'any', [{ type: 'AlertDelivered', data: { ...common, status: outcome.status! } }], tx);
         await tx`UPDATE channel_endpoints SET failures_in_a_row = 0 WHERE channel_id = ${message.channelId}`;
+        await ctx.store.append(deliveriesStream(message.channelId), 'any', [attemptEvent(attempt, outcome, null)], tx);
         return;
       }
       // The failure that turns the channel off is this message's last attempt too.
       const disabled = counts && await countFailure(tx, message.channelId);
       if (disabled && retryAt) await tx`DELETE FROM channel_outbox WHERE id = ${message.id}`;
-      await ctx.store.append(deliveriesStream(message.channelId), 'any', [{
-        type: 'AlertDeliveryFailed', data: { ...common, error: outcome.error ?? 'Not delivered', retryAt: disabled ? null : retryAt?.toISOString() ?? null },
-      }], tx);
+      await ctx.store.append(deliveriesStream(message.channelId), 'any', [attemptEvent(attempt, outcome, disabled ? null : retryAt)], tx);
     });
   }
 

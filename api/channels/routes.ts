@@ -12,7 +12,7 @@ import type { AlertType } from '../../events/alert.ts';
 import { CHANNEL_NOT_FOUND, channelDecider, channelStream, deliveriesStream, MAX_CHANNELS, type ChannelCommand, type ChannelType } from '../../events/channel.ts';
 import { describeEndpoint, newWebhookSecret, type Endpoint } from './messages.ts';
 import { parseChannelChanges, parseNewChannel } from './input.ts';
-import { send } from './deliverer.ts';
+import { attemptEvent, send } from './deliverer.ts';
 
 /** A channel as Settings > Notifications shows it: its endpoint only described, never its secrets. */
 export type ChannelItem = {
@@ -140,12 +140,10 @@ export function channelRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {})
       const endpoint = await endpointOf(userId, channel.id);
       const messageId = `msg_test_${crypto.randomUUID().replace(/-/g, '')}`;
       const outcome = await send(ctx, fetcher, endpoint, channel.id, { kind: 'test', channelName: channel.name }, messageId);
-      const attempt = { channelId: channel.id, userId, messageId, alertId: null, productName: null, attempt: 1, status: outcome.status, at: new Date().toISOString() };
+      const attempt = { channelId: channel.id, userId, messageId, alertId: null, productName: null, attempt: 1 };
       const appended = await appendingTransaction(ctx.sql, async (tx) => {
         if (outcome.delivered) await tx`UPDATE channel_endpoints SET failures_in_a_row = 0 WHERE channel_id = ${channel.id}`;
-        return ctx.store.append(deliveriesStream(channel.id), 'any', [outcome.delivered
-          ? { type: 'AlertDelivered', data: { ...attempt, status: outcome.status! } }
-          : { type: 'AlertDeliveryFailed', data: { ...attempt, error: outcome.error ?? 'Not delivered', retryAt: null } }], tx);
+        return ctx.store.append(deliveriesStream(channel.id), 'any', [attemptEvent(attempt, outcome, null)], tx);
       });
       await caughtUp(appended);
       return { delivered: outcome.delivered, status: outcome.status, error: outcome.error };

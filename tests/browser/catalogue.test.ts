@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, browserAvailable, describeViolations, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import { axeViolations, browserAvailable, describeViolations, launchBrowser, SETUP_TIMEOUT, startProduct, type RunningProduct, openProducts } from './harness.ts';
 
 /**
  * The Products screen's catalogue tools: Import CSV (file picker, preview, errors, confirm),
@@ -26,16 +26,6 @@ afterAll(async () => {
   await product?.stop();
 }, SETUP_TIMEOUT);
 
-async function openProducts(email: string, opts: { mobile?: boolean; theme?: 'light' | 'dark' } = {}) {
-  const ctx = await newContext(browser, { mobile: opts.mobile });
-  if (opts.theme) await ctx.addInitScript(`localStorage.setItem('vite-ui-theme', '${opts.theme}')`);
-  const page = await ctx.newPage();
-  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(email)}`);
-  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-  await page.goto(`${product.url}/products`);
-  await page.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
-  return { ctx, page };
-}
 
 const card = (page: Page, name: string) =>
   page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
@@ -52,7 +42,7 @@ const BAD = 'name,url,selector,threshold\nKettle,not a url,.price,-10\n,https://
 
 describe.skipIf(!browserAvailable)('catalogue tools on the products screen', () => {
   test('import a CSV with preview and errors, select two products and delete them, export downloads', async () => {
-    const { ctx, page } = await openProducts('catalogue@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'catalogue@example.com');
     await page.getByText('No products yet').waitFor();
 
     // A file with errors: every error is shown and nothing can be imported.
@@ -118,7 +108,7 @@ describe.skipIf(!browserAvailable)('catalogue tools on the products screen', () 
     for (const theme of ['light', 'dark'] as const) {
       const size = mobile ? '390' : '1280';
       test(`import dialog and bulk bar at ${size} px, ${theme}: no serious accessibility violation`, async () => {
-        const { ctx, page } = await openProducts(`look-${size}-${theme}@example.com`, { mobile, theme });
+        const { ctx, page } = await openProducts(browser, product, `look-${size}-${theme}@example.com`, { mobile, theme });
         const failures: string[] = [];
         const check = async (what: string) => {
           const violations = await axeViolations(page);

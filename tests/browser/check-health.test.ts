@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Server } from 'bun';
-import { browserAvailable, contrastOf, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import { browserAvailable, contrastOf, launchBrowser, SETUP_TIMEOUT, startProduct, type RunningProduct, openProducts } from './harness.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -40,16 +40,6 @@ afterAll(async () => {
 
 const shopHost = () => `127.0.0.1:${shop.port}`;
 
-async function openProducts(email: string, opts: { mobile?: boolean; theme?: 'light' | 'dark' } = {}) {
-  const ctx = await newContext(browser, { mobile: opts.mobile });
-  if (opts.theme) await ctx.addInitScript(`localStorage.setItem('vite-ui-theme', '${opts.theme}')`);
-  const page = await ctx.newPage();
-  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(email)}`);
-  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-  await page.goto(`${product.url}/products`);
-  await page.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
-  return { ctx, page };
-}
 
 async function addThroughApi(page: Page, name: string, path: string) {
   const res = await page.request.post(`${product.url}/api/products`, {
@@ -65,7 +55,7 @@ const toast = (page: Page, text: string | RegExp) => page.getByRole('region', { 
 
 describe.skipIf(!browserAvailable)('check health on the Products screen', () => {
   test('no checks yet: the panel says so', async () => {
-    const { ctx, page } = await openProducts('health-empty@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'health-empty@example.com');
     await addThroughApi(page, 'Kettle', 'kettle');
     await page.reload();
     const panel = page.getByTestId('check-health');
@@ -76,7 +66,7 @@ describe.skipIf(!browserAvailable)('check health on the Products screen', () => 
 
   test('Check Now on a normal page and on a bot wall: the blocked host shows with its reason, paused', async () => {
     const email = 'health@example.com';
-    const { ctx, page } = await openProducts(email);
+    const { ctx, page } = await openProducts(browser, product, email);
     await addThroughApi(page, 'Kettle', 'kettle');
     await addThroughApi(page, 'Toaster', 'toaster');
     await page.reload();
@@ -107,7 +97,7 @@ describe.skipIf(!browserAvailable)('check health on the Products screen', () => 
 
     // Both themes, phone and desktop: laid out within the screen, and readable.
     for (const mobile of [false, true]) for (const theme of ['light', 'dark'] as const) {
-      const view = await openProducts(email, { mobile, theme });
+      const view = await openProducts(browser, product, email, { mobile, theme });
       const panelView = view.page.getByTestId('check-health');
       const hostRow = panelView.locator(`li[data-host="${shopHost()}"]`);
       await hostRow.waitFor();

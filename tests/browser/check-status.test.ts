@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Server } from 'bun';
-import { browserAvailable, contrastOf, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import { browserAvailable, contrastOf, launchBrowser, SETUP_TIMEOUT, startProduct, type RunningProduct, openProducts } from './harness.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -50,16 +50,6 @@ afterAll(async () => {
 
 const shopUrl = (path: string) => `http://127.0.0.1:${shop.port}/${path}`;
 
-async function openProducts(email: string, opts: { mobile?: boolean; theme?: 'light' | 'dark' } = {}) {
-  const ctx = await newContext(browser, { mobile: opts.mobile });
-  if (opts.theme) await ctx.addInitScript(`localStorage.setItem('vite-ui-theme', '${opts.theme}')`);
-  const page = await ctx.newPage();
-  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(email)}`);
-  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-  await page.goto(`${product.url}/products`);
-  await page.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
-  return { ctx, page };
-}
 
 async function addThroughApi(page: Page, name: string, path: string, selector = '.price') {
   const res = await page.request.post(`${product.url}/api/products`, {
@@ -93,7 +83,7 @@ async function checkNow(page: Page, c: Locator, expected: string | RegExp) {
 
 describe.skipIf(!browserAvailable)('what a card says about its checks', () => {
   test('a new product shows its first check running, then its price without a reload', async () => {
-    const { ctx, page } = await openProducts('first-check@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'first-check@example.com');
     pages.firstAnswerDelayMs = 1500;
     await addInDialog(page, 'Widget', 'widget');
     const widget = card(page, 'Widget');
@@ -109,7 +99,7 @@ describe.skipIf(!browserAvailable)('what a card says about its checks', () => {
 
   test('a failing product says why, keeps its last good price with its date, and its dot is never green', async () => {
     const email = 'failing@example.com';
-    const { ctx, page } = await openProducts(email);
+    const { ctx, page } = await openProducts(browser, product, email);
     await addThroughApi(page, 'Widget', 'widget');
     await page.reload();
     const widget = card(page, 'Widget');
@@ -137,7 +127,7 @@ describe.skipIf(!browserAvailable)('what a card says about its checks', () => {
 
     // Readable in both themes, at phone and desktop widths.
     for (const mobile of [false, true]) for (const theme of ['light', 'dark'] as const) {
-      const view = await openProducts(email, { mobile, theme });
+      const view = await openProducts(browser, product, email, { mobile, theme });
       const c = card(view.page, 'Widget');
       await c.getByText('Price checks keep failing').waitFor();
       expect(await contrastOf(c.getByText('Price checks keep failing'))).toBeGreaterThanOrEqual(4.5);
@@ -156,7 +146,7 @@ describe.skipIf(!browserAvailable)('what a card says about its checks', () => {
   }, 90_000);
 
   test('a selector that matched nothing: the card says where the price came from and offers to fix the selector', async () => {
-    const { ctx, page } = await openProducts('selector-miss@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'selector-miss@example.com');
     await addThroughApi(page, 'Desk Lamp', 'lamp');
     await page.reload();
     const lamp = card(page, 'Desk Lamp');
@@ -187,7 +177,7 @@ describe.skipIf(!browserAvailable)('what a card says about its checks', () => {
   }, 60_000);
 
   test('a product added while a search is active is shown: the search is cleared', async () => {
-    const { ctx, page } = await openProducts('search-add@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'search-add@example.com');
     await addThroughApi(page, 'Oak Stool', 'stool');
     await page.reload();
     await card(page, 'Oak Stool').waitFor();

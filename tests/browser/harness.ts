@@ -179,3 +179,17 @@ export async function productWithHistory(opts: { email: string; name: string; pr
   };
 }
 
+
+/** A fresh browser context signed in as demo user `email`, on the Products screen; in a theme when given. */
+export async function openProducts(
+  browser: Browser, product: RunningProduct, email: string, opts: { mobile?: boolean; theme?: 'light' | 'dark' } = {},
+): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await newContext(browser, { mobile: opts.mobile });
+  if (opts.theme) await ctx.addInitScript(`localStorage.setItem('vite-ui-theme', '${opts.theme}')`);
+  const page = await ctx.newPage();
+  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(email)}`);
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+  await page.goto(`${product.url}/products`);
+  await page.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
+  return { ctx, page };
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Server } from 'bun';
-import { browserAvailable, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import { browserAvailable, launchBrowser, SETUP_TIMEOUT, startProduct, type RunningProduct, openProducts } from './harness.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -40,15 +40,6 @@ afterAll(async () => {
 
 const shopUrl = (path: string) => `http://127.0.0.1:${shop.port}/${path}`;
 
-async function openProducts(email: string): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await newContext(browser);
-  const page = await ctx.newPage();
-  await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(email)}`);
-  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-  await page.goto(`${product.url}/products`);
-  await page.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
-  return { ctx, page };
-}
 
 /** Adds a product through the API, as the signed-in user of `page`. */
 async function addThroughApi(page: Page, body: { name: string; url: string; selector: string; threshold: string }) {
@@ -64,7 +55,7 @@ const toast = (page: Page, text: string) =>
 
 describe.skipIf(!browserAvailable)('products screen', () => {
   test('add with validation, check now, edit, update manually, delete', async () => {
-    const { ctx, page } = await openProducts('kettles@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'kettles@example.com');
     await page.getByText('No products yet').waitFor();
 
     // Add: the empty form shows every message of spec section 5 and focuses the first field.
@@ -174,7 +165,7 @@ describe.skipIf(!browserAvailable)('products screen', () => {
   });
 
   test('the stock alerts switch: on for a new product, turned off in the add dialog, on again in the edit dialog', async () => {
-    const { ctx, page } = await openProducts('stock-switch@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'stock-switch@example.com');
     await page.getByRole('button', { name: 'Add Your First Product' }).click();
     const add = page.getByRole('dialog', { name: 'Add New Product' });
     const addSwitch = add.getByRole('switch', { name: 'Stock alerts' });
@@ -202,7 +193,7 @@ describe.skipIf(!browserAvailable)('products screen', () => {
   });
 
   test('search by name or address, the no-match state, and the plan limit in a toast', async () => {
-    const { ctx, page } = await openProducts('search@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'search@example.com');
     await page.getByText('No products yet').waitFor();
     await addThroughApi(page, { name: 'Steel Kettle', url: shopUrl('kettle'), selector: '.price', threshold: 'none' });
     await addThroughApi(page, { name: 'Chrome Toaster', url: shopUrl('toaster'), selector: '.price', threshold: 'any' });
@@ -241,7 +232,7 @@ describe.skipIf(!browserAvailable)('products screen', () => {
   });
 
   test("a server's field error shows under its field, and a pending save cannot be dismissed", async () => {
-    const { ctx, page } = await openProducts('pending@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'pending@example.com');
     await page.getByRole('button', { name: 'Add Product' }).click();
     const add = page.getByRole('dialog', { name: 'Add New Product' });
     await add.getByLabel('Product Name').fill('Odd Selector');
@@ -282,7 +273,7 @@ describe.skipIf(!browserAvailable)('products screen', () => {
   });
 
   test("a signed-out products list says 'Session Expired'", async () => {
-    const { ctx, page } = await openProducts('expired-products@example.com');
+    const { ctx, page } = await openProducts(browser, product, 'expired-products@example.com');
     await page.route('**/api/products', (route) =>
       route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Unauthorized"}' }),
     );

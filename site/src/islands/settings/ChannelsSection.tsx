@@ -480,6 +480,12 @@ function useChannelForm() {
   return { errors, setErrors, formError, pending, submit };
 }
 
+/** A refusal that belongs to no field, above the dialog's buttons. */
+function FormError({ message }: { message: string | null }) {
+  if (!message) return null;
+  return <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">{message}</p>;
+}
+
 /** Add a channel: its type, that type's fields, an optional name and the alerts it receives. */
 function AddChannelDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (channel: Channel & { secret?: string }) => void }) {
   const [draft, setDraft] = useState<ChannelDraft>(emptyDraft());
@@ -502,11 +508,7 @@ function AddChannelDialog({ onClose, onAdded }: { onClose: () => void; onAdded: 
       onClose={onClose}
       onSubmit={submit}
     >
-      {formError && (
-        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <TypePicker value={draft.type} error={errors.type} disabled={pending} onChange={(type) => { setDraft((d) => ({ ...d, type })); setErrors({}); }} />
       {draft.type === 'telegram' ? (
         <>
@@ -652,11 +654,7 @@ function EditChannelDialog({ channel, onClose, onSaved }: { channel: Channel; on
       onClose={onClose}
       onSubmit={submit}
     >
-      {formError && (
-        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <Field label="Name" error={errors.name}>
         {(control) => (
           <Input {...control} value={name} onChange={(e) => { setName(e.target.value); setErrors((x) => ({ ...x, name: undefined })); }} autoComplete="off" disabled={pending} />
