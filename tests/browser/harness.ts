@@ -10,7 +10,7 @@ export const browserAvailable = existsSync(CHROMIUM);
 if (!browserAvailable && process.env.REQUIRE_BROWSER === '1') throw new Error(`Chromium not found at ${CHROMIUM}`);
 if (!browserAvailable) console.warn(`Skipping browser tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium).`);
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const s = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
   const port = s.port;
   s.stop(true);
@@ -22,10 +22,11 @@ export type RunningProduct = { url: string; dataDir: string; stop(): Promise<voi
 /**
  * Starts the product the way `npm start` does (one process, embedded database in a fresh data
  * directory, demo mode) on a free port, and waits until it answers. The site must be built.
+ * A `dataDir` filled beforehand (see `freePort` for its address) starts the product on that data.
  */
-export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'pricewatch-browser-'));
+export async function startProduct(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): Promise<RunningProduct> {
+  const port = opts.port ?? await freePort();
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'pricewatch-browser-'));
   const url = `http://localhost:${port}`;
   const proc: Subprocess = Bun.spawn([process.execPath, 'api/main.ts'], {
     cwd: join(import.meta.dir, '../..'),

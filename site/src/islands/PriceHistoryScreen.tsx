@@ -17,6 +17,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Input } from './ui/Input';
 import { Label } from './ui/Label';
 import { OptionSelect } from './ui/Select';
+import { ShowMore, usePaged } from './ui/ShowMore';
 import { Skeleton } from './ui/Skeleton';
 import { ProductImage } from './ui/ProductImage';
 
@@ -27,6 +28,9 @@ export default function PriceHistoryScreen() {
     </AppShell>
   );
 }
+
+/** Rows rendered at first and per "Show more". */
+const ROWS_PER_PAGE = 50;
 
 function PriceHistory() {
   const [range, setRange] = useState<HistoryRange>(DEFAULT_HISTORY_RANGE);
@@ -52,7 +56,9 @@ function PriceHistory() {
     };
   }, [range]);
 
-  const shown = products && filterByName(products, query);
+  const matching = products && filterByName(products, query);
+  const paged = usePaged(matching ?? [], ROWS_PER_PAGE, query);
+  const shown = matching && paged.shown;
   const open = products?.find((p) => p.id === openId) ?? null;
 
   return (
@@ -110,6 +116,7 @@ function PriceHistory() {
           ))}
         </ul>
       )}
+      <ShowMore remaining={paged.remaining} onMore={paged.more} noun="products" />
 
       {open && <HistoryDialog product={open} listRange={range} onClose={() => setOpenId(null)} />}
     </div>

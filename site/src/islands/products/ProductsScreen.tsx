@@ -8,6 +8,7 @@ import { $productsVersion, refreshProducts } from '../../stores/products';
 import { AppShell } from '../AppShell';
 import { Button } from '../ui/Button';
 import { Input } from '../ui/Input';
+import { ShowMore, usePaged } from '../ui/ShowMore';
 import { AddProductDialog } from './AddProductDialog';
 import { BulkBar, BulkDeleteDialog, BulkThresholdDialog, type BulkDialog } from './BulkActions';
 import { ImportCsvDialog } from './ImportCsvDialog';
@@ -30,6 +31,8 @@ type OpenDialog = { kind: 'add' | 'import' | BulkDialog } | { kind: ProductActio
 
 /** While a new product waits for its first price, the list is fetched again this often. */
 const FIRST_CHECK_POLL_MS = 2_000;
+/** Cards rendered at first and per "Show more": a few screens' worth, fitting 1 to 4 columns. */
+const CARDS_PER_PAGE = 48;
 
 function Products() {
   const version = useStore($productsVersion);
@@ -99,6 +102,7 @@ function Products() {
 
   const addProduct = () => open({ kind: 'add' });
   const visible = products ? filterProducts(products, query) : [];
+  const paged = usePaged(visible, CARDS_PER_PAGE, query);
   const dialogProps = { onClose: close, onCloseAutoFocus: restoreFocus };
   const selectedIds = [...selected];
   const allVisibleSelected = visible.length > 0 && visible.every((p) => selected.has(p.id));
@@ -179,7 +183,7 @@ function Products() {
         />
       ) : (
         <ul className={GRID} aria-label="Products">
-          {visible.map((product) => (
+          {paged.shown.map((product) => (
             <li key={product.id} className="flex min-w-0">
               <ProductCard
                 product={product}
@@ -191,6 +195,7 @@ function Products() {
           ))}
         </ul>
       )}
+      <ShowMore remaining={paged.remaining} onMore={paged.more} noun="products" />
 
       {selected.size > 0 && (
         <BulkBar count={selected.size} ids={selectedIds} onOpen={(kind) => open({ kind })} onClear={() => setSelected(new Set())} onDone={bulkDone} />
