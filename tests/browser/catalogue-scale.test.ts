@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -9,7 +9,7 @@ import { createApp } from '../../api/server.ts';
 import { signInDemo } from '../../api/testing/sign-in.ts';
 import { startTrial } from '../../api/testing/plans.ts';
 import { catalogueProductName as productName, seedCatalogue } from '../../api/testing/catalogue.ts';
-import { browserAvailable, freePort, launchBrowser, newContext, startProduct, type RunningProduct } from './harness.ts';
+import { axeViolations, browserAvailable, describeViolations, freePort, launchBrowser, newContext, openProducts, startProduct, type RunningProduct } from './harness.ts';
 
 /**
  * The signed-in screens with a real catalogue: 1,000 products with a year of daily checks each
@@ -26,11 +26,13 @@ const SMALL = 'three-products@example.com';
 /** Seeding a year of checks for 1,000 products takes a minute or two in the embedded database. */
 const SEED_TIMEOUT = 600_000;
 
+const SHOTS = join(import.meta.dir, '../../test-results/catalogue');
 let product: RunningProduct;
 let browser: Browser;
 
 beforeAll(async () => {
   if (!browserAvailable) return;
+  mkdirSync(SHOTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'pricewatch-scale-'));
   const port = await freePort();
   const url = `http://localhost:${port}`;
@@ -116,4 +118,24 @@ describe.skipIf(!browserAvailable)(`screens with ${PRODUCTS.toLocaleString('en-G
     expect(big.cards).toBeLessThan(PRODUCTS);
     expect(small.cards).toBe(3);
   }, 120_000);
+
+  for (const mobile of [false, true]) {
+    for (const theme of ['light', 'dark'] as const) {
+      const size = mobile ? '390' : '1280';
+      test(`Show more at the end of Products and Price History at ${size} px, ${theme}: no serious accessibility violation`, async () => {
+        const { ctx, page } = await openProducts(browser, product, BIG, { mobile, theme });
+        const failures: string[] = [];
+        for (const path of ['/products', '/price-history']) {
+          if (path !== '/products') await page.goto(product.url + path);
+          const more = page.getByRole('button', { name: /^Show more products/ });
+          await more.scrollIntoViewIfNeeded();
+          await page.screenshot({ path: join(SHOTS, `show-more${path.replace('/', '-')}-${size}-${theme}.png`) });
+          const violations = await axeViolations(page);
+          if (violations.length) failures.push(`${path}:\n${describeViolations(violations)}`);
+        }
+        await ctx.close();
+        expect(failures).toEqual([]);
+      }, 60_000);
+    }
+  }
 });

@@ -28,21 +28,24 @@ export function NotificationBell() {
   return (
     <Popover>
       <Tooltip>
-        <TooltipTrigger asChild>
-          <PopoverTrigger asChild>
-            <Button variant="ghost" size="icon" aria-label={label} className="relative">
-              <Bell aria-hidden="true" />
-              {unread > 0 && (
-                <span
-                  aria-hidden="true"
-                  className="absolute -right-0.5 -top-0.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-semibold leading-none text-destructive-foreground"
-                >
-                  {badgeCount(unread)}
-                </span>
-              )}
-            </Button>
-          </PopoverTrigger>
-        </TooltipTrigger>
+        {/* The badge sits beside the button, not in it: "9+" is not part of its name, which says the exact count. */}
+        <span className="relative inline-flex">
+          <TooltipTrigger asChild>
+            <PopoverTrigger asChild>
+              <Button variant="ghost" size="icon" aria-label={label}>
+                <Bell aria-hidden="true" />
+              </Button>
+            </PopoverTrigger>
+          </TooltipTrigger>
+          {unread > 0 && (
+            <span
+              aria-hidden="true"
+              className="pointer-events-none absolute -right-0.5 -top-0.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-semibold leading-none text-destructive-foreground"
+            >
+              {badgeCount(unread)}
+            </span>
+          )}
+        </span>
         <TooltipContent>Notifications</TooltipContent>
       </Tooltip>
       <PopoverContent align="end" aria-label="Notifications" className="w-96 max-w-(--radix-popover-content-available-width) p-0">
