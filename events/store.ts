@@ -52,6 +52,20 @@ BEGIN
   PERFORM events_take_append_lock();
   PERFORM pg_current_xact_id(); -- readers find the id beside the lock from now on
 END $$;
+-- A check that read again exactly what the product's last PriceObserved recorded (same price,
+-- text, source, address, availability...) is kept here in about 110 bytes instead of a whole event:
+-- the position of that observation, when, and which page version (the first 128 bits of the page's
+-- SHA-256). Readers get it back as a PriceObserved (docs/decisions/0005-compact-log.md). Positions
+-- and transaction ids come from where the events' do, so both tables read as one log in commit order.
+CREATE TABLE IF NOT EXISTS price_checks (
+  transaction_id  xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  global_position bigint NOT NULL DEFAULT nextval('events_global_position_seq'),
+  repeats         bigint NOT NULL,
+  observed_at     timestamptz NOT NULL,
+  page_hash       uuid NOT NULL
+);
+-- Appends land at the right end of the index: its pages can be filled up.
+CREATE INDEX IF NOT EXISTS price_checks_by_commit_order ON price_checks (transaction_id, global_position) WITH (fillfactor = 100);
 DROP TRIGGER IF EXISTS streams_append_lock ON streams;
 DROP TRIGGER IF EXISTS events_append_lock ON events;
 DROP FUNCTION IF EXISTS events_append_lock_trigger();
@@ -91,7 +105,10 @@ export type RecordedEvent<E extends DomainEvent = DomainEvent> = E & {
   position: number;
   transactionId: string;
   streamId: string;
+  /** A repeated check (`repeats` set) has no version of its own: it shows the observation's. */
   streamVersion: number;
+  /** Set on a PriceObserved kept as a repeat: the position of the observation whose evidence it read again. */
+  repeats?: number;
   schemaVersion: number;
   metadata: Record<string, unknown>;
   recordedAt: Date;
@@ -113,16 +130,32 @@ export type AppendResult = { nextVersion: number; lastPosition: number; transact
 type Row = {
   global_position: string; transaction_id: string; stream_id: string; stream_version: string;
   type: string; schema_version: number; data: unknown; metadata: Record<string, unknown>; recorded_at: Date;
+  /** Repeated checks only: the observation read again, and the page version as a uuid. */
+  repeats?: string | null; page_hash?: string | null;
 };
 
+/** A repeated check as the observation it repeats, at its own time and page version. */
+export function repeatedObservation(observation: Record<string, unknown>, observedAt: Date, pageHash: string): Record<string, unknown> {
+  return { ...observation, observedAt: observedAt.toISOString(), pageHash: pageHash.replaceAll('-', '') };
+}
+
+/** The page version kept for a repeated check: the first 128 bits of the page's SHA-256, as a uuid. */
+export function pageHashKey(pageHash: string): string {
+  const h = pageHash.slice(0, 32).padEnd(32, '0');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
 function toRecorded(row: Row): RecordedEvent {
+  const repeated = row.repeats != null;
+  const data = repeated ? repeatedObservation(row.data as Record<string, unknown>, row.recorded_at, row.page_hash!) : row.data;
   return {
     type: row.type,
-    data: upcastAndValidate(row.type, row.schema_version, row.data),
+    data: upcastAndValidate(row.type, row.schema_version, data),
     position: Number(row.global_position),
     transactionId: row.transaction_id,
     streamId: row.stream_id,
     streamVersion: Number(row.stream_version),
+    ...(repeated ? { repeats: Number(row.repeats) } : {}),
     schemaVersion: row.schema_version,
     metadata: row.metadata,
     recordedAt: row.recorded_at,
@@ -130,6 +163,13 @@ function toRecorded(row: Row): RecordedEvent {
 }
 
 const COLUMNS = 'global_position, transaction_id::text AS transaction_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at';
+const LOG_COLUMNS = 'global_position, transaction_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at';
+/** The same columns for repeated checks (`c`), read through the observation they repeat (`b`). */
+const REPEAT_COLUMNS = `c.global_position, c.transaction_id, b.stream_id, b.stream_version, b.type, b.schema_version, b.data, b.metadata,
+  c.observed_at AS recorded_at, c.repeats, c.page_hash`;
+
+/** A check that read again what an earlier observation recorded (see price_checks). */
+export type RepeatedCheck = { repeats: number; observedAt: string; pageHash: string };
 
 export type EventStore = ReturnType<typeof createEventStore>;
 
@@ -268,22 +308,28 @@ export function createEventStore(sql: Sql) {
   async function readAll(after: Checkpoint = START, limit = 1000, opts: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const db = opts.tx ?? sql;
     const params: unknown[] = [after.transactionId, after.position, limit];
-    let filters = '';
-    if (opts.types) { params.push(opts.types); filters += ` AND type = ANY($${params.length}::text[])`; }
-    if (opts.streamId) { params.push(opts.streamId); filters += ` AND stream_id = $${params.length}`; }
-    if (opts.userId) { params.push(opts.userId); filters += ` AND data->>'userId' = $${params.length}`; }
-    if (opts.recordedUpTo) { params.push(opts.recordedUpTo); filters += ` AND recorded_at <= $${params.length}`; }
-    if (opts.upTo) {
-      params.push(opts.upTo.transactionId, opts.upTo.position);
-      filters += ` AND (transaction_id, global_position) <= ($${params.length - 1}::xid8, $${params.length}::bigint)`;
-    } else {
-      params.push(await horizon(db));
-      filters += ` AND transaction_id < $${params.length}::xid8`;
-    }
-    const rows = await db.unsafe<Row[]>(
-      `SELECT ${COLUMNS} FROM events
-       WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)${filters}
-       ORDER BY events.transaction_id, events.global_position LIMIT $3`, params as any[]);
+    const param = (value: unknown) => { params.push(value); return `$${params.length}`; };
+    // The same filters for events (e) and for repeated checks (c), read through the observation they repeat (b).
+    const where = (e: string, b: string) => {
+      let filters = `(${e}.transaction_id, ${e}.global_position) > ($1::xid8, $2::bigint)`;
+      if (opts.streamId) filters += ` AND ${b}.stream_id = ${param(opts.streamId)}`;
+      if (opts.userId) filters += ` AND ${b}.data->>'userId' = ${param(opts.userId)}`;
+      if (opts.recordedUpTo) filters += ` AND ${e === b ? 'recorded_at' : `${e}.observed_at`} <= ${param(opts.recordedUpTo)}`;
+      filters += opts.upTo
+        ? ` AND (${e}.transaction_id, ${e}.global_position) <= (${param(opts.upTo.transactionId)}::xid8, ${param(opts.upTo.position)}::bigint)`
+        : ` AND ${e}.transaction_id < ${horizonParam}::xid8`;
+      return filters;
+    };
+    const horizonParam = opts.upTo ? '' : param(await horizon(db));
+    const events = `SELECT ${LOG_COLUMNS}, NULL::bigint AS repeats, NULL::uuid AS page_hash
+      FROM events e WHERE ${where('e', 'e')}${opts.types ? ` AND type = ANY(${param(opts.types)}::text[])` : ''}
+      ORDER BY e.transaction_id, e.global_position LIMIT $3`;
+    const repeats = !opts.types || opts.types.includes('PriceObserved') ? `
+      UNION ALL (SELECT ${REPEAT_COLUMNS} FROM price_checks c JOIN events b ON b.global_position = c.repeats
+        WHERE ${where('c', 'b')} ORDER BY c.transaction_id, c.global_position LIMIT $3)` : '';
+    const rows = await db.unsafe<Row[]>(`
+      SELECT global_position, transaction_id::text AS transaction_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at, repeats, page_hash
+      FROM ((${events})${repeats}) AS log ORDER BY log.transaction_id, log.global_position LIMIT $3`, params as any[]);
     return rows.map(toRecorded);
   }
 
@@ -291,13 +337,34 @@ export function createEventStore(sql: Sql) {
   async function head(tx: Sql = sql): Promise<Checkpoint> {
     const below = await horizon(tx);
     const [row] = await tx<{ transaction_id: string; position: string }[]>`
-      SELECT transaction_id::text, global_position AS position FROM events
-      WHERE transaction_id < ${below}::xid8
-      ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`;
+      SELECT transaction_id::text, position FROM (
+        (SELECT transaction_id, global_position AS position FROM events WHERE transaction_id < ${below}::xid8
+         ORDER BY transaction_id DESC, global_position DESC LIMIT 1)
+        UNION ALL
+        (SELECT transaction_id, global_position FROM price_checks WHERE transaction_id < ${below}::xid8
+         ORDER BY transaction_id DESC, global_position DESC LIMIT 1)) AS last
+      ORDER BY transaction_id DESC, position DESC LIMIT 1`;
     return row ? { transactionId: row.transaction_id, position: Number(row.position) } : START;
   }
 
-  return { sql, append, appendToStreams, readStream, readAll, head };
+  /**
+   * Records checks that read again exactly what an earlier PriceObserved recorded, in a caller's
+   * appending transaction: one small row each instead of an event (see price_checks). Answers the
+   * checkpoint of the last one.
+   */
+  async function appendRepeats(checks: readonly RepeatedCheck[], tx: Sql): Promise<Checkpoint | null> {
+    if (!checks.length) return null;
+    await takeAppendLock(tx);
+    const rows = await tx<{ position: string; tx: string }[]>`
+      INSERT INTO price_checks (repeats, observed_at, page_hash)
+      SELECT * FROM unnest(${checks.map((c) => c.repeats)}::bigint[], ${checks.map((c) => c.observedAt)}::timestamptz[],
+        ${checks.map((c) => pageHashKey(c.pageHash))}::uuid[])
+      RETURNING global_position AS position, transaction_id::text AS tx`;
+    const last = rows.reduce((a, b) => (Number(b.position) > Number(a.position) ? b : a));
+    return { transactionId: last.tx, position: Number(last.position) };
+  }
+
+  return { sql, append, appendToStreams, appendRepeats, readStream, readAll, head };
 }
 
 /** Transactions that took (or are taking) the append lock. */

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db.ts';
-import type { Availability, EventOf } from '../../events/catalogue.ts';
-import { appendingTransaction, checkpointOf, type Checkpoint } from '../../events/store.ts';
+import { validateForAppend, type Availability, type EventOf } from '../../events/catalogue.ts';
+import { appendingTransaction, checkpointOf, type Checkpoint, type RepeatedCheck } from '../../events/store.ts';
+import { repeatsObservation } from './repeat.ts';
 import { productStream } from '../../events/product.ts';
 import { sharedFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
 import { extractPriceFromDocument, selectorReadsPrice, type ExtractionFailureCode, type ExtractionResult } from './extract.ts';
@@ -230,12 +231,41 @@ export async function recordOutcomes(ctx: Pick<AppContext, 'sql' | 'store'>, out
     const live = new Set((await tx<{ id: string }[]>`SELECT id FROM products WHERE id = ANY(${ids}::text[])`).map((r) => r.id));
     // A fixed order of streams keeps two writers from waiting on each other.
     const recorded = outcomes.filter((o) => live.has(o.target.productId)).sort((a, b) => (a.target.productId < b.target.productId ? -1 : 1));
+    const repeated = await repeatsOfLastObservation(tx, recorded);
     // Sent without waiting for each answer: postgres.js pipelines them on the transaction's connection.
-    const appended = await Promise.all(recorded.map((o) => ctx.store.append(productStream(o.target.productId), 'any', [o.event], tx)));
+    const appended = await Promise.all(recorded.filter((o) => !repeated.has(o)).map((o) => ctx.store.append(productStream(o.target.productId), 'any', [o.event], tx)));
+    const repeats = await ctx.store.appendRepeats([...repeated.values()], tx);
     await rememberRendering(tx, recorded);
-    const last = appended.reduce((a, b) => (b.lastPosition > a.lastPosition ? b : a), appended[0]);
-    return { recorded, checkpoint: last ? checkpointOf({ transactionId: last.transactionId, position: last.lastPosition }) : null };
+    const checkpoints = appended.map((a) => checkpointOf({ transactionId: a.transactionId, position: a.lastPosition }));
+    if (repeats) checkpoints.push(repeats);
+    const last = checkpoints.reduce<Checkpoint | null>((a, b) => (!a || b.position > a.position ? b : a), null);
+    return { recorded, checkpoint: last };
   });
+}
+
+/**
+ * The observations that only repeat their product's last one (repeatsObservation), with what
+ * is kept of each: the position of that observation, the time and the page version.
+ */
+async function repeatsOfLastObservation(tx: Sql, outcomes: readonly CheckOutcome[]): Promise<Map<CheckOutcome, RepeatedCheck>> {
+  const observed = outcomes.filter((o) => o.event.type === 'PriceObserved');
+  const repeats = new Map<CheckOutcome, RepeatedCheck>();
+  if (!observed.length) return repeats;
+  const last = await tx<{ stream_id: string; position: string; type: string; schema_version: number; data: Record<string, unknown> }[]>`
+    SELECT s.stream_id, e.global_position AS position, e.type, e.schema_version, e.data
+    FROM unnest(${observed.map((o) => productStream(o.target.productId))}::text[]) AS s(stream_id)
+    CROSS JOIN LATERAL (SELECT global_position, type, schema_version, data FROM events
+                        WHERE stream_id = s.stream_id ORDER BY stream_version DESC LIMIT 1) AS e`;
+  const byStream = new Map(last.map((r) => [r.stream_id, r]));
+  for (const o of observed) {
+    const previous = byStream.get(productStream(o.target.productId));
+    if (!previous || previous.type !== 'PriceObserved') continue;
+    const next = validateForAppend('PriceObserved', o.event.data);
+    if (previous.schema_version !== next.schemaVersion || !repeatsObservation(previous.data, next.data as Record<string, unknown>)) continue;
+    const { observedAt, pageHash } = o.event.data as EventOf<'PriceObserved'>['data'];
+    repeats.set(o, { repeats: Number(previous.position), observedAt, pageHash });
+  }
+  return repeats;
 }
 
 /** Writes what the recorded checks learnt about rendering; static pages have nothing to write. */
