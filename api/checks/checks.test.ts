@@ -11,6 +11,7 @@ import type { AlertRule } from '../../events/catalogue.ts';
 import { createFetcher } from './fetcher.ts';
 import { claimJobs, enqueueCheck, enqueueDueChecks, finishJobs } from './queue.ts';
 import { runWorker } from './worker.ts';
+import { nextCheckAt, type CheckFrequencySetting } from './schedule.ts';
 import { signInDemo } from '../testing/sign-in.ts';
 
 setDefaultTimeout(60_000);
@@ -141,6 +142,16 @@ const productRow = async (productId: string) => {
 
 const queued = async (productId: string) => (await ctx.sql`SELECT 1 FROM check_jobs WHERE product_id = ${productId}`).length > 0;
 
+/** When the schedule makes a product (of a free-plan user) due next: from its slot, with backoff. */
+async function dueAt(productId: string, checkFrequency: CheckFrequencySetting | null = null): Promise<Date> {
+  const row = await productRow(productId);
+  return nextCheckAt({
+    productId, plan: 'free', checkFrequency, demoShop: false, lastCheckAt: new Date(row.last_check_at),
+    consecutiveFailures: row.consecutive_failures, editedAt: null,
+  }, { demoCheckMinutes: ctx.config.demoCheckMinutes });
+}
+const minuteFrom = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000);
+
 // ---------------------------------------------------------------------------------------------
 
 describe('scheduling', () => {
@@ -154,15 +165,44 @@ describe('scheduling', () => {
     expect(await queued(id)).toBe(false);
   });
 
-  test('after a check the product is due again one plan interval later (free: a day)', async () => {
+  test('after a check the product is due again one plan interval after its slot (free: a day)', async () => {
     const { userId } = await signedIn();
     const id = await addProduct(ctx, userId, `${shopUrl}/p/sched-daily`);
     await enqueueDueChecks(ctx);
     await drain();
-    await enqueueDueChecks(ctx, new Date(Date.now() + DAY - 60_000));
+    const checkedAt = new Date((await productRow(id)).last_check_at).getTime();
+    const due = await dueAt(id);
+    expect(Math.abs(due.getTime() - (checkedAt + DAY))).toBeLessThanOrEqual(DAY / 2);
+    await enqueueDueChecks(ctx, minuteFrom(due, -1));
     expect(await queued(id)).toBe(false);
-    await enqueueDueChecks(ctx, new Date(Date.now() + DAY + 60_000));
+    await enqueueDueChecks(ctx, minuteFrom(due, 1));
     expect(await queued(id)).toBe(true);
+    await drain();
+  });
+
+  test('products checked together come due spread over the next interval, each at its slot', async () => {
+    const { userId } = await signedIn();
+    const ids: string[] = [];
+    for (let i = 0; i < 24; i++) ids.push(await addProduct(ctx, userId, `${shopUrl}/p/sched-spread-${i}`));
+    await enqueueDueChecks(ctx);
+    await drain();
+    const due = new Map(await Promise.all(ids.map(async (id) => [id, (await dueAt(id)).getTime()] as const)));
+    const checkedAt = Date.now();
+    // Ticks every three hours from half a day to a day and a half after the checks.
+    const queuedAt: number[] = [];
+    for (let hours = 12; hours <= 36; hours += 3) {
+      const tick = new Date(checkedAt + hours * 3_600_000);
+      await enqueueDueChecks(ctx, tick);
+      const jobs = new Set((await ctx.sql<{ product_id: string }[]>`SELECT product_id FROM check_jobs WHERE product_id = ANY(${ids}::text[])`).map((r) => r.product_id));
+      // The database queues exactly those the schedule says are due.
+      expect([...jobs].sort()).toEqual(ids.filter((id) => due.get(id)! <= tick.getTime()).sort());
+      queuedAt.push(jobs.size);
+    }
+    expect(queuedAt.at(-1)).toBe(24);
+    // Not all at once: spread over at least four of the eight three-hour steps.
+    const steps = queuedAt.map((n, i) => n - (queuedAt[i - 1] ?? 0));
+    expect(Math.max(...steps)).toBeLessThan(24);
+    expect(steps.filter((n) => n > 0).length).toBeGreaterThanOrEqual(4);
     await drain();
   });
 
@@ -176,7 +216,10 @@ describe('scheduling', () => {
     await drain();
     await enqueueDueChecks(ctx, new Date(Date.now() + 2 * DAY));
     expect(await queued(id)).toBe(false);
-    await enqueueDueChecks(ctx, new Date(Date.now() + 7 * DAY + 60_000));
+    const due = await dueAt(id, 'weekly');
+    await enqueueDueChecks(ctx, minuteFrom(due, -1));
+    expect(await queued(id)).toBe(false);
+    await enqueueDueChecks(ctx, minuteFrom(due, 1));
     expect(await queued(id)).toBe(true);
     await drain();
   });
@@ -278,7 +321,6 @@ describe('checks through the queue', () => {
     expect((await productRow(id)).current_price).toBe(19.99);
 
     // The shop redesigns the page: the selector no longer matches, then it holds no price.
-    const later = (days: number) => new Date(Date.now() + days * DAY);
     const { appended } = await handleCommand(ctx.store, productStream(id), productDecider, {
       type: 'Edit', productId: id, userId, details: { name: 'Product', url: `${shopUrl}/bare/flaky`, selector: '#gone', alertRule: { kind: 'none' } },
     });
@@ -294,11 +336,13 @@ describe('checks through the queue', () => {
     expect(row).toMatchObject({ current_price: 19.99, last_check_status: 'failed', consecutive_failures: 1, is_active: true });
 
     // Failing again: backoff doubles the wait (2 days on a daily plan), and the card turns inactive after three.
-    await enqueueDueChecks(ctx, later(1.01));
+    await enqueueDueChecks(ctx, minuteFrom(await dueAt(id), 1));
     await drain();
-    await enqueueDueChecks(ctx, later(1.9));
+    const doubled = await dueAt(id);
+    expect(doubled.getTime() - Date.now()).toBeGreaterThan(1.4 * DAY);
+    await enqueueDueChecks(ctx, minuteFrom(doubled, -1));
     expect(await queued(id)).toBe(false);
-    await enqueueDueChecks(ctx, later(2.1));
+    await enqueueDueChecks(ctx, minuteFrom(doubled, 1));
     await drain();
     expect(await productRow(id)).toMatchObject({ current_price: 19.99, consecutive_failures: 3, is_active: false });
     const points = await ctx.sql`SELECT price FROM price_points WHERE product_id = ${id}`;

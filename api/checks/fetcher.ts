@@ -66,6 +66,12 @@ export type FetcherSettings = {
   defaults?: FetchOptions;
 };
 
+/**
+ * Requests one shop gets at the same time. The fetcher holds it within a process; the check queue
+ * holds it across every worker process (claimJobs counts a shop's pages being fetched).
+ */
+export const MAX_FETCHES_PER_HOST = 2;
+
 const DEFAULT_USER_AGENT = `Mozilla/5.0 (compatible; Pricewatch/1.0${
   process.env.PUBLIC_URL ? `; +${process.env.PUBLIC_URL}` : ''
 })`;
@@ -207,7 +213,7 @@ type Answer = { url: URL; status: number; headers: http.IncomingHttpHeaders; bod
 export function createFetcher(settings: FetcherSettings = {}): Fetcher {
   const resolve = settings.resolve ?? resolveWithSystem;
   const isAllowedAddress = settings.isAllowedAddress ?? ((ip: string) => !isBlockedAddress(ip));
-  const limiter = createHostLimiter(settings.maxConcurrentPerHost ?? 2, settings.hostSpacingMs ?? 250);
+  const limiter = createHostLimiter(settings.maxConcurrentPerHost ?? MAX_FETCHES_PER_HOST, settings.hostSpacingMs ?? 250);
   const retryBaseDelayMs = settings.retryBaseDelayMs ?? 500;
   const maxRetryAfterMs = settings.maxRetryAfterMs ?? 30_000;
   const ca = settings.extraCertificateAuthorities?.length

@@ -5,6 +5,8 @@ import { PLANS } from '../billing/plans.ts';
 import { demoShopPrefix, isDemoShopUrl } from '../demo-shop/address.ts';
 import { hostOf } from './host-backoff.ts';
 import { staggerByHost } from './stagger.ts';
+import { chooseJobs, type ClaimCandidate } from './fair-share.ts';
+import { MAX_FETCHES_PER_HOST } from './fetcher.ts';
 
 /**
  * The check queue: an operational table, not events (the results are events).
@@ -25,11 +27,18 @@ CREATE TABLE IF NOT EXISTS check_jobs (
   claimed_at  timestamptz,
   attempts    integer NOT NULL DEFAULT 0
 );
--- Claim order: products sharing a url sit together (one fetch serves them), while different
--- pages of one shop are spread out, so a batch does not queue up behind one host's politeness limit.
-CREATE INDEX IF NOT EXISTS check_jobs_claim_order ON check_jobs (run_at, hashtext(url));
 -- The host rests together when the shop turns checks away (host_backoff); set on enqueue.
 ALTER TABLE check_jobs ADD COLUMN IF NOT EXISTS host text;
+-- Whose check it is: claims take turns between users (fair-share.ts). Set on enqueue. Jobs queued
+-- before the column existed are dropped: the next tick queues again every product that is due.
+ALTER TABLE check_jobs ADD COLUMN IF NOT EXISTS user_id text;
+DELETE FROM check_jobs WHERE user_id IS NULL;
+-- Each user's line, in claim order: oldest first, and pages sharing a url together (one fetch
+-- serves them) while different pages of one shop are spread out.
+CREATE INDEX IF NOT EXISTS check_jobs_user_line ON check_jobs (user_id, run_at, hashtext(url));
+DROP INDEX IF EXISTS check_jobs_claim_order;
+-- Pages being fetched, counted per shop by every claim.
+CREATE INDEX IF NOT EXISTS check_jobs_in_flight ON check_jobs (host) WHERE lease IS NOT NULL;
 -- Products whose page (at this url) shows its price only once rendered: later checks go straight
 -- to the browser, and static is tried again every few renders or once a day (see check.ts).
 -- Operational, like the jobs: a row outlives its jobs, so it is a table of its own.
@@ -61,34 +70,83 @@ export type ClaimedJob = {
   render: RenderMemory | null;
 };
 
+/** Where the next claim in this process starts its round of the users (in id order). */
+let lastUserLookedAt = '';
+/** A claim that found nothing to take in one round of users looks at the next ones, this many times in all. */
+const ROUNDS_PER_CLAIM = 4;
+/** How far down a user's line (in claims' limits) a claim looks for jobs of shops not already busy. */
+const LOOK_AHEAD = 4;
+
 /**
- * Claims up to `limit` due jobs, oldest first and grouped by url (see the claim order index).
- * Jobs of products removed meanwhile are dropped. Jobs of a resting host (host_backoff) stay
- * where they are until the rest ends.
- */
-/**
+ * Claims up to `limit` due jobs, fairly and politely across every worker process:
+ *
+ * - Users take turns (fair-share.ts): a claim looks at the lines of the next `limit` users with
+ *   due jobs, going round the users in id order, and takes every user's first job before anyone's
+ *   second. So one user's backlog cannot hold up another user's checks, and the claim's cost does
+ *   not grow with the jobs waiting.
+ * - A shop gets a page only while fewer than `perHost` (MAX_FETCHES_PER_HOST) of its pages are
+ *   being fetched under live leases, by any worker. Claims take turns on a transaction-level
+ *   advisory lock, taken before they count, so two claims never both see the same free fetch.
+ * - Jobs of a resting host (host_backoff) stay where they are until the rest ends. Jobs of
+ *   products removed meanwhile are dropped.
+ *
  * `lane`: 'browser' claims only products remembered as needing the browser, 'static' only the
  * others, so a worker keeps static checks flowing while renders take their time; both when absent.
  */
-export async function claimJobs(sql: Sql, opts: { workerId: string; limit: number; leaseSeconds?: number; lane?: 'static' | 'browser' }): Promise<ClaimedJob[]> {
+export async function claimJobs(sql: Sql, opts: { workerId: string; limit: number; leaseSeconds?: number; lane?: 'static' | 'browser'; perHost?: number }): Promise<ClaimedJob[]> {
   const lease = crypto.randomUUID();
-  const rows = await sql<{ productId: string; userId: string | null; url: string | null; selector: string | null; attempts: number; rendersSinceStatic: number | null; staticCheckedAt: Date | null }[]>`
-    WITH picked AS (
-      SELECT product_id FROM check_jobs
-      WHERE run_at <= now() AND (claimed_at IS NULL OR claimed_at <= now() - make_interval(secs => ${opts.leaseSeconds ?? LEASE_SECONDS}))
-        AND NOT EXISTS (SELECT 1 FROM host_backoff b WHERE b.host = check_jobs.host AND b.until > now())
-        AND (${opts.lane ?? null}::text IS NULL
-          OR (${opts.lane ?? null}::text = 'browser') = EXISTS (SELECT 1 FROM check_render r WHERE r.product_id = check_jobs.product_id))
-      ORDER BY run_at, hashtext(url)
-      LIMIT ${opts.limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    UPDATE check_jobs j SET lease = ${lease}, claimed_by = ${opts.workerId}, claimed_at = now(), attempts = j.attempts + 1
-    FROM picked LEFT JOIN products p ON p.id = picked.product_id
-      LEFT JOIN check_render r ON r.product_id = picked.product_id AND r.url = p.url
-    WHERE j.product_id = picked.product_id
-    RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts,
-      r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt"`;
+  const leaseSeconds = opts.leaseSeconds ?? LEASE_SECONDS;
+  const lane = opts.lane ?? null;
+  const perHost = opts.perHost ?? MAX_FETCHES_PER_HOST;
+  const rows = await transaction(sql, async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(hashtext('checks:claim'))`;
+    // Pages being fetched, by shop: one per claim and url, as a worker fetches a url once for its products.
+    const fetching = new Map((await tx<{ host: string; pages: number }[]>`
+      SELECT host, count(DISTINCT (lease, url))::int AS pages FROM check_jobs
+      WHERE lease IS NOT NULL AND claimed_at > now() - make_interval(secs => ${leaseSeconds})
+      GROUP BY host`).map((f) => [f.host, f.pages]));
+    const full = [...fetching].filter(([, pages]) => pages >= perHost).map(([host]) => host);
+    let chosen: ClaimCandidate[] = [];
+    for (let round = 0; round < ROUNDS_PER_CLAIM && !chosen.length; round++) {
+      const users = await usersInTurn(tx, lastUserLookedAt, opts.limit, leaseSeconds);
+      if (!users.length) break;
+      lastUserLookedAt = users.at(-1)!;
+      // The first `limit` claimable jobs of each user's line, in line order, passing over jobs of
+      // shops with every fetch taken among the first few (a bounded look, so a long line stays cheap).
+      const candidates = (await tx<ClaimCandidate[]>`
+        SELECT j.product_id AS "productId", j.user_id AS "userId", j.host, j.url, j.run_at AS "runAt"
+        FROM unnest(${users}::text[]) AS u(user_id) CROSS JOIN LATERAL (
+          SELECT * FROM (
+            SELECT * FROM check_jobs j
+            WHERE j.user_id = u.user_id AND j.run_at <= now()
+              AND (j.claimed_at IS NULL OR j.claimed_at <= now() - make_interval(secs => ${leaseSeconds}))
+              AND NOT EXISTS (SELECT 1 FROM host_backoff b WHERE b.host = j.host AND b.until > now())
+              AND (${lane}::text IS NULL OR (${lane}::text = 'browser') = EXISTS (SELECT 1 FROM check_render r WHERE r.product_id = j.product_id))
+            ORDER BY j.run_at, hashtext(j.url)
+            LIMIT ${opts.limit * LOOK_AHEAD}
+          ) j
+          WHERE j.host IS NULL OR j.host <> ALL(${full}::text[])
+          ORDER BY j.run_at, hashtext(j.url)
+          LIMIT ${opts.limit}
+        ) j
+        ORDER BY j.user_id, j.run_at, hashtext(j.url)`).map((c) => ({ ...c, runAt: new Date(c.runAt) }));
+      chosen = chooseJobs(candidates, { limit: opts.limit, perHost, fetching });
+      // Fewer users than asked for: the round went past every user.
+      if (users.length < opts.limit) break;
+    }
+    if (!chosen.length) return [];
+    return tx<{ productId: string; userId: string | null; url: string | null; selector: string | null; attempts: number; rendersSinceStatic: number | null; staticCheckedAt: Date | null }[]>`
+      WITH picked AS (
+        SELECT product_id FROM check_jobs WHERE product_id = ANY(${chosen.map((c) => c.productId)}::text[])
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE check_jobs j SET lease = ${lease}, claimed_by = ${opts.workerId}, claimed_at = now(), attempts = j.attempts + 1
+      FROM picked LEFT JOIN products p ON p.id = picked.product_id
+        LEFT JOIN check_render r ON r.product_id = picked.product_id AND r.url = p.url
+      WHERE j.product_id = picked.product_id
+      RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts,
+        r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt"`;
+  });
   const gone = rows.filter((r) => r.userId === null).map((r) => r.productId);
   if (gone.length) {
     await sql`DELETE FROM check_jobs WHERE product_id = ANY(${gone}::text[]) AND lease = ${lease}`;
@@ -98,6 +156,27 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
     ...r, userId: r.userId!, url: r.url!, selector: r.selector!, lease,
     render: rendersSinceStatic === null ? null : { rendersSinceStatic, staticCheckedAt: new Date(staticCheckedAt!) },
   }));
+}
+
+/**
+ * Up to `count` users with a due job nobody holds, the next after `after` in id order, going
+ * round to the first ones past the last. Each is found by one look-up in the user lines' index (a
+ * skip scan), so the cost does not grow with the jobs waiting.
+ */
+async function usersInTurn(tx: Sql, after: string, count: number, leaseSeconds: number): Promise<string[]> {
+  const waiting = tx`j.run_at <= now() AND (j.claimed_at IS NULL OR j.claimed_at <= now() - make_interval(secs => ${leaseSeconds}))`;
+  const rows = await tx<{ userId: string }[]>`
+    WITH RECURSIVE turn(user_id, n) AS (
+      SELECT ${after}::text, 0
+      UNION ALL
+      SELECT coalesce(
+        (SELECT j.user_id FROM check_jobs j WHERE j.user_id > t.user_id AND ${waiting} ORDER BY j.user_id LIMIT 1),
+        (SELECT j.user_id FROM check_jobs j WHERE ${waiting} ORDER BY j.user_id LIMIT 1)), t.n + 1
+      FROM turn t WHERE t.user_id IS NOT NULL AND t.n < ${count}
+    )
+    SELECT user_id AS "userId" FROM turn WHERE n > 0 AND user_id IS NOT NULL ORDER BY n`;
+  // Fewer users than asked for: the look-ups went round, and each user counts once.
+  return [...new Set(rows.map((r) => r.userId))];
 }
 
 /**
@@ -134,14 +213,15 @@ export async function finishJobs(tx: Sql, jobs: { productId: string; lease: stri
 }
 
 type Candidate = {
-  id: string; url: string; plan: string | null; check_frequency: CheckFrequencySetting | null;
+  id: string; user_id: string; url: string; plan: string | null; check_frequency: CheckFrequencySetting | null;
   last_check_at: Date | null; consecutive_failures: number; updated_at: Date;
 };
 
 /**
  * The cron tick: enqueues every product that is due and has no job yet. An advisory lock makes
  * a tick that overlaps another (several API replicas, or a slow tick) do nothing.
- * The database narrows the candidates with each product's normal interval; `isDue` decides,
+ * The database narrows the candidates with each product's normal interval, counted from its slot
+ * as `nextCheckAt` counts it (the same hash and arithmetic, in 64-bit integers); `isDue` decides,
  * with backoff for failing products.
  */
 export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = new Date()): Promise<number> {
@@ -152,35 +232,47 @@ export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = 
     if (!lock?.ok) return 0;
     const candidates = await tx<Candidate[]>`
       WITH plan_minutes AS (SELECT * FROM unnest(${PLAN_MINUTES.map(([id]) => id)}::text[], ${PLAN_MINUTES.map(([, m]) => m)}::int[]) AS t(plan, minutes)),
-           frequency_minutes AS (SELECT * FROM unnest(${Object.keys(FREQUENCY_MINUTES)}::text[], ${Object.values(FREQUENCY_MINUTES)}::int[]) AS t(frequency, minutes))
-      SELECT p.id, p.url, coalesce(u.subscription_plan, u.plan) AS plan, s.check_frequency, p.last_check_at, p.consecutive_failures, p.updated_at
-      FROM products p
-      LEFT JOIN users u ON u.id = p.user_id
-      LEFT JOIN user_settings s ON s.user_id = p.user_id
-      LEFT JOIN plan_minutes pm ON pm.plan = coalesce(u.subscription_plan, u.plan)
-      LEFT JOIN frequency_minutes fm ON fm.frequency = s.check_frequency
-      WHERE NOT EXISTS (SELECT 1 FROM check_jobs j WHERE j.product_id = p.id)
-        AND (p.last_check_at IS NULL OR p.updated_at > p.last_check_at
-             OR p.last_check_at <= ${now} - make_interval(mins => CASE
-                  WHEN ${demoPrefix ?? ''} <> '' AND starts_with(p.url, ${demoPrefix ?? ''}) THEN ${rules.demoCheckMinutes}
-                  ELSE greatest(coalesce(pm.minutes, ${PLANS.free.checkIntervalMinutes}), coalesce(fm.minutes, 0)) END))`;
+           frequency_minutes AS (SELECT * FROM unnest(${Object.keys(FREQUENCY_MINUTES)}::text[], ${Object.values(FREQUENCY_MINUTES)}::int[]) AS t(frequency, minutes)),
+           waiting AS (
+             SELECT p.id, p.user_id, p.url, coalesce(u.subscription_plan, u.plan) AS plan, s.check_frequency, p.last_check_at, p.consecutive_failures, p.updated_at,
+               60000::bigint * CASE
+                 WHEN ${demoPrefix ?? ''} <> '' AND starts_with(p.url, ${demoPrefix ?? ''}) THEN ${rules.demoCheckMinutes}
+                 ELSE greatest(coalesce(pm.minutes, ${PLANS.free.checkIntervalMinutes}), coalesce(fm.minutes, 0)) END AS interval_ms,
+               floor(extract(epoch FROM p.last_check_at) * 1000)::bigint AS checked_ms
+             FROM products p
+             LEFT JOIN users u ON u.id = p.user_id
+             LEFT JOIN user_settings s ON s.user_id = p.user_id
+             LEFT JOIN plan_minutes pm ON pm.plan = coalesce(u.subscription_plan, u.plan)
+             LEFT JOIN frequency_minutes fm ON fm.frequency = s.check_frequency
+             WHERE NOT EXISTS (SELECT 1 FROM check_jobs j WHERE j.product_id = p.id)
+           )
+      SELECT id, user_id, url, plan, check_frequency, last_check_at, consecutive_failures, updated_at FROM waiting w
+      WHERE w.last_check_at IS NULL OR w.updated_at > w.last_check_at
+        -- Never due before half an interval; past that, due one interval after the slot nearest the last check.
+        OR (w.last_check_at <= ${now}::timestamptz - make_interval(secs => w.interval_ms / 2000.0)
+            AND w.checked_ms + w.interval_ms / 2
+                - (w.checked_ms - ((('x' || left(md5(w.id), 8))::bit(32)::bigint * w.interval_ms) >> 32) + w.interval_ms / 2) % w.interval_ms
+                + w.interval_ms <= ${now.getTime()}::bigint)`;
     const due = candidates.filter((c) => isDue({
-      plan: c.plan, checkFrequency: c.check_frequency, demoShop: isDemoShopUrl(ctx.config, c.url),
+      productId: c.id, plan: c.plan, checkFrequency: c.check_frequency, demoShop: isDemoShopUrl(ctx.config, c.url),
       lastCheckAt: c.last_check_at, consecutiveFailures: c.consecutive_failures, editedAt: c.updated_at,
     }, now, rules));
     if (!due.length) return 0;
     const inserted = await tx`
-      INSERT INTO check_jobs (product_id, url, host)
-      SELECT * FROM unnest(${due.map((c) => c.id)}::text[], ${due.map((c) => c.url)}::text[], ${due.map((c) => hostOf(c.url))}::text[])
+      INSERT INTO check_jobs (product_id, user_id, url, host)
+      SELECT * FROM unnest(${due.map((c) => c.id)}::text[], ${due.map((c) => c.user_id)}::text[], ${due.map((c) => c.url)}::text[], ${due.map((c) => hostOf(c.url))}::text[])
       ON CONFLICT (product_id) DO NOTHING
       RETURNING product_id`;
     return inserted.length;
   });
 }
 
-/** Puts a product's check in the queue now (for tools and tests); false when one is already queued. */
+/** Puts a product's check in the queue now (for tools and tests); false when one is already queued or the product is unknown. */
 export async function enqueueCheck(sql: Sql, productId: string, url: string): Promise<boolean> {
-  const rows = await sql`INSERT INTO check_jobs (product_id, url, host) VALUES (${productId}, ${url}, ${hostOf(url)}) ON CONFLICT DO NOTHING RETURNING product_id`;
+  const rows = await sql`
+    INSERT INTO check_jobs (product_id, user_id, url, host)
+    SELECT id, user_id, ${url}, ${hostOf(url)} FROM products WHERE id = ${productId}
+    ON CONFLICT DO NOTHING RETURNING product_id`;
   return rows.length > 0;
 }
 
@@ -191,30 +283,30 @@ export async function enqueueCheck(sql: Sql, productId: string, url: string): Pr
  * look (a second at most). Call it once the product is in the read models: a worker drops a job
  * whose product it cannot find.
  */
-export async function checkSoon(sql: Sql, productId: string, url: string): Promise<void> {
+export async function checkSoon(sql: Sql, product: { productId: string; userId: string; url: string }): Promise<void> {
   await sql`
-    INSERT INTO check_jobs (product_id, url, host) VALUES (${productId}, ${url}, ${hostOf(url)})
+    INSERT INTO check_jobs (product_id, user_id, url, host) VALUES (${product.productId}, ${product.userId}, ${product.url}, ${hostOf(product.url)})
     ON CONFLICT (product_id) DO UPDATE SET url = EXCLUDED.url, host = EXCLUDED.host WHERE check_jobs.lease IS NULL`;
   wakeWorkers();
 }
 
 /**
- * Queues checks of many products (a CSV import's first checks, a bulk "Check now") politely:
- * each shop's pages one after another (staggerByHost), after the checks it already has waiting.
- * A job already waiting keeps the earlier of its time and the new one; a running one is left
- * alone. A resting host (host_backoff) is not asked before its rest ends: claims skip it.
+ * Queues checks of many products of one user (a CSV import's first checks, a bulk "Check now")
+ * politely: each shop's pages one after another (staggerByHost), after the checks it already has
+ * waiting. A job already waiting keeps the earlier of its time and the new one; a running one is
+ * left alone. A resting host (host_backoff) is not asked before its rest ends: claims skip it.
  * Call it once the products are in the read models, like `checkSoon`. Answers how many were queued.
  */
-export async function queueChecksPolitely(sql: Sql, products: readonly { productId: string; url: string }[], now = new Date()): Promise<number> {
+export async function queueChecksPolitely(sql: Sql, userId: string, products: readonly { productId: string; url: string }[], now = new Date()): Promise<number> {
   if (!products.length) return 0;
   const hosts = [...new Set(products.map((p) => hostOf(p.url)).filter((h): h is string => h !== null))];
   const queued = await sql<{ host: string; last: Date }[]>`
     SELECT host, max(run_at) AS last FROM check_jobs WHERE host = ANY(${hosts}::text[]) AND run_at > ${now} GROUP BY host`;
   const checks = staggerByHost(products, now, new Map(queued.map((q) => [q.host, new Date(q.last)])));
   const rows = await sql`
-    INSERT INTO check_jobs (product_id, url, host, run_at)
-    SELECT * FROM unnest(${checks.map((c) => c.productId)}::text[], ${checks.map((c) => c.url)}::text[],
-      ${checks.map((c) => c.host)}::text[], ${checks.map((c) => c.runAt.toISOString())}::timestamptz[])
+    INSERT INTO check_jobs (product_id, user_id, url, host, run_at)
+    SELECT c.product_id, ${userId}, c.url, c.host, c.run_at FROM unnest(${checks.map((c) => c.productId)}::text[], ${checks.map((c) => c.url)}::text[],
+      ${checks.map((c) => c.host)}::text[], ${checks.map((c) => c.runAt.toISOString())}::timestamptz[]) AS c(product_id, url, host, run_at)
     ON CONFLICT (product_id) DO UPDATE SET url = EXCLUDED.url, host = EXCLUDED.host, run_at = least(check_jobs.run_at, EXCLUDED.run_at)
       WHERE check_jobs.lease IS NULL
     RETURNING product_id`;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PLANS, planOf } from '../billing/plans.ts';
 import type { Settings } from '../../events/catalogue.ts';
 
@@ -12,6 +13,10 @@ import type { Settings } from '../../events/catalogue.ts';
  * - A product that keeps failing is checked less often: each failure after the first doubles the
  *   interval, up to 16 times and at most a week (never less than its normal interval).
  * - A product never checked, or edited since its last check, is due at once.
+ * - Checks are spread over the interval: each product has its own slot in it (see `nearestSlot`),
+ *   and the next check is due one interval after the slot nearest the last check. So products
+ *   added or checked together (an import, a restart) drift apart instead of all coming due at :00,
+ *   and a product that is on its slot stays there.
  */
 export type CheckFrequencySetting = Settings['checkFrequency'];
 
@@ -23,6 +28,8 @@ export const MAX_BACKOFF_MINUTES = 7 * 24 * 60;
 export type ScheduleRules = { demoCheckMinutes: number };
 
 export type ProductSchedule = {
+  /** Its slot within the interval comes from the id. */
+  productId: string;
   /** The user's effective plan (subscription plan, else plan); unknown means free. */
   plan: string | null;
   /** The saved default check frequency, or null when the user never saved settings. */
@@ -47,12 +54,40 @@ export function backoffFactor(failures: number): number {
   return failures <= 1 ? 1 : Math.min(2 ** (failures - 1), MAX_BACKOFF_FACTOR);
 }
 
-/** The moment the product becomes due; the epoch for a product that is due at once. */
+const MINUTE = 60_000;
+
+/**
+ * Where a product's checks fall within an interval: its offset after each multiple of the interval
+ * since the epoch, in ms, from a stable hash of its id (the first 32 bits of its MD5, scaled to the
+ * interval). enqueueDueChecks computes the same in SQL to narrow its candidates.
+ */
+export function slotOffsetMs(productId: string, intervalMs: number): number {
+  const hash = createHash('md5').update(productId).digest().readUInt32BE(0);
+  // Exact in 64 bits, as in the database: hash * interval can pass 2^53.
+  return Number((BigInt(hash) * BigInt(intervalMs)) >> 32n);
+}
+
+/** The product's slot nearest `at`: within half an interval either side. */
+export function nearestSlot(productId: string, intervalMs: number, at: Date): Date {
+  const t = at.getTime();
+  const offset = slotOffsetMs(productId, intervalMs);
+  const half = intervalMs / 2;
+  return new Date(t + half - mod(t - offset + half, intervalMs));
+}
+
+const mod = (a: number, n: number) => ((a % n) + n) % n;
+
+/**
+ * The moment the product becomes due; the epoch for a product that is due at once. The wait is
+ * counted from the slot nearest the last check: a product checked off its slot (just added, edited,
+ * or held up) is next checked between half an interval and one and a half later, at its slot, and
+ * from then on a whole interval apart.
+ */
 export function nextCheckAt(p: ProductSchedule, rules: ScheduleRules): Date {
   if (!p.lastCheckAt || (p.editedAt && p.editedAt > p.lastCheckAt)) return new Date(0);
   const interval = checkIntervalMinutes(p, rules);
   const wait = Math.min(interval * backoffFactor(p.consecutiveFailures), Math.max(interval, MAX_BACKOFF_MINUTES));
-  return new Date(p.lastCheckAt.getTime() + wait * 60_000);
+  return new Date(nearestSlot(p.productId, interval * MINUTE, p.lastCheckAt).getTime() + wait * MINUTE);
 }
 
 export function isDue(p: ProductSchedule, now: Date, rules: ScheduleRules): boolean {

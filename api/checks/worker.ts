@@ -84,7 +84,9 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
     if (concurrency - busy >= Math.ceil(concurrency / 2)) await claim('static', concurrency - busy);
     if (rendering < renderSlots && Date.now() - browserLaneEmptyAt >= BROWSER_LANE_PAUSE_MS) await claim('browser', renderSlots - rendering);
     if (tasks.size === 0) {
-      await writer.flush();
+      // Recording finished checks ends their jobs, which frees their shops' fetches for the next
+      // claim (claimJobs counts them across workers): look again at once rather than idle.
+      if (await writer.settle()) continue;
       if (!nudge.pending) await sleep(idleMs, opts.signal, nudge);
     } else {
       await Promise.race(tasks);
@@ -124,6 +126,7 @@ function createWriter(ctx: AppContext, batch: number, onRecorded?: (outcomes: Ch
   let pending: CheckOutcome[] = [];
   let writing: Promise<void> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let written = 0;
 
   function flush(): Promise<void> {
     if (timer) { clearTimeout(timer); timer = null; }
@@ -133,6 +136,7 @@ function createWriter(ctx: AppContext, batch: number, onRecorded?: (outcomes: Ch
         pending = pending.slice(batch);
         try {
           const { recorded } = await recordOutcomes(ctx, chunk);
+          written += chunk.length;
           onRecorded?.(recorded);
         } catch (err) {
           // The jobs keep their lease and are checked again once it runs out.
@@ -145,6 +149,13 @@ function createWriter(ctx: AppContext, batch: number, onRecorded?: (outcomes: Ch
 
   return {
     flush,
+    /** Writes what is pending; answers whether anything was written since the last time it was asked. */
+    async settle(): Promise<boolean> {
+      await flush();
+      const any = written > 0;
+      written = 0;
+      return any;
+    },
     add(outcomes: CheckOutcome[]) {
       pending.push(...outcomes);
       if (pending.length >= batch) void flush();

@@ -156,7 +156,7 @@ describe('the demo shop inside the server', () => {
     await settled();
     expect((await ctx.sql`SELECT id FROM products WHERE user_id = ${userId}`).length).toBe(3);
 
-    // The last seeded point is one demo interval old: the next tick enqueues them, a worker checks them.
+    // The last seeded point is one and a half demo intervals old: the next tick enqueues them, a worker checks them.
     expect(await enqueueDueChecks(ctx)).toBe(3);
     const stop = new AbortController();
     const worker = runWorker(ctx, { signal: stop.signal, idleMs: 10 });
@@ -169,8 +169,8 @@ describe('the demo shop inside the server', () => {
       expect(last.type).toBe('PriceObserved');
       expect(Date.now() - Date.parse((last.data as { observedAt: string }).observedAt)).toBeLessThan(60_000);
     }
-    // Not due again before the demo interval has passed.
-    expect(await enqueueDueChecks(ctx, new Date(Date.now() + (ctx.config.demoCheckMinutes - 1) * 60_000))).toBe(0);
-    expect(await enqueueDueChecks(ctx, new Date(Date.now() + (ctx.config.demoCheckMinutes + 0.5) * 60_000))).toBe(3);
+    // Due again at their slots: none within half a demo interval, all within one and a half.
+    expect(await enqueueDueChecks(ctx, new Date(Date.now() + (ctx.config.demoCheckMinutes * 0.5 - 0.25) * 60_000))).toBe(0);
+    expect(await enqueueDueChecks(ctx, new Date(Date.now() + (ctx.config.demoCheckMinutes * 1.5 + 0.25) * 60_000))).toBe(3);
   });
 });

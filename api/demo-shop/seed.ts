@@ -23,7 +23,8 @@ const HISTORY_STEP_HOURS = 2;
  * Gives the demo account a few products on the built-in demo shop with a week of history, so a
  * new visitor sees prices, changes and charts at once. The history is what the demo shop's pages
  * showed at those moments, read by the real extractor, with the same evidence a live check keeps.
- * The last point is one demo interval old, so the first live check comes with the next cron tick.
+ * The last point is one and a half demo intervals old, so the first live check comes with the next
+ * cron tick (a product is due one interval after the slot nearest its last check: see schedule.ts).
  */
 export async function seedDemoAccount(ctx: AppContext, userId: string, email: string): Promise<void> {
   if (!ctx.config.demo || email !== DEMO_EMAIL) return;
@@ -31,7 +32,7 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
   const now = Date.now();
   const moments = [
     ...Array.from({ length: (HISTORY_DAYS * 24) / HISTORY_STEP_HOURS }, (_, i) => now - (HISTORY_DAYS * 24 - i * HISTORY_STEP_HOURS) * 3_600_000),
-    now - ctx.config.demoCheckMinutes * 60_000,
+    now - ctx.config.demoCheckMinutes * 90_000,
   ].map((ms) => new Date(ms));
 
   let last = null;

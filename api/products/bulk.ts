@@ -63,7 +63,7 @@ export function productBulkRoutes(ctx: AppContext) {
           const products = await ctx.sql<{ productId: string; url: string }[]>`
             SELECT id AS "productId", url FROM products WHERE user_id = ${userId} AND id = ANY(${ids}::text[])`;
           if (products.length !== ids.length) throw new HttpError(404, PRODUCT_NOT_FOUND);
-          const queued = await queueChecksPolitely(ctx.sql, products);
+          const queued = await queueChecksPolitely(ctx.sql, userId, products);
           const hosts = [...new Set(products.map((p) => hostOf(p.url)))];
           const resting = new Set((await ctx.sql<{ host: string }[]>`
             SELECT host FROM host_backoff WHERE host = ANY(${hosts}::text[]) AND until > now()`).map((r) => r.host));

@@ -107,7 +107,7 @@ export function productImportRoutes(ctx: AppContext) {
 
       const { create, duplicates, added, checkpoint } = outcome;
       if (checkpoint) await ctx.projections.waitFor(checkpoint, PROJECTION_WAIT_MS);
-      await queueChecksPolitely(ctx.sql, added);
+      await queueChecksPolitely(ctx.sql, userId, added);
       set.status = !dryRun && added.length ? 201 : 200;
       const counts = { created: create.length, skipped: duplicates.length, duplicates };
       const answer: ImportAnswer = dryRun ? { dryRun: true, ...counts, preview } : counts;

@@ -43,7 +43,7 @@ export function productsRoutes(ctx: AppContext) {
         return run({ type: 'Add', productId, userId, details: { ...details, alertRule } }, tx);
       });
       await caughtUp(appended);
-      await checkSoon(ctx.sql, productId, body.url);
+      await checkSoon(ctx.sql, { productId, userId, url: body.url });
       set.status = 201;
       return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
     }, { signedIn: true, body: AddProductBody })
@@ -57,7 +57,7 @@ export function productsRoutes(ctx: AppContext) {
         return { appended: await run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }, tx), moved: before !== body.url };
       });
       await caughtUp(appended);
-      if (appended && moved) await checkSoon(ctx.sql, productId, body.url);
+      if (appended && moved) await checkSoon(ctx.sql, { productId, userId, url: body.url });
       return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
     }, { signedIn: true, body: EditProductBody })
 
