@@ -1,6 +1,6 @@
 import { transaction, type Sql } from '../api/db.ts';
 import { upcastAndValidate } from './catalogue.ts';
-import { createEventStore, START, type Checkpoint } from './store.ts';
+import { createEventStore, pageHashKey, START, type Checkpoint } from './store.ts';
 
 /**
  * The log as NDJSON, one event a line, in commit-safe order:
@@ -40,25 +40,35 @@ export async function exportEvents(sql: Sql, sink: Sink, filter: ExportFilter = 
   if (head.position === 0) return 0;
   const params: unknown[] = [];
   const param = (value: unknown) => { params.push(value); return `$${params.length + 5}`; };
-  let where = '';
-  if (filter.from) where += ` AND recorded_at >= ${param(filter.from)}`;
-  if (filter.to) where += ` AND recorded_at < ${param(filter.to)}`;
-  if (filter.types?.length) where += ` AND type = ANY(${param(filter.types)}::text[])`;
-  if (filter.stream) {
-    where += filter.stream.endsWith('*')
-      ? ` AND starts_with(stream_id, ${param(filter.stream.slice(0, -1))})`
-      : ` AND stream_id = ${param(filter.stream)}`;
-  }
-  if (filter.userId) where += ` AND data->>'userId' = ${param(filter.userId)}`;
-  const query = `
-    SELECT transaction_id::text AS tx, global_position AS position,
-      '{"position":' || global_position || ',"stream":' || to_json(stream_id) || ',"version":' || stream_version
-      || ',"type":' || to_json(type) || ',"schemaVersion":' || schema_version || ',"data":' || data
-      || ',"metadata":' || metadata || ',"recordedAt":"' || to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '"}' AS line
-    FROM events
-    WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
-      AND (transaction_id, global_position) <= ($3::xid8, $4::bigint)${where}
-    ORDER BY transaction_id, global_position LIMIT $5`;
+  // The same filters on events (e) and on repeated checks (c), read through the observation they repeat (b).
+  const where = (e: string, b: string, at: string) => {
+    let where = `(${e}.transaction_id, ${e}.global_position) > ($1::xid8, $2::bigint) AND (${e}.transaction_id, ${e}.global_position) <= ($3::xid8, $4::bigint)`;
+    if (filter.from) where += ` AND ${at} >= ${param(filter.from)}`;
+    if (filter.to) where += ` AND ${at} < ${param(filter.to)}`;
+    if (filter.stream) {
+      where += filter.stream.endsWith('*')
+        ? ` AND starts_with(${b}.stream_id, ${param(filter.stream.slice(0, -1))})`
+        : ` AND ${b}.stream_id = ${param(filter.stream)}`;
+    }
+    if (filter.userId) where += ` AND ${b}.data->>'userId' = ${param(filter.userId)}`;
+    return where;
+  };
+  const line = (position: string, at: string, data: string, repeats = '') => `
+    '{"position":' || ${position} || ',"stream":' || to_json(stream_id) || ',"version":' || stream_version${repeats}
+      || ',"type":' || to_json(type) || ',"schemaVersion":' || schema_version || ',"data":' || ${data}
+      || ',"metadata":' || metadata || ',"recordedAt":"' || to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '"}'`;
+  const events = `SELECT e.transaction_id, e.global_position, ${line('e.global_position', 'e.recorded_at', 'e.data')} AS line
+    FROM events e WHERE ${where('e', 'e', 'e.recorded_at')}${filter.types?.length ? ` AND type = ANY(${param(filter.types)}::text[])` : ''}
+    ORDER BY e.transaction_id, e.global_position LIMIT $5`;
+  // A repeated check is written whole, as readers see it, with the position of the observation it repeats.
+  const repeats = !filter.types?.length || filter.types.includes('PriceObserved') ? `
+    UNION ALL (SELECT c.transaction_id, c.global_position, ${line('c.global_position', 'c.observed_at',
+      `(b.data || jsonb_build_object('observedAt', to_char(c.observed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'pageHash', replace(c.page_hash::text, '-', '')))`,
+      ` || ',"repeats":' || c.repeats`)} AS line
+    FROM price_checks c JOIN events b ON b.global_position = c.repeats WHERE ${where('c', 'b', 'c.observed_at')}
+    ORDER BY c.transaction_id, c.global_position LIMIT $5)` : '';
+  const query = `SELECT transaction_id::text AS tx, global_position AS position, line FROM ((${events})${repeats}) AS log
+    ORDER BY log.transaction_id, log.global_position LIMIT $5`;
   const limit = opts.pageSize ?? PAGE;
   let after: Checkpoint = START;
   let total = 0;
@@ -76,10 +86,10 @@ export async function exportEvents(sql: Sql, sink: Sink, filter: ExportFilter = 
   }
 }
 
-/** One exported event. */
+/** One exported event; `repeats` marks a repeated check (see price_checks in store.ts), `version` then is its observation's. */
 export type ExportedEvent = {
   position: number; stream: string; version: number; type: string; schemaVersion: number;
-  data: unknown; metadata?: Record<string, unknown>; recordedAt: string;
+  data: unknown; metadata?: Record<string, unknown>; recordedAt: string; repeats?: number;
 };
 
 /**
@@ -88,7 +98,16 @@ export type ExportedEvent = {
  * order (transaction id, position) is the file's order even where the original's was not the
  * order of positions. Streams get the highest version imported.
  */
-export async function insertExported(tx: Sql, events: readonly ExportedEvent[]) {
+export async function insertExported(tx: Sql, exported: readonly ExportedEvent[]) {
+  const repeats = exported.filter((e) => e.repeats !== undefined);
+  if (repeats.length) {
+    await tx`
+      INSERT INTO price_checks (global_position, repeats, observed_at, page_hash)
+      SELECT * FROM unnest(${repeats.map((e) => e.position)}::bigint[], ${repeats.map((e) => e.repeats!)}::bigint[],
+        ${repeats.map((e) => (e.data as { observedAt: string }).observedAt)}::timestamptz[],
+        ${repeats.map((e) => pageHashKey((e.data as { pageHash: string }).pageHash))}::uuid[]) ORDER BY 1`;
+  }
+  const events = repeats.length ? exported.filter((e) => e.repeats === undefined) : exported;
   if (!events.length) return;
   // Times go as text: a client-side Date would drop their microseconds.
   await tx`
@@ -108,7 +127,9 @@ export async function insertExported(tx: Sql, events: readonly ExportedEvent[]) 
 
 /** After inserting with explicit positions: new appends continue after the highest one. */
 export async function continuePositions(sql: Sql) {
-  await sql`SELECT setval(pg_get_serial_sequence('events', 'global_position'), max(global_position)) FROM events HAVING count(*) > 0`;
+  await sql`
+    SELECT setval(pg_get_serial_sequence('events', 'global_position'), max(global_position))
+    FROM (SELECT global_position FROM events UNION ALL SELECT global_position FROM price_checks) AS log HAVING count(*) > 0`;
 }
 
 const BATCH = 5_000;
@@ -140,6 +161,9 @@ export async function importEvents(sql: Sql, lines: AsyncIterable<string>, onPro
       if (!Number.isInteger(e.position) || !Number.isInteger(e.version) || typeof e.stream !== 'string' || Number.isNaN(Date.parse(e.recordedAt))) {
         throw new Error('position, stream, version and recordedAt are required');
       }
+      if (e.repeats !== undefined && (!Number.isInteger(e.repeats) || e.repeats >= e.position || e.type !== 'PriceObserved')) {
+        throw new Error('repeats must be the position of an earlier PriceObserved');
+      }
     } catch (err) {
       throw new Error(`Line ${lineNo}: ${err instanceof Error ? err.message : err}`);
     }
@@ -166,13 +190,14 @@ export async function* linesOf(input: AsyncIterable<Uint8Array | string>): Async
   if (rest) yield rest;
 }
 
-/** Events per type and per day (UTC). */
+/** Events per type and per day (UTC); repeated checks count apart, as 'PriceObserved (repeat)'. */
 export async function eventStats(sql: Sql) {
+  const log = sql`(SELECT type, recorded_at FROM events UNION ALL SELECT 'PriceObserved (repeat)', observed_at FROM price_checks)`;
   const byType = await sql<{ type: string; events: number; first: Date; last: Date }[]>`
     SELECT type, count(*)::int AS events, min(recorded_at) AS first, max(recorded_at) AS last
-    FROM events GROUP BY type ORDER BY count(*) DESC, type`;
+    FROM ${log} AS log GROUP BY type ORDER BY count(*) DESC, type`;
   const byDay = await sql<{ day: string; events: number }[]>`
     SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS events
-    FROM events GROUP BY 1 ORDER BY 1`;
+    FROM ${log} AS log GROUP BY 1 ORDER BY 1`;
   return { byType, byDay };
 }
