@@ -55,7 +55,7 @@ END $$;
 -- A check that read again exactly what the product's last PriceObserved recorded (same price,
 -- text, source, address, availability...) is kept here in about 110 bytes instead of a whole event:
 -- the position of that observation, when, and which page version (the first 128 bits of the page's
--- SHA-256). Readers get it back as a PriceObserved (docs/decisions/0005-compact-log.md). Positions
+-- SHA-256). Readers get it back as a PriceObserved (docs/decisions/0007-compact-log.md). Positions
 -- and transaction ids come from where the events' do, so both tables read as one log in commit order.
 CREATE TABLE IF NOT EXISTS price_checks (
   transaction_id  xid8 NOT NULL DEFAULT pg_current_xact_id(),

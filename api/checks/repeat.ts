@@ -2,7 +2,7 @@
  * Whether a new observation only repeats the product's last one: the same price, currency, text,
  * source, selector, address, status, image, availability and fetcher, so that only the time and
  * the page version (`observedAt`, `pageHash`) are new. Such a check is kept as a repeat of that
- * observation (price_checks, docs/decisions/0005-compact-log.md), and reads back the same. Pure.
+ * observation (price_checks, docs/decisions/0007-compact-log.md), and reads back the same. Pure.
  */
 const PER_CHECK = new Set(['observedAt', 'pageHash']);
 

@@ -82,13 +82,32 @@ const SCALE_CHECKS = arg('scale-checks', 20_000);
 const [owned] = await ctx.sql<{ user_id: string; url: string }[]>`SELECT user_id, url FROM products WHERE id = ${id}`;
 price = '149.00';
 const template = (await checkPage(ctx.config, owned!.url, [{ productId: id, userId: owned!.user_id, url: owned!.url, selector: '.price', lease: null }]))[0]!;
-const atScale = await logSizes();
-for (let i = 0; i < SCALE_CHECKS; i += 100) {
-  const batch = Array.from({ length: 100 }, () => ({ ...template, event: { ...template.event, data: { ...template.event.data, observedAt: new Date().toISOString(), pageHash: crypto.randomUUID().replaceAll('-', '').repeat(2) } } } as CheckOutcome));
-  await recordOutcomes(ctx, batch);
+/** Records `count` checks in batches of 100, the price moving or not; answers the log bytes per check and how fast they read back. */
+async function atScale(label: string, count: number, moving: boolean) {
+  const before = await logSizes();
+  const from = await ctx.store.head();
+  for (let i = 0; i < count; i += 100) {
+    const batch = Array.from({ length: 100 }, (_, j) => {
+      const data = { ...template.event.data, observedAt: new Date().toISOString(), pageHash: crypto.randomUUID().replaceAll('-', '').repeat(2) };
+      if (moving) Object.assign(data, { price: 150 + ((i + j) % 50), matchedText: `£${150 + ((i + j) % 50)}.00` });
+      return { ...template, event: { ...template.event, data } } as CheckOutcome;
+    });
+    await recordOutcomes(ctx, batch);
+  }
+  const bytes = total(await logSizes()) - total(before);
+  const t = performance.now();
+  let read = 0;
+  for (let after = from; ;) {
+    const page = await ctx.store.readAll(after, 2000);
+    read += page.length;
+    if (page.length < 2000) break;
+    after = { transactionId: page.at(-1)!.transactionId, position: page.at(-1)!.position };
+  }
+  const perSecond = read / ((performance.now() - t) / 1000);
+  console.log(`${label.padEnd(30)} ${(bytes / count).toFixed(0).padStart(5)} bytes of log per check (${count.toLocaleString('en-GB')} checks recorded in batches of 100); read back at ${Math.round(perSecond).toLocaleString('en-GB')} events/s`);
 }
-const scaleBytes = total(await logSizes()) - total(atScale);
-console.log(`${'unchanged, at scale'.padEnd(30)} ${(scaleBytes / SCALE_CHECKS).toFixed(0).padStart(5)} bytes of log per check (${SCALE_CHECKS.toLocaleString('en-GB')} checks recorded in batches of 100)`);
+await atScale('unchanged, at scale', SCALE_CHECKS, false);
+await atScale('changing, at scale', SCALE_CHECKS, true);
 
 const [rows] = await ctx.sql<{ repeats: number; events: number }[]>`SELECT (SELECT count(*)::int FROM price_checks) AS repeats, (SELECT count(*)::int FROM events) AS events`;
 console.log(`rows: ${rows!.events} events, ${rows!.repeats} repeated checks`);
