@@ -9,6 +9,7 @@ import { createMailer } from './alerts/mailer.ts';
 import { createOutboxSender } from './alerts/sender.ts';
 import { queueWeeklyReports } from './alerts/weekly.ts';
 import { createChannelDeliverer } from './channels/deliverer.ts';
+import { ensurePartitions } from '../events/partitions.ts';
 
 /** The product in one process: API, static site, projections and scheduled jobs. */
 const config = loadConfig();
@@ -25,6 +26,12 @@ const app = createApp(ctx)
       await ctx.sql`DELETE FROM sessions WHERE expires_at < now()`;
       await ctx.sql`DELETE FROM oauth_states WHERE created_at < now() - interval '1 hour'`;
     },
+  }))
+  // The event log's partitions for the months ahead (created at start too); hourly, so a try that
+  // had to give way to a busy table is soon made again.
+  .use(cron({
+    name: 'event-partitions', pattern: '41 * * * *', protect: true, catch: true,
+    run: () => ensurePartitions(ctx.sql),
   }))
   // Due price checks go into the queue every minute; workers (this process and `bun run worker`) take them.
   .use(cron({

@@ -1,5 +1,6 @@
 import { transaction, type Sql } from '../api/db.ts';
 import { upcastAndValidate, validateForAppend, type DomainEvent, type DomainEventInput } from './catalogue.ts';
+import { SCHEMA_LOCK } from './partitions.ts';
 
 /**
  * The append-only event store on PostgreSQL.
@@ -19,14 +20,19 @@ import { upcastAndValidate, validateForAppend, type DomainEvent, type DomainEven
  */
 const APPEND_LOCK = [1886546275, 1702260340] as const; // two int4 keys: 'pric', 'evnt'
 
-export const EVENT_STORE_DDL = `
-SELECT pg_advisory_xact_lock(${APPEND_LOCK[0]}, 0);
-CREATE TABLE IF NOT EXISTS streams (
-  stream_id   text PRIMARY KEY,
-  version     bigint NOT NULL
-);
+/**
+ * The log table: partitioned by month of `recorded_at` (docs/decisions/0006-time-partitioned-log.md;
+ * events/partitions.ts creates the months ahead). Positions come from a sequence, not an identity
+ * column (PostgreSQL 15 has none on partitioned tables). A unique index on a partitioned table
+ * must hold the partition key, so the primary key is (global_position, recorded_at) and the stream
+ * index is not unique: stream versions are unique all the same, because every append moves its
+ * stream's row in `streams` from the version it expects (a compare-and-set), and two appends
+ * cannot both move it from the same version.
+ */
+const EVENTS_TABLE = `
+CREATE SEQUENCE IF NOT EXISTS events_global_position_seq;
 CREATE TABLE IF NOT EXISTS events (
-  global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  global_position bigint NOT NULL DEFAULT nextval('events_global_position_seq'),
   transaction_id  xid8 NOT NULL DEFAULT pg_current_xact_id(),
   stream_id       text NOT NULL,
   stream_version  bigint NOT NULL,
@@ -35,9 +41,63 @@ CREATE TABLE IF NOT EXISTS events (
   data            jsonb NOT NULL,
   metadata        jsonb NOT NULL DEFAULT '{}',
   recorded_at     timestamptz NOT NULL DEFAULT clock_timestamp(),
-  UNIQUE (stream_id, stream_version)
-);
+  PRIMARY KEY (global_position, recorded_at)
+) PARTITION BY RANGE (recorded_at);
+ALTER SEQUENCE events_global_position_seq OWNED BY events.global_position;
 CREATE INDEX IF NOT EXISTS events_by_commit_order ON events (transaction_id, global_position);
+CREATE INDEX IF NOT EXISTS events_by_stream ON events (stream_id, stream_version);`;
+
+export const EVENT_STORE_DDL = `
+SELECT pg_advisory_xact_lock(${SCHEMA_LOCK[0]}, ${SCHEMA_LOCK[1]});
+CREATE TABLE IF NOT EXISTS streams (
+  stream_id   text PRIMARY KEY,
+  version     bigint NOT NULL
+);
+DROP TRIGGER IF EXISTS streams_append_lock ON streams;
+DROP TRIGGER IF EXISTS events_append_lock ON events;
+DROP FUNCTION IF EXISTS events_append_lock_trigger();
+-- A log from before partitioning (a plain table) becomes the first partition, as it is: it covers
+-- everything before the month after its newest event (at least up to the current month). Rows,
+-- positions, transaction ids and times stay; the next position follows the last one handed out.
+-- Its own indexes are renamed, so that the partitioned indexes of the same definition (here and in
+-- the other features' DDL) adopt them instead of building them again.
+DO $migrate$
+DECLARE
+  last_position bigint;
+  newest timestamptz;
+  bound timestamptz;
+  part text;
+  r record;
+BEGIN
+  IF (SELECT relkind FROM pg_class WHERE oid = to_regclass('events')) IS DISTINCT FROM 'r' THEN RETURN; END IF;
+  SELECT greatest(pg_sequence_last_value(pg_get_serial_sequence('events', 'global_position')::regclass), max(global_position)), max(recorded_at)
+    INTO last_position, newest FROM events;
+  bound := greatest(date_trunc('month', now() AT TIME ZONE 'UTC'), date_trunc('month', newest AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC';
+  part := 'events_before_' || to_char(bound AT TIME ZONE 'UTC', 'YYYY_MM');
+  -- Repeated checks take their positions from the same sequence: they move to the new one with it.
+  IF to_regclass('price_checks') IS NOT NULL THEN ALTER TABLE price_checks ALTER COLUMN global_position DROP DEFAULT; END IF;
+  ALTER TABLE events ALTER COLUMN global_position DROP IDENTITY IF EXISTS;
+  FOR r IN SELECT conname FROM pg_constraint WHERE conrelid = 'events'::regclass AND contype IN ('p', 'u') LOOP
+    EXECUTE format('ALTER TABLE events DROP CONSTRAINT %I', r.conname);
+  END LOOP;
+  FOR r IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'events'::regclass LOOP
+    EXECUTE format('ALTER INDEX %I RENAME TO %I', r.relname,
+      left(CASE WHEN starts_with(r.relname, 'events_') THEN part || substr(r.relname, 7) ELSE part || '_' || r.relname END, 63));
+  END LOOP;
+  ALTER TABLE events RENAME TO events_unpartitioned;
+  EXECUTE format('ALTER TABLE events_unpartitioned RENAME TO %I', part);
+  EXECUTE format('ALTER TABLE %I ADD CONSTRAINT events_before_partitioning CHECK (recorded_at < %L)', part, bound);
+  ${EVENTS_TABLE}
+  IF last_position IS NOT NULL THEN PERFORM setval('events_global_position_seq', last_position); END IF;
+  IF to_regclass('price_checks') IS NOT NULL THEN
+    ALTER TABLE price_checks ALTER COLUMN global_position SET DEFAULT nextval('events_global_position_seq');
+  END IF;
+  EXECUTE format('ALTER TABLE events ATTACH PARTITION %I FOR VALUES FROM (MINVALUE) TO (%L)', part, bound);
+  EXECUTE format('ALTER TABLE %I DROP CONSTRAINT events_before_partitioning', part);
+END $migrate$;
+${EVENTS_TABLE}
+-- Rows no partition takes wait here; ensurePartitions moves them into their month.
+CREATE TABLE IF NOT EXISTS events_default PARTITION OF events DEFAULT;
 -- Taken by every append before its first write, in the same statement (inlined: no call cost).
 CREATE OR REPLACE FUNCTION events_take_append_lock() RETURNS void LANGUAGE sql
   AS $$ SELECT pg_advisory_xact_lock_shared(${APPEND_LOCK[0]}, ${APPEND_LOCK[1]}) $$;
@@ -66,9 +126,6 @@ CREATE TABLE IF NOT EXISTS price_checks (
 );
 -- Appends land at the right end of the index: its pages can be filled up.
 CREATE INDEX IF NOT EXISTS price_checks_by_commit_order ON price_checks (transaction_id, global_position) WITH (fillfactor = 100);
-DROP TRIGGER IF EXISTS streams_append_lock ON streams;
-DROP TRIGGER IF EXISTS events_append_lock ON events;
-DROP FUNCTION IF EXISTS events_append_lock_trigger();
 `;
 
 /**

@@ -2,6 +2,7 @@ import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
 import { runWorker } from '../api/checks/worker.ts';
 import { sharedRenderer } from '../api/checks/browser.ts';
+import { keepPartitionsAhead } from '../events/partitions.ts';
 
 /**
  * An extra price-check worker process: `bun run worker [--concurrency N]`. Any number of them, on
@@ -24,6 +25,9 @@ const ctx = await createContext(config);
 const stop = new AbortController();
 process.on('SIGINT', () => stop.abort());
 process.on('SIGTERM', () => stop.abort());
+
+// Workers also keep the event log's partitions ahead, so that they are made even when no server runs.
+keepPartitionsAhead(ctx.sql, { signal: stop.signal, onError: (err) => console.error('event log partitions:', err instanceof Error ? err.message : err) });
 
 console.log(`Price-check worker ${process.pid} started (${concurrency} at a time)`);
 await runWorker(ctx, { concurrency, signal: stop.signal });
