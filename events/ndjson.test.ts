@@ -11,7 +11,8 @@ import { readModelSnapshot } from '../api/testing/read-models.ts';
 import { reparsePrices } from '../api/checks/reparse.ts';
 import { DEFAULT_SETTINGS } from './catalogue.ts';
 import { appendingTransaction } from './store.ts';
-import { exportEvents, importEvents, linesOf, type ExportFilter } from './ndjson.ts';
+import { exportEvents, importEvents, linesOf, linesOfFiles, type ExportFilter } from './ndjson.ts';
+import { gzipSync } from 'node:zlib';
 
 setDefaultTimeout(60_000);
 
@@ -116,6 +117,25 @@ describe('events export and import', () => {
     const earlier = await exported(source, { to: new Date(middle.recordedAt) });
     expect(later.n + earlier.n).toBe(all.length);
     expect(later.lines.every((e) => e.recordedAt >= middle.recordedAt.slice(0, 23))).toBe(true);
+  });
+
+  test('import of several files in order, gzip-compressed or plain: an event two files hold is loaded once', async () => {
+    const original = await exported(source);
+    const lines = original.text.split('\n').filter(Boolean);
+    const half = Math.floor(lines.length / 2);
+    const dir = mkdtempSync(join(tmpdir(), 'pricewatch-files-'));
+    const first = join(dir, 'first.ndjson.gz'), second = join(dir, 'second.ndjson');
+    writeFileSync(first, gzipSync(lines.slice(0, half + 2).join('\n') + '\n'));
+    writeFileSync(second, lines.slice(half).join('\n') + '\n');
+    const copy = await testContext();
+    try {
+      let skipped = 0;
+      expect(await importEvents(copy.sql, linesOfFiles([first, second]), (_, s) => { skipped = s; })).toBe(original.n);
+      expect(skipped).toBe(2);
+      expect((await exported(copy)).text).toBe(original.text);
+    } finally {
+      await copy.close();
+    }
   });
 
   test('import refuses a log that is not empty, and names a bad line', async () => {

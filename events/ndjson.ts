@@ -1,5 +1,9 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
 import { transaction, type Sql } from '../api/db.ts';
 import { upcastAndValidate } from './catalogue.ts';
+import { ensurePartitions } from './partitions.ts';
 import { createEventStore, pageHashKey, START, type Checkpoint } from './store.ts';
 
 /**
@@ -34,8 +38,12 @@ const PAGE = 10_000;
  * index, so memory stays one page whatever the log's size). The export ends at the head of the log
  * as it was when it started: events appended meanwhile are left for the next export.
  * PostgreSQL builds each line, so the events are never parsed and written again here.
+ * `table` reads the events of one partition instead of all of them (an archive; repeated checks
+ * are chosen by `from` and `to` as always).
  */
-export async function exportEvents(sql: Sql, sink: Sink, filter: ExportFilter = {}, opts: { pageSize?: number } = {}): Promise<number> {
+export async function exportEvents(sql: Sql, sink: Sink, filter: ExportFilter = {}, opts: { pageSize?: number; table?: string } = {}): Promise<number> {
+  const table = opts.table ?? 'events';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(table)) throw new Error(`"${table}" is not a table of the log`);
   const head = await createEventStore(sql).head();
   if (head.position === 0) return 0;
   const params: unknown[] = [];
@@ -58,7 +66,7 @@ export async function exportEvents(sql: Sql, sink: Sink, filter: ExportFilter = 
       || ',"type":' || to_json(type) || ',"schemaVersion":' || schema_version || ',"data":' || ${data}
       || ',"metadata":' || metadata || ',"recordedAt":"' || to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '"}'`;
   const events = `SELECT e.transaction_id, e.global_position, ${line('e.global_position', 'e.recorded_at', 'e.data')} AS line
-    FROM events e WHERE ${where('e', 'e', 'e.recorded_at')}${filter.types?.length ? ` AND type = ANY(${param(filter.types)}::text[])` : ''}
+    FROM ${table} e WHERE ${where('e', 'e', 'e.recorded_at')}${filter.types?.length ? ` AND type = ANY(${param(filter.types)}::text[])` : ''}
     ORDER BY e.transaction_id, e.global_position LIMIT $5`;
   // A repeated check is written whole, as readers see it, with the position of the observation it repeats.
   const repeats = !filter.types?.length || filter.types.includes('PriceObserved') ? `
@@ -96,9 +104,12 @@ export type ExportedEvent = {
  * Inserts exported events as they were: same positions, stream versions, schema versions, data
  * and times. Rows go in one transaction per run of ascending positions, so the new log's commit
  * order (transaction id, position) is the file's order even where the original's was not the
- * order of positions. Streams get the highest version imported.
+ * order of positions. Streams get the highest version imported. An event already in the log (the
+ * same position and time: one that an archive and a later export both hold) is left as it is;
+ * repeated checks go to price_checks (no file shares them with another: an archive takes its
+ * month's out of the live log). Answers how many were inserted.
  */
-export async function insertExported(tx: Sql, exported: readonly ExportedEvent[]) {
+export async function insertExported(tx: Sql, exported: readonly ExportedEvent[]): Promise<number> {
   const repeats = exported.filter((e) => e.repeats !== undefined);
   if (repeats.length) {
     await tx`
@@ -108,21 +119,36 @@ export async function insertExported(tx: Sql, exported: readonly ExportedEvent[]
         ${repeats.map((e) => pageHashKey((e.data as { pageHash: string }).pageHash))}::uuid[]) ORDER BY 1`;
   }
   const events = repeats.length ? exported.filter((e) => e.repeats === undefined) : exported;
-  if (!events.length) return;
+  if (!events.length) return repeats.length;
   // Times go as text: a client-side Date would drop their microseconds.
-  await tx`
-    INSERT INTO events (global_position, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
-    OVERRIDING SYSTEM VALUE
-    SELECT p, s, v, t, sv, d::jsonb, m::jsonb, r::timestamptz
-    FROM unnest(${events.map((e) => e.position)}::bigint[], ${events.map((e) => e.stream)}::text[], ${events.map((e) => e.version)}::bigint[],
-                ${events.map((e) => e.type)}::text[], ${events.map((e) => e.schemaVersion)}::int[],
-                ${events.map((e) => JSON.stringify(e.data))}::text[], ${events.map((e) => JSON.stringify(e.metadata ?? {}))}::text[],
-                ${events.map((e) => e.recordedAt)}::text[]) AS e(p, s, v, t, sv, d, m, r)
-    ORDER BY p`;
+  const [{ inserted }] = await tx<{ inserted: number }[]>`
+    WITH inserted AS (
+      INSERT INTO events (global_position, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+      SELECT p, s, v, t, sv, d::jsonb, m::jsonb, r::timestamptz
+      FROM unnest(${events.map((e) => e.position)}::bigint[], ${events.map((e) => e.stream)}::text[], ${events.map((e) => e.version)}::bigint[],
+                  ${events.map((e) => e.type)}::text[], ${events.map((e) => e.schemaVersion)}::int[],
+                  ${events.map((e) => JSON.stringify(e.data))}::text[], ${events.map((e) => JSON.stringify(e.metadata ?? {}))}::text[],
+                  ${events.map((e) => e.recordedAt)}::text[]) AS e(p, s, v, t, sv, d, m, r)
+      ORDER BY p
+      ON CONFLICT DO NOTHING
+      RETURNING 1
+    )
+    SELECT count(*)::int AS inserted FROM inserted`;
+  if (inserted < events.length) {
+    // Left out as already there: it must be the same event, not another one with its position.
+    const [clash] = await tx<{ position: string }[]>`
+      SELECT e.p AS position FROM unnest(${events.map((e) => e.position)}::bigint[], ${events.map((e) => e.stream)}::text[], ${events.map((e) => e.version)}::bigint[],
+                  ${events.map((e) => e.type)}::text[], ${events.map((e) => JSON.stringify(e.data))}::text[], ${events.map((e) => e.recordedAt)}::text[]) AS e(p, s, v, t, d, r)
+      JOIN events x ON x.global_position = e.p AND x.recorded_at = e.r::timestamptz
+      WHERE (x.stream_id, x.stream_version, x.type, x.data) IS DISTINCT FROM (e.s, e.v, e.t, e.d::jsonb)
+      LIMIT 1`;
+    if (clash) throw new Error(`Position ${clash.position} is already in the log as another event: these files are not from the same log.`);
+  }
   await tx`
     INSERT INTO streams (stream_id, version)
     SELECT s, max(v) FROM unnest(${events.map((e) => e.stream)}::text[], ${events.map((e) => e.version)}::bigint[]) AS e(s, v) GROUP BY s
     ON CONFLICT (stream_id) DO UPDATE SET version = greatest(streams.version, EXCLUDED.version)`;
+  return repeats.length + inserted;
 }
 
 /** After inserting with explicit positions: new appends continue after the highest one. */
@@ -134,39 +160,57 @@ export async function continuePositions(sql: Sql) {
 
 const BATCH = 5_000;
 
+/** One line of an export, checked against the catalogue (an unknown type or a malformed event names its line). */
+export function parseExportedLine(line: string, lineNo: number): ExportedEvent {
+  try {
+    const e: ExportedEvent = JSON.parse(line);
+    upcastAndValidate(e.type, e.schemaVersion, e.data);
+    if (!Number.isInteger(e.position) || !Number.isInteger(e.version) || typeof e.stream !== 'string' || Number.isNaN(Date.parse(e.recordedAt))) {
+      throw new Error('position, stream, version and recordedAt are required');
+    }
+    if (e.repeats !== undefined && (!Number.isInteger(e.repeats) || e.repeats >= e.position || e.type !== 'PriceObserved')) {
+      throw new Error('repeats must be the position of an earlier PriceObserved');
+    }
+    return e;
+  } catch (err) {
+    throw new Error(`Line ${lineNo}: ${err instanceof Error ? err.message : err}`);
+  }
+}
+
+const monthOf = (iso: string) => iso.slice(0, 7);
+
 /**
- * Loads an export into an empty log. Every line is checked against the catalogue first (an
- * unknown type or a malformed event stops the import, naming its line).
+ * Loads an export into an empty log: one file, or several in order (archives, oldest first, then
+ * an export of the live log). Every line is checked against the catalogue first. An event that
+ * two files hold (an archive and an export of the live log both hold the events the live log
+ * keeps) is loaded once. The partitions of the months imported are made before their rows go in.
+ * `onProgress` hears the events imported and those left out as already loaded.
  */
-export async function importEvents(sql: Sql, lines: AsyncIterable<string>, onProgress?: (done: number) => void): Promise<number> {
+export async function importEvents(sql: Sql, lines: AsyncIterable<string>, onProgress?: (done: number, skipped: number) => void): Promise<number> {
   const [{ exists }] = await sql<{ exists: boolean }[]>`SELECT exists(SELECT 1 FROM events) AS exists`;
   if (exists) throw new Error('The event log is not empty: import loads an export into an empty database.');
   let batch: ExportedEvent[] = [];
   let done = 0;
+  let skipped = 0;
   let lineNo = 0;
+  const months = new Set<string>();
   const flush = async () => {
     const rows = batch;
     batch = [];
-    await transaction(sql, (tx) => insertExported(tx, rows));
-    done += rows.length;
-    onProgress?.(done);
+    const times = rows.map((e) => new Date(e.recordedAt).toISOString()).sort();
+    if (times.some((t) => !months.has(monthOf(t)))) {
+      await ensurePartitions(sql, new Date(), { from: new Date(times[0]!), to: new Date(times[times.length - 1]!) });
+      for (const t of times) months.add(monthOf(t));
+    }
+    const inserted = await transaction(sql, (tx) => insertExported(tx, rows));
+    done += inserted;
+    skipped += rows.length - inserted;
+    onProgress?.(done, skipped);
   };
   for await (const line of lines) {
     lineNo++;
     if (!line.trim()) continue;
-    let e: ExportedEvent;
-    try {
-      e = JSON.parse(line);
-      upcastAndValidate(e.type, e.schemaVersion, e.data);
-      if (!Number.isInteger(e.position) || !Number.isInteger(e.version) || typeof e.stream !== 'string' || Number.isNaN(Date.parse(e.recordedAt))) {
-        throw new Error('position, stream, version and recordedAt are required');
-      }
-      if (e.repeats !== undefined && (!Number.isInteger(e.repeats) || e.repeats >= e.position || e.type !== 'PriceObserved')) {
-        throw new Error('repeats must be the position of an earlier PriceObserved');
-      }
-    } catch (err) {
-      throw new Error(`Line ${lineNo}: ${err instanceof Error ? err.message : err}`);
-    }
+    const e = parseExportedLine(line, lineNo);
     const previous = batch[batch.length - 1];
     if (batch.length >= BATCH || (previous && e.position <= previous.position)) await flush();
     batch.push(e);
@@ -174,6 +218,20 @@ export async function importEvents(sql: Sql, lines: AsyncIterable<string>, onPro
   if (batch.length) await flush();
   await continuePositions(sql);
   return done;
+}
+
+/**
+ * The lines of export files, one after the other: plain NDJSON or gzip-compressed (an archive),
+ * told apart by their first bytes. Line numbers in errors count across the files.
+ */
+export async function* linesOfFiles(paths: readonly string[]): AsyncIterable<string> {
+  for (const path of paths) {
+    const handle = await open(path, 'r');
+    const magic = Buffer.alloc(2);
+    try { await handle.read(magic, 0, 2, 0); } finally { await handle.close(); }
+    const raw = createReadStream(path);
+    yield* linesOf(magic[0] === 0x1f && magic[1] === 0x8b ? raw.pipe(createGunzip()) : raw);
+  }
 }
 
 /** Lines of a text stream (stdin), without holding more than a chunk in memory. */

@@ -2,6 +2,7 @@
  * The event log for analysts.
  *   bun run events export [--from ISO] [--to ISO] [--type T ...] [--stream S] [--user EMAIL] > log.ndjson
  *   bun run events import < log.ndjson      into an empty database (same positions, streams and order)
+ *   bun run events import FILE ...          the same from files in order (archives, then an export); .gz or plain
  *   bun run events stats                    events per type and per day
  * --stream takes a stream id or a prefix ending in * (product-*). Uses DATABASE_URL, else the
  * embedded database under DATA_DIR (stop the server first).
@@ -10,10 +11,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
 import type { Sql } from '../api/db.ts';
-import { eventStats, exportEvents, importEvents, linesOf, streamSink, type ExportFilter } from '../events/ndjson.ts';
+import { eventStats, exportEvents, importEvents, linesOf, linesOfFiles, streamSink, type ExportFilter } from '../events/ndjson.ts';
 
 const usage = `usage: bun run events export [--from ISO] [--to ISO] [--type T ...] [--stream S] [--user EMAIL]
-       bun run events import < file.ndjson
+       bun run events import < file.ndjson | bun run events import FILE[.gz] ...
        bun run events stats`;
 
 const { values, positionals } = parseArgs({
@@ -23,7 +24,7 @@ const { values, positionals } = parseArgs({
     stream: { type: 'string' }, user: { type: 'string' },
   },
 });
-const [command] = positionals;
+const [command, ...files] = positionals;
 if (!['export', 'import', 'stats'].includes(command ?? '')) {
   console.error(usage);
   process.exit(2);
@@ -61,11 +62,16 @@ try {
     console.error(`Exported ${fmt(n)} events in ${seconds.toFixed(1)} s`);
   } else if (command === 'import') {
     const started = performance.now();
-    const n = await importEvents(ctx.sql, linesOf(process.stdin), (done) => process.stderr.write(`\r${fmt(done)} events imported`));
+    let skipped = 0;
+    const n = await importEvents(ctx.sql, files.length ? linesOfFiles(files) : linesOf(process.stdin), (done, left) => {
+      skipped = left;
+      process.stderr.write(`\r${fmt(done)} events imported`);
+    });
     // Imported history is not news: reactors (alerts, e-mails) start after it.
     await ctx.sql`UPDATE reactor_checkpoints SET transaction_id = h.transaction_id, position = h.position, updated_at = now()
                   FROM (SELECT transaction_id, global_position AS position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1) h`;
-    console.error(`\nImported ${fmt(n)} events in ${((performance.now() - started) / 1000).toFixed(1)} s. Read models catch up when the server starts (or: bun run projections rebuild).`);
+    const twice = skipped ? ` (${fmt(skipped)} held by two files were loaded once)` : '';
+    console.error(`\nImported ${fmt(n)} events${twice} in ${((performance.now() - started) / 1000).toFixed(1)} s. Read models catch up when the server starts (or: bun run projections rebuild).`);
   } else {
     const { byType, byDay } = await eventStats(ctx.sql);
     const width = Math.max(4, ...byType.map((r) => r.type.length));
