@@ -4,6 +4,9 @@
  *   bun run projections rebuild [name ...] --into SCHEMA         build them into another schema; live tables untouched
  *   bun run projections rebuild [name ...] --as-of ISO --into S  ... from the log as it stood at that moment
  *   bun run projections status                                   checkpoint of every projection
+ * Once part of the log is archived (bun run events archive), the live log lacks it: a live rebuild
+ * is refused unless --without-archived says to build without it (to rebuild with the archived
+ * history, import the archives and an export into another database and rebuild there).
  * Uses DATABASE_URL, else the embedded database under DATA_DIR (stop the server first: the
  * embedded database admits one process).
  */
@@ -11,11 +14,12 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
 import { chooseProjections, rebuildInto } from './replay.ts';
+import { archivedHistory } from '../events/archive.ts';
 
-const usage = 'usage: bun run projections rebuild [name ...] [--as-of ISO --into SCHEMA] | status';
+const usage = 'usage: bun run projections rebuild [name ...] [--as-of ISO --into SCHEMA] [--without-archived] | status';
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2), allowPositionals: true,
-  options: { 'as-of': { type: 'string' }, into: { type: 'string' } },
+  options: { 'as-of': { type: 'string' }, into: { type: 'string' }, 'without-archived': { type: 'boolean' } },
 });
 const [command, ...names] = positionals;
 if (command !== 'rebuild' && command !== 'status') {
@@ -56,6 +60,15 @@ try {
     for (const r of rows) console.log(`${r.name.padEnd(20)} position ${r.position}  updated ${r.updated_at.toISOString()}`);
   } else {
     const chosen = chooseProjections(ctx.projections.projections, names);
+    const archived = await archivedHistory(ctx.sql);
+    if (archived.events) {
+      const lacks = `The log before ${archived.before!.toISOString()} is archived: ${fmt(archived.events)} events (price checks, e-mail and delivery attempts) are only in ${archived.files.length} archive file${archived.files.length > 1 ? 's' : ''}`;
+      if (!values.into && !values['without-archived']) {
+        throw new Error(`${lacks}, and a rebuild of the live read models from the live log would drop them from the screens (price history).\n`
+          + 'To rebuild with them, import the archives and an export into another database and rebuild there (README, events); to rebuild without them, add --without-archived.');
+      }
+      console.error(`${lacks}; the rebuilt read models lack them.`);
+    }
     const started = performance.now();
     const show = progress(started);
     const done = values.into

@@ -3,6 +3,7 @@
  *   bun run events export [--from ISO] [--to ISO] [--type T ...] [--stream S] [--user EMAIL] > log.ndjson
  *   bun run events import < log.ndjson      into an empty database (same positions, streams and order)
  *   bun run events import FILE ...          the same from files in order (archives, then an export); .gz or plain
+ *   bun run events archive --before ISO [--dir DIR]   months ended by then to DIR (default DATA_DIR/archive)
  *   bun run events stats                    events per type and per day
  * --stream takes a stream id or a prefix ending in * (product-*). Uses DATABASE_URL, else the
  * embedded database under DATA_DIR (stop the server first).
@@ -11,21 +12,24 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
 import type { Sql } from '../api/db.ts';
+import { join } from 'node:path';
 import { eventStats, exportEvents, importEvents, linesOf, linesOfFiles, streamSink, type ExportFilter } from '../events/ndjson.ts';
+import { archivePartitions } from '../events/archive.ts';
 
 const usage = `usage: bun run events export [--from ISO] [--to ISO] [--type T ...] [--stream S] [--user EMAIL]
        bun run events import < file.ndjson | bun run events import FILE[.gz] ...
+       bun run events archive --before ISO [--dir DIR]
        bun run events stats`;
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2), allowPositionals: true,
   options: {
     from: { type: 'string' }, to: { type: 'string' }, type: { type: 'string', multiple: true },
-    stream: { type: 'string' }, user: { type: 'string' },
+    stream: { type: 'string' }, user: { type: 'string' }, before: { type: 'string' }, dir: { type: 'string' },
   },
 });
 const [command, ...files] = positionals;
-if (!['export', 'import', 'stats'].includes(command ?? '')) {
+if (!['export', 'import', 'archive', 'stats'].includes(command ?? '') || (command === 'archive' && !values.before)) {
   console.error(usage);
   process.exit(2);
 }
@@ -49,7 +53,8 @@ async function userIdOf(sql: Sql, email: string): Promise<string> {
 
 const fmt = (n: number) => n.toLocaleString('en-GB');
 
-const ctx = await createContext(loadConfig());
+const config = loadConfig();
+const ctx = await createContext(config);
 try {
   if (command === 'export') {
     const filter: ExportFilter = {
@@ -72,6 +77,18 @@ try {
                   FROM (SELECT transaction_id, global_position AS position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1) h`;
     const twice = skipped ? ` (${fmt(skipped)} held by two files were loaded once)` : '';
     console.error(`\nImported ${fmt(n)} events${twice} in ${((performance.now() - started) / 1000).toFixed(1)} s. Read models catch up when the server starts (or: bun run projections rebuild).`);
+  } else if (command === 'archive') {
+    const before = date('before', values.before)!;
+    const dir = values.dir ?? join(config.dataDir, 'archive');
+    const archived = await archivePartitions(ctx.sql, {
+      before, dir,
+      onArchived: (a) => console.log(a.file
+        ? `${a.partition}: ${fmt(a.events)} events to ${a.file} (${fmt(a.bytes)} bytes); ${fmt(a.kept)} stay in the live log`
+        : `${a.partition}: no events; partition dropped`),
+    });
+    console.log(archived.length
+      ? `Archived ${archived.length} partition${archived.length > 1 ? 's' : ''}: ${fmt(archived.reduce((n, a) => n + a.events - a.kept, 0))} events left the live log.`
+      : `Nothing to archive: no partition of the log ends by ${before.toISOString()} that is not archived already.`);
   } else {
     const { byType, byDay } = await eventStats(ctx.sql);
     const width = Math.max(4, ...byType.map((r) => r.type.length));
