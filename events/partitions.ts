@@ -18,8 +18,12 @@ import { transaction, type Sql } from '../api/db.ts';
 /** Serialises changes to the shape of the log (its migration, new partitions, archives) across processes. */
 export const SCHEMA_LOCK = [1886546275, 0] as const;
 
-/** Months created ahead of the current one. */
-export const MONTHS_AHEAD = 3;
+/**
+ * Months created ahead of the current one. One is enough with an hourly job (a month's slack), and
+ * every partition, even an empty one, costs every read of the whole log a little planning and an
+ * index descent.
+ */
+export const MONTHS_AHEAD = 1;
 
 /** A schema change waits this long for a lock, then gives up (and is tried again later): readers must not queue behind it. */
 const LOCK_TIMEOUT = '10s';
