@@ -19,6 +19,7 @@ import { transaction } from '../../api/db.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
 import { continuePositions, exportEvents, insertExported, streamSink, type ExportedEvent } from '../../events/ndjson.ts';
 import { rebuildInto } from '../../projections/replay.ts';
+import { ensurePartitions } from '../../events/partitions.ts';
 
 const arg = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
 const TOTAL = Number(arg('events') ?? 1_000_000);
@@ -141,6 +142,8 @@ try {
   console.log(`database: PostgreSQL server, ${fmt(TOTAL)} events (${fmt(USERS)} users, ${fmt(PRODUCTS)} products, about ${Math.round(TICKS_PER_RUN * TICK / 86_400_000)} days of checks)`);
   {
     const t = performance.now();
+    // The months of the generated history get their partitions first, as an import makes them.
+    await ensurePartitions(sql, new Date(), { from: new Date(START_AT) });
     for (const batch of generate(10_000)) {
       await transaction(sql, (tx) => insertExported(tx, batch));
       process.stderr.write(`\rgenerating: ${fmt(position)} events`);
