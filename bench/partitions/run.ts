@@ -10,6 +10,7 @@
  *   2. that table migrated in place by EVENT_STORE_DDL (attached as one partition) and the other
  *      features' indexes (adopted);
  *   3. the alternative migration, copying the rows into monthly partitions.
+ * Then the past months of the third are archived (bun run events archive), with the time and the bytes.
  */
 import postgres from 'postgres';
 import { openDatabase, type Database, type Sql } from '../../api/db.ts';
@@ -17,7 +18,11 @@ import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/context.ts';
 import { UNPARTITIONED_LOG_DDL } from '../../api/testing/unpartitioned-log.ts';
 import { createEventStore, EVENT_STORE_DDL, START, checkpointOf, type Checkpoint } from '../../events/store.ts';
-import { addMonths, createPartition, listPartitions } from '../../events/partitions.ts';
+import { addMonths, createPartition, listPartitions, monthStart } from '../../events/partitions.ts';
+import { archivePartitions } from '../../events/archive.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const arg = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
 const TOTAL = Number(arg('events') ?? 1_000_000);
@@ -153,6 +158,22 @@ try {
     console.log(`  head:                                   ${ms(m('head'))}`);
   }
   await plainAgain.close();
+
+  // Archive: every past month of the copied log (price observations only: nothing stays). The read
+  // models are not built here, so their checkpoints are moved to the head first.
+  await copied.sql`UPDATE projection_checkpoints SET transaction_id = h.transaction_id, position = h.global_position
+                   FROM (SELECT transaction_id, global_position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1) h`;
+  await copied.sql`UPDATE reactor_checkpoints SET transaction_id = h.transaction_id, position = h.global_position
+                   FROM (SELECT transaction_id, global_position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1) h`;
+  const dir = mkdtempSync(join(tmpdir(), 'pricewatch-bench-archive-'));
+  try {
+    const [took, archived] = await time(() => archivePartitions(copied.sql, { before: monthStart(new Date()), dir }));
+    const events = archived.reduce((n, a) => n + a.events, 0), bytes = archived.reduce((n, a) => n + a.bytes, 0);
+    console.log(`archive of ${archived.length} months: ${fmt(events)} events in ${(took / 1000).toFixed(1)} s (${fmt(events / (took / 1000))} events/s: export, gzip, read back, swap), `
+      + `${fmt(bytes / 1_048_576)} MB of files (${fmt(bytes / events)} bytes an event)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   await attached.close();
   await copied.close();
 } finally {

@@ -153,7 +153,7 @@ try {
     process.stderr.write('\n');
     console.log(`generate (multi-row inserts of 10,000): ${seconds(performance.now() - t)}, ${fmt(TOTAL / ((performance.now() - t) / 1000))} events/s`);
   }
-  const [{ size }] = await sql<{ size: string }[]>`SELECT pg_size_pretty(pg_total_relation_size('events')) AS size`;
+  const [{ size }] = await sql<{ size: string }[]>`SELECT pg_size_pretty(sum(pg_total_relation_size(relid))) AS size FROM pg_partition_tree('events')`;
   const types = await sql<{ type: string; n: number }[]>`SELECT type, count(*)::int AS n FROM events GROUP BY type ORDER BY n DESC`;
   console.log(`log: ${size}; ${types.map((t) => `${t.type} ${fmt(t.n)}`).join(', ')}`);
 
