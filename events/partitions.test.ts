@@ -6,6 +6,7 @@ import { createContext } from '../api/context.ts';
 import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';
 import { createUnpartitionedLog } from '../api/testing/unpartitioned-log.ts';
 import { DEFAULT_SETTINGS } from './catalogue.ts';
+import { observed } from '../api/testing/prices.ts';
 import { addMonths, createPartition, ensurePartitions, listPartitions, monthStart, MONTHS_AHEAD, partitionName, uncovered } from './partitions.ts';
 import { appendingTransaction, checkpointOf, createEventStore, EVENT_STORE_DDL, START, type Checkpoint, type NewEvent } from './store.ts';
 
@@ -132,6 +133,9 @@ describe('a log from before partitions', () => {
     release();
     await first; await second;
     for (let i = 0; i < 20; i++) await store.append('user-now', i === 0 ? 'no_stream' : i, [changed('now', i % 2 ? 'EUR' : 'GBP')]);
+    // An observation and two checks kept as its repeats: they share the positions' sequence.
+    const { lastPosition } = await store.append('product-p', 'no_stream', [observed('p', 'u', 12, new Date())]);
+    await appendingTransaction(db.sql, (tx) => store.appendRepeats([1, 2].map((n) => ({ repeats: lastPosition, observedAt: new Date().toISOString(), pageHash: `${n}`.repeat(64) })), tx));
     await transaction(db.sql, async (tx) => { await store.append('user-lost', 'no_stream', [changed('lost')], tx); throw new Error('rolled back'); }).catch(() => {});
   }, SETUP_TIMEOUT);
   afterAll(() => db.close(), SETUP_TIMEOUT);
@@ -140,12 +144,16 @@ describe('a log from before partitions', () => {
     const rows = await rowsOf(db.sql);
     const order = await readEverything(db.sql);
     const stream = await createEventStore(db.sql).readStream('user-m2');
-    const [{ last }] = await db.sql<{ last: string }[]>`SELECT max(global_position)::text AS last FROM events`;
-    expect(rows).toHaveLength(1222);
+    const [{ last }] = await db.sql<{ last: string }[]>`SELECT max(global_position)::text AS last FROM (SELECT global_position FROM events UNION ALL SELECT global_position FROM price_checks) log`;
+    const repeats = await db.sql`SELECT * FROM price_checks ORDER BY global_position`;
+    expect(rows).toHaveLength(1223);
+    expect(repeats).toHaveLength(2);
+    expect(order).toHaveLength(1225);
 
     const ctx = await createContext(config(), { database: { ...db, close: async () => {} } });
     try {
       expect(await rowsOf(db.sql)).toEqual(rows);
+      expect(await db.sql`SELECT * FROM price_checks ORDER BY global_position`).toEqual(repeats);
       expect(await readEverything(db.sql)).toEqual(order);
       expect(await ctx.store.readStream('user-m2')).toEqual(stream);
       const bound = addMonths(now, 1);
@@ -156,9 +164,11 @@ describe('a log from before partitions', () => {
       const [{ n }] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM ${db.sql(partitions[0]!.name)}`;
       expect(n).toBe(rows.length);
 
-      // The next position follows the last one handed out, the rolled-back one included.
+      // The next position follows the last one handed out, the rolled-back one included, for events and repeats alike.
       const appended = await ctx.store.append('user-after', 'no_stream', [changed('after')]);
       expect(appended.lastPosition).toBe(Number(last) + 2);
+      const repeated = await appendingTransaction(db.sql, (tx) => ctx.store.appendRepeats([{ repeats: Number(repeats[0]!.repeats), observedAt: new Date().toISOString(), pageHash: '3'.repeat(64) }], tx));
+      expect(repeated!.position).toBe(Number(last) + 3);
       expect((await readEverything(db.sql)).slice(0, order.length)).toEqual(order);
 
       // The old table's indexes were adopted by the partitioned ones, not built a second time.

@@ -2,8 +2,8 @@ import type { Sql } from '../db.ts';
 
 /**
  * The event log as releases before time partitions created it (a plain table with an identity
- * column), with the indexes other features put on it: the starting point of the migration in
- * EVENT_STORE_DDL. Frozen on purpose: it is what users' databases hold, not what the code makes now.
+ * column, whose sequence repeated checks share), with the indexes other features put on it: the
+ * starting point of the migration in EVENT_STORE_DDL. Frozen on purpose: it is what users' databases hold, not what the code makes now.
  */
 export const UNPARTITIONED_LOG_DDL = `
 SELECT pg_advisory_xact_lock(1886546275, 0);
@@ -35,6 +35,14 @@ BEGIN
   PERFORM events_take_append_lock();
   PERFORM pg_current_xact_id();
 END $$;
+CREATE TABLE IF NOT EXISTS price_checks (
+  transaction_id  xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  global_position bigint NOT NULL DEFAULT nextval('events_global_position_seq'),
+  repeats         bigint NOT NULL,
+  observed_at     timestamptz NOT NULL,
+  page_hash       uuid NOT NULL
+);
+CREATE INDEX IF NOT EXISTS price_checks_by_commit_order ON price_checks (transaction_id, global_position) WITH (fillfactor = 100);
 CREATE INDEX IF NOT EXISTS events_product_lifecycle_by_user ON events ((data->>'userId'), type)
   WHERE type IN ('ProductAdded', 'ProductRemoved');
 CREATE INDEX IF NOT EXISTS events_product_details_by_user ON events ((data->>'userId'))
