@@ -13,6 +13,8 @@ import type { Sql } from '../api/db.ts';
 import { DEFAULT_SETTINGS } from './catalogue.ts';
 import { ARCHIVED_TYPES, archivePartitions, digestOfFile, type ArchivedPartition } from './archive.ts';
 import { exportEvents, importEvents, linesOfFiles } from './ndjson.ts';
+import { appendingTransaction } from './store.ts';
+import { transaction } from '../api/db.ts';
 import { addMonths, ensurePartitions, listPartitions, monthStart, partitionName } from './partitions.ts';
 
 setDefaultTimeout(120_000);
@@ -27,21 +29,36 @@ async function exported(ctx: Ctx) {
 }
 
 /**
- * Moves the events up to the `count`-th in commit order into the two months before the current
- * one (a second apart, in commit order), as if they had been recorded then, and settles them into
- * their months' partitions. Events are never changed in production: this only ages a test log.
+ * Moves the log's entries (events and repeated checks) up to the `count`-th in commit order into
+ * the two months before the current one (a second apart, in commit order), as if they had been
+ * recorded then, and settles them into their months' partitions. Events are never changed in
+ * production: this only ages a test log.
  */
 async function age(sql: Sql, count: number) {
   const now = new Date();
-  await sql`
-    WITH aged AS (
-      SELECT global_position, recorded_at, row_number() OVER (ORDER BY transaction_id, global_position) AS n FROM events
-    )
-    UPDATE events e SET recorded_at = CASE WHEN aged.n <= ${Math.floor(count / 2)} THEN ${addMonths(now, -2)}::timestamptz ELSE ${addMonths(now, -1)}::timestamptz END
-      + aged.n * interval '1 second'
-    FROM aged WHERE aged.global_position = e.global_position AND aged.recorded_at = e.recorded_at AND aged.n <= ${count}`;
+  await transaction(sql, async (tx) => {
+    await tx`
+      CREATE TEMP TABLE aged ON COMMIT DROP AS
+      SELECT global_position, CASE WHEN n <= ${Math.floor(count / 2)} THEN ${addMonths(now, -2)}::timestamptz ELSE ${addMonths(now, -1)}::timestamptz END
+        + n * interval '1 second' AS at
+      FROM (SELECT global_position, row_number() OVER (ORDER BY transaction_id, global_position) AS n
+            FROM (SELECT transaction_id, global_position FROM events UNION ALL SELECT transaction_id, global_position FROM price_checks) AS log) AS log
+      WHERE n <= ${count}`;
+    await tx`UPDATE events e SET recorded_at = aged.at FROM aged WHERE aged.global_position = e.global_position`;
+    await tx`UPDATE price_checks c SET observed_at = aged.at FROM aged WHERE aged.global_position = c.global_position`;
+  });
   await ensurePartitions(sql);
 }
+
+/** Checks that repeat the product's last observation, kept as repeats (price_checks) as the worker keeps them. */
+async function repeatLast(ctx: Ctx, productId: string) {
+  const [last] = await ctx.sql<{ position: string }[]>`
+    SELECT global_position AS position FROM events WHERE stream_id = ${`product-${productId}`} ORDER BY stream_version DESC LIMIT 1`;
+  await appendingTransaction(ctx.sql, (tx) => ctx.store.appendRepeats([{ repeats: Number(last!.position), observedAt: new Date().toISOString(), pageHash: 'ab'.repeat(32) }], tx));
+}
+
+const logSize = async (sql: Sql) =>
+  (await sql<{ n: number }[]>`SELECT ((SELECT count(*) FROM events) + (SELECT count(*) FROM price_checks))::int AS n`)[0]!.n;
 
 const months = () => [-2, -1].map((n) => partitionName('events', addMonths(new Date(), n), addMonths(new Date(), n + 1)));
 
@@ -71,12 +88,14 @@ beforeAll(async () => {
   await failCheck(source, toaster, alice.userId, new Date(t0 + 7_200_000));
   await observe(source, gone, bob.userId, 7, new Date(t0));
   await api.request(`/api/products/${gone}`, { method: 'DELETE', cookie: bob.cookie });
+  await repeatLast(source, kettle); // a check that found the kettle unchanged
   await settle(source);
   const [alert] = await source.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${alice.userId} ORDER BY created_at LIMIT 1`;
   await api.request(`/api/alerts/${alert!.id}/read`, { method: 'PATCH', cookie: alice.cookie });
   await settle(source);
-  const [{ n: old }] = await source.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM events`;
-  // This month: more checks, an edit.
+  const old = await logSize(source.sql);
+  // This month: the kettle unchanged once more, then more checks and an edit.
+  await repeatLast(source, kettle);
   for (const [i, price] of [16, 19].entries()) await observe(source, kettle, alice.userId, price, new Date(t0 + (10 + i) * 3_600_000));
   await observe(source, toaster, alice.userId, 44, new Date(t0 + 12 * 3_600_000));
   await api.request(`/api/products/${toaster}`, { method: 'PUT', cookie: alice.cookie, body: JSON.stringify({ name: 'Toaster 2', url: 'https://shop.example.com/toaster', selector: '.price', threshold: 5 }) });
@@ -125,8 +144,25 @@ describe('events archive', () => {
 
     // The live log: this month whole; the archived months without the events no decision reads.
     const live = await exported(source);
-    const stays = (e: { type: string; recordedAt: string }) => new Date(e.recordedAt) >= start || !(ARCHIVED_TYPES as readonly string[]).includes(e.type);
-    expect(live.text).toBe(original.raw.filter((l) => stays(JSON.parse(l))).join('\n') + '\n');
+    // Besides the events no decision reads, the observations a repeated check left in the live log reads
+    // through, and each product's last observation of a month (one a new check may repeat), stay.
+    type Line = { position: number; stream: string; version: number; type: string; recordedAt: string; repeats?: number };
+    const lines = original.lines as Line[];
+    const recent = (e: Line) => new Date(e.recordedAt) >= start;
+    const lastOfStream = new Map<string, Line>();
+    for (const e of lines) {
+      const key = `${e.recordedAt.slice(0, 7)} ${e.stream}`;
+      if (!recent(e) && e.repeats === undefined && (lastOfStream.get(key)?.version ?? 0) < e.version) lastOfStream.set(key, e);
+    }
+    const readThrough = new Set(lines.filter((e) => e.repeats !== undefined && recent(e)).map((e) => e.repeats));
+    const stays = (e: Line) => recent(e) || (e.repeats === undefined && (!(ARCHIVED_TYPES as readonly string[]).includes(e.type)
+      || readThrough.has(e.position) || (e.type === 'PriceObserved' && lastOfStream.get(`${e.recordedAt.slice(0, 7)} ${e.stream}`) === e)));
+    expect(live.text).toBe(original.raw.filter((_, i) => stays(lines[i]!)).join('\n') + '\n');
+    // A repeated check went with its month; the one of this month stays, and so does the observation it repeats.
+    expect(lines.filter((e) => e.repeats !== undefined).map(recent)).toEqual([false, true]);
+    const files = archived.map((a) => gunzipSync(readFileSync(a.file!)).toString()).join('');
+    expect(files).toContain('"repeats":');
+    expect(live.raw.filter((l) => l.includes('"repeats":'))).toHaveLength(1);
     expect((await listPartitions(source.sql)).map((p) => p.name)).toEqual(expect.arrayContaining(months()));
     expect(await readModelSnapshot(source.sql, source.projections.projections)).toEqual(liveModels);
 
@@ -211,7 +247,8 @@ test.skipIf(!usingPostgresServer())('bun run events archive, then projections re
     const product = await addProduct(user.cookie, { name: 'Lamp' });
     for (const price of [30, 28]) await observe(ctx, product, user.userId, price);
     await settle(ctx);
-    const [{ n }] = await ctx.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM events`;
+    await repeatLast(ctx, product);
+    const n = await logSize(ctx.sql);
     await age(ctx.sql, n);
     await ctx.projections.rebuild();
     await settle(ctx);

@@ -18,6 +18,11 @@ import { ensurePartitions, listPartitions, schemaTransaction, type Partition } f
  * delivery attempts, the bulk of the log), and the others stay in the live log, in a new partition
  * for the same month; the file holds them all, so archives plus an export of the live log are the
  * whole log (an import loads the events both hold once).
+ *
+ * Checks kept as repeats of an observation (price_checks, not partitioned yet) belong to the month
+ * they were observed in: they go to that month's file and leave the live log with it. The
+ * observations they repeat stay while a repeat left in the live log reads through them, and so does
+ * each product's last observation of the month, the only one a check appended meanwhile can repeat.
  */
 
 /**
@@ -61,27 +66,42 @@ export type ArchivedPartition = {
 /** Count and MD5 of the positions in commit order, joined by commas: what a file must hold. */
 type Digest = { events: number; checksum: string };
 
-async function digestOf(sql: Sql, table: string): Promise<Digest> {
-  const [row] = await sql.unsafe<{ events: number; checksum: string | null }[]>(
-    `SELECT count(*)::int AS events, md5(coalesce(string_agg(global_position::text, ',' ORDER BY transaction_id, global_position), '')) AS checksum FROM ${table}`);
-  return { events: row!.events, checksum: row!.checksum! };
+/** `column` within the partition's range. */
+const within = (p: Partition, column: string) =>
+  `${p.from ? `${column} >= '${p.from.toISOString()}' AND ` : ''}${column} < '${p.to!.toISOString()}'`;
+
+/** What the month's file holds: the partition's events and the checks repeated in its range. */
+const entriesOf = (p: Partition) => `
+  SELECT transaction_id, global_position FROM ${p.name}
+  UNION ALL SELECT transaction_id, global_position FROM price_checks WHERE ${within(p, 'observed_at')}`;
+
+async function digestOf(sql: Sql, entries: string): Promise<Digest> {
+  const [row] = await sql.unsafe<{ events: number; checksum: string }[]>(
+    `SELECT count(*)::int AS events, md5(coalesce(string_agg(global_position::text, ',' ORDER BY transaction_id, global_position), '')) AS checksum
+     FROM (${entries}) AS log`);
+  return { events: row!.events, checksum: row!.checksum };
 }
 
-/** Reads an archive back as `events import` would: every line checked against the catalogue. */
-export async function digestOfFile(path: string): Promise<Digest> {
-  const md5 = createHash('md5');
-  let events = 0, lineNo = 0;
+/**
+ * Reads an archive back as `events import` would: every line checked against the catalogue.
+ * Answers its digest, that of its events alone, and the positions of its repeated checks.
+ */
+export async function digestOfFile(path: string): Promise<Digest & { own: Digest; repeats: number[] }> {
+  const all = createHash('md5'), own = createHash('md5');
+  let events = 0, owned = 0, lineNo = 0;
+  const repeats: number[] = [];
   for await (const line of linesOfFiles([path])) {
     lineNo++;
     if (!line.trim()) continue;
     const e = parseExportedLine(line, lineNo);
-    md5.update(events ? `,${e.position}` : String(e.position));
-    events++;
+    all.update(events++ ? `,${e.position}` : String(e.position));
+    if (e.repeats !== undefined) repeats.push(e.position);
+    else own.update(owned++ ? `,${e.position}` : String(e.position));
   }
-  return { events, checksum: md5.digest('hex') };
+  return { events, checksum: all.digest('hex'), own: { events: owned, checksum: own.digest('hex') }, repeats };
 }
 
-async function writeArchive(sql: Sql, partition: string, path: string): Promise<void> {
+async function writeArchive(sql: Sql, p: Partition, path: string): Promise<void> {
   const partial = `${path}.partial`;
   const out = createWriteStream(partial);
   const gzip = createGzip();
@@ -90,7 +110,7 @@ async function writeArchive(sql: Sql, partition: string, path: string): Promise<
   });
   gzip.pipe(out);
   try {
-    await exportEvents(sql, streamSink(gzip), {}, { table: partition });
+    await exportEvents(sql, streamSink(gzip), { from: p.from ?? undefined, to: p.to! }, { table: p.name });
     gzip.end();
     await written;
     const fd = openSync(partial, 'r');
@@ -103,10 +123,10 @@ async function writeArchive(sql: Sql, partition: string, path: string): Promise<
   }
 }
 
-/** Read models and reactors that have not passed the partition's last event yet. */
-async function readersBehind(sql: Sql, table: string): Promise<string[]> {
+/** Read models and reactors that have not passed the month's last entry yet. */
+async function readersBehind(sql: Sql, p: Partition): Promise<string[]> {
   const [last] = await sql.unsafe<{ tx: string; position: string }[]>(
-    `SELECT transaction_id::text AS tx, global_position AS position FROM ${table} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`);
+    `SELECT transaction_id::text AS tx, global_position AS position FROM (${entriesOf(p)}) AS log ORDER BY transaction_id DESC, global_position DESC LIMIT 1`);
   if (!last) return [];
   const behind: string[] = [];
   for (const checkpoints of ['projection_checkpoints', 'reactor_checkpoints']) {
@@ -126,31 +146,42 @@ async function columnsOf(sql: Sql, table: string): Promise<string> {
 }
 
 /**
- * Swaps the partition for one holding only the events that stay, in one short transaction, after
- * checking under a lock that it still holds exactly what the file holds. The partition itself is
- * dropped: the file, read back, is its copy.
+ * Swaps the partition for one holding only the events that stay, and takes the month's repeated
+ * checks out of price_checks, in one transaction, after checking under a lock that the partition
+ * still holds exactly the events of the file. The partition itself is dropped: the file, read back,
+ * is its copy.
  */
-async function swapOut(sql: Sql, p: Partition, digest: Digest, file: string | null, bytes: number): Promise<number> {
+async function swapOut(sql: Sql, p: Partition, file: { own: Digest; repeats: number[]; digest: Digest; path: string | null; bytes: number }): Promise<number> {
   return schemaTransaction(sql, async (tx) => {
     // Writers of the partition wait from here (a late append, recorded before the month ended);
     // readers do not.
     await tx.unsafe(`LOCK TABLE ${p.name} IN SHARE MODE`);
-    const now = await digestOf(tx, p.name);
-    if (now.events !== digest.events || now.checksum !== digest.checksum) {
-      throw new Error(`${p.name} changed while it was archived (${digest.events} events then, ${now.events} now): run the archive again.`);
+    const now = await digestOf(tx, `SELECT transaction_id, global_position FROM ${p.name}`);
+    if (now.events !== file.own.events || now.checksum !== file.own.checksum) {
+      throw new Error(`${p.name} changed while it was archived (${file.own.events} events then, ${now.events} now): run the archive again.`);
     }
+    // Exactly the repeated checks of the file; one appended since (observed late) stays in the live log.
+    const removed = await tx.unsafe(`DELETE FROM price_checks WHERE ${within(p, 'observed_at')} AND global_position = ANY($1::bigint[])`, [file.repeats]);
+    if (removed.count !== file.repeats.length) throw new Error(`Repeated checks of ${p.name} changed while it was archived: run the archive again.`);
     const columns = await columnsOf(tx, 'events');
     const keep = `${p.name}_kept`;
     const bounds = `FROM (${p.from ? `'${p.from.toISOString()}'` : 'MINVALUE'}) TO ('${p.to!.toISOString()}')`;
-    const [{ kept }] = await tx<{ kept: number }[]>`
-      SELECT count(*)::int AS kept FROM ${tx(p.name)} WHERE type <> ALL(${ARCHIVED_TYPES as unknown as string[]}::text[])`;
-    if (kept) {
-      // Built before the partition is detached, so the parent is locked for moments only.
-      await tx.unsafe(`CREATE TABLE ${keep} (LIKE events INCLUDING DEFAULTS)`);
-      await tx.unsafe(`INSERT INTO ${keep} (${columns}) SELECT ${columns} FROM ${p.name} WHERE type <> ALL($1::text[]) ORDER BY transaction_id, global_position`,
-        [ARCHIVED_TYPES as unknown as string[]]);
-      await tx.unsafe(`ALTER TABLE ${keep} ADD CONSTRAINT ${keep}_range CHECK (${p.from ? `recorded_at >= '${p.from.toISOString()}' AND ` : ''}recorded_at < '${p.to!.toISOString()}')`);
-    }
+    // Built before the partition is detached, so the parent is locked for moments only.
+    await tx.unsafe(`CREATE TABLE ${keep} (LIKE events INCLUDING DEFAULTS)`);
+    const [{ kept }] = await tx.unsafe<{ kept: number }[]>(`
+      WITH last_of_stream AS (
+        SELECT global_position FROM (SELECT DISTINCT ON (stream_id) global_position, type FROM ${p.name} ORDER BY stream_id, stream_version DESC) AS l
+        WHERE type = 'PriceObserved'),
+      kept AS (
+        INSERT INTO ${keep} (${columns}) SELECT ${columns} FROM ${p.name}
+        WHERE type <> ALL($1::text[])
+          OR global_position IN (SELECT repeats FROM price_checks)
+          OR global_position IN (SELECT global_position FROM last_of_stream)
+        ORDER BY transaction_id, global_position
+        RETURNING 1)
+      SELECT count(*)::int AS kept FROM kept`, [ARCHIVED_TYPES as unknown as string[]]);
+    if (kept) await tx.unsafe(`ALTER TABLE ${keep} ADD CONSTRAINT ${keep}_range CHECK (${within(p, 'recorded_at')})`);
+    else await tx.unsafe(`DROP TABLE ${keep}`);
     await tx.unsafe(`ALTER TABLE events DETACH PARTITION ${p.name}`);
     await tx.unsafe(`DROP TABLE ${p.name}`);
     if (kept) {
@@ -159,7 +190,7 @@ async function swapOut(sql: Sql, p: Partition, digest: Digest, file: string | nu
       await tx.unsafe(`ALTER TABLE ${p.name} DROP CONSTRAINT ${keep}_range`);
     }
     await tx`INSERT INTO event_archives (partition, range_from, range_to, file, events, kept, bytes, checksum)
-             VALUES (${p.name}, ${p.from}, ${p.to}, ${file}, ${digest.events}, ${kept}, ${bytes}, ${digest.checksum})`;
+             VALUES (${p.name}, ${p.from}, ${p.to}, ${file.path}, ${file.digest.events}, ${kept}, ${file.bytes}, ${file.digest.checksum})`;
     return kept;
   });
 }
@@ -175,9 +206,9 @@ export type ArchiveOptions = {
 
 /**
  * Archives every partition of the log that ends at or before `before` (and before now): export
- * to `<dir>/<partition>.ndjson.gz`, read back and compared with the partition (count and checksum
- * of the positions in commit order), then the partition leaves the database but for the events
- * that stay. Read models are tables of their own and do not change. Refused for a partition a
+ * to `<dir>/<partition>.ndjson.gz` (its events and the checks repeated in its range), read back
+ * and compared with the database (count and checksum of the positions in commit order), then the
+ * partition leaves the database but for the events that stay. Read models are tables of their own and do not change. Refused for a partition a
  * read model or reactor has not passed yet. An existing file is never overwritten.
  */
 export async function archivePartitions(sql: Sql, opts: ArchiveOptions): Promise<ArchivedPartition[]> {
@@ -190,31 +221,33 @@ export async function archivePartitions(sql: Sql, opts: ArchiveOptions): Promise
   const dir = resolve(opts.dir);
   const archived: ArchivedPartition[] = [];
   for (const p of due) {
-    const behind = await readersBehind(sql, p.name);
+    const behind = await readersBehind(sql, p);
     if (behind.length) {
       throw new Error(`Not archived: ${p.name} holds events that ${behind.join(', ')} ${behind.length > 1 ? 'have' : 'has'} not read yet. Start the server and let them catch up first.`);
     }
-    const digest = await digestOf(sql, p.name);
-    let file: string | null = null, bytes = 0;
+    const digest = await digestOf(sql, entriesOf(p));
+    let path: string | null = null, bytes = 0;
+    let read: Awaited<ReturnType<typeof digestOfFile>> = { ...digest, own: digest, repeats: [] };
     if (digest.events) {
       mkdirSync(dir, { recursive: true });
-      file = join(dir, `${p.name}.ndjson.gz`);
-      if (existsSync(file)) throw new Error(`${file} exists already: move it away (or archive into another --dir) and run again.`);
-      await writeArchive(sql, p.name, file);
-      const read = await digestOfFile(file).catch((err) => ({ events: -1, checksum: String(err instanceof Error ? err.message : err) }));
-      if (read.events !== digest.events || read.checksum !== digest.checksum) {
-        rmSync(file, { force: true });
-        throw new Error(`The archive of ${p.name} did not read back as written (${digest.events} events, ${read.events} read): nothing was removed.`);
+      path = join(dir, `${p.name}.ndjson.gz`);
+      if (existsSync(path)) throw new Error(`${path} exists already: move it away (or archive into another --dir) and run again.`);
+      await writeArchive(sql, p, path);
+      const back = await digestOfFile(path).catch((err: unknown) => err instanceof Error ? err : new Error(String(err)));
+      if (back instanceof Error || back.events !== digest.events || back.checksum !== digest.checksum) {
+        rmSync(path, { force: true });
+        throw new Error(`The archive of ${p.name} did not read back as written (${digest.events} events, ${back instanceof Error ? back.message : `${back.events} read`}): nothing was removed.`);
       }
-      bytes = statSync(file).size;
+      read = back;
+      bytes = statSync(path).size;
     }
     // Should the swap fail (a lock not had in time, a late append), the database keeps the
-    // partition whole, and the file goes: the next run writes it again.
-    const kept = await swapOut(sql, p, digest, file, bytes).catch((err) => {
-      if (file) rmSync(file, { force: true });
+    // month whole, and the file goes: the next run writes it again.
+    const kept = await swapOut(sql, p, { ...read, digest, path, bytes }).catch((err) => {
+      if (path) rmSync(path, { force: true });
       throw err;
     });
-    const a: ArchivedPartition = { partition: p.name, from: p.from, to: p.to!, file, events: digest.events, kept, bytes };
+    const a: ArchivedPartition = { partition: p.name, from: p.from, to: p.to!, file: path, events: digest.events, kept, bytes };
     archived.push(a);
     opts.onArchived?.(a);
   }
