@@ -164,6 +164,10 @@ describe('events archive', () => {
     expect(files).toContain('"repeats":');
     expect(live.raw.filter((l) => l.includes('"repeats":'))).toHaveLength(1);
     expect((await listPartitions(source.sql)).map((p) => p.name)).toEqual(expect.arrayContaining(months()));
+    // What stays of a month is a partition as any other, its indexes named after the log's.
+    const indexesOf = async (table: string) => (await source.sql<{ name: string }[]>`
+      SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${table}::regclass`).map((r) => r.name).sort();
+    for (const month of months()) expect(await indexesOf(month)).toEqual((await indexesOf('events')).map((n) => `${month}${n.slice('events'.length)}`).sort());
     expect(await readModelSnapshot(source.sql, source.projections.projections)).toEqual(liveModels);
 
     // Archived once: a second run has nothing to do.

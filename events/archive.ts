@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { Sql } from '../api/db.ts';
 import { exportEvents, linesOfFiles, parseExportedLine, streamSink } from './ndjson.ts';
-import { ensurePartitions, listPartitions, schemaTransaction, type Partition } from './partitions.ts';
+import { buildIndexesLike, ensurePartitions, listPartitions, schemaTransaction, type Partition } from './partitions.ts';
 
 /**
  * Archives of the log (docs/decisions/0006-time-partitioned-log.md): a month of events, once every
@@ -180,12 +180,18 @@ async function swapOut(sql: Sql, p: Partition, file: { own: Digest; repeats: num
         ORDER BY transaction_id, global_position
         RETURNING 1)
       SELECT count(*)::int AS kept FROM kept`, [ARCHIVED_TYPES as unknown as string[]]);
-    if (kept) await tx.unsafe(`ALTER TABLE ${keep} ADD CONSTRAINT ${keep}_range CHECK (${within(p, 'recorded_at')})`);
-    else await tx.unsafe(`DROP TABLE ${keep}`);
+    if (kept) {
+      await tx.unsafe(`ALTER TABLE ${keep} ADD CONSTRAINT ${keep}_range CHECK (${within(p, 'recorded_at')})`);
+      await buildIndexesLike(tx, 'events', keep);
+    } else {
+      await tx.unsafe(`DROP TABLE ${keep}`);
+    }
     await tx.unsafe(`ALTER TABLE events DETACH PARTITION ${p.name}`);
     await tx.unsafe(`DROP TABLE ${p.name}`);
     if (kept) {
       await tx.unsafe(`ALTER TABLE ${keep} RENAME TO ${p.name}`);
+      const indexes = await tx<{ name: string }[]>`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${p.name}::regclass`;
+      for (const { name } of indexes) await tx.unsafe(`ALTER INDEX ${name} RENAME TO ${p.name}${name.slice(keep.length)}`);
       await tx.unsafe(`ALTER TABLE events ATTACH PARTITION ${p.name} FOR VALUES ${bounds}`);
       await tx.unsafe(`ALTER TABLE ${p.name} DROP CONSTRAINT ${keep}_range`);
     }

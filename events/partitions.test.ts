@@ -79,6 +79,11 @@ describe('a new log', () => {
     const months = Array.from({ length: MONTHS_AHEAD + 1 }, (_, n) => partitionName('events', addMonths(now, n), addMonths(now, n + 1)));
     expect(partitions.map((p) => p.name)).toEqual([...months, 'events_default']);
     expect(partitions[0]!.from).toEqual(monthStart(now));
+    // A month's indexes are named after the log's: plans say which index they use.
+    const indexesOf = async (table: string) => (await db.sql<{ name: string }[]>`
+      SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${table}::regclass`).map((r) => r.name).sort();
+    const month = partitions[0]!.name;
+    expect(await indexesOf(month)).toEqual((await indexesOf('events')).map((n) => `${month}${n.slice('events'.length)}`).sort());
     const once = await schemaOf(db.sql);
     await db.sql.unsafe(EVENT_STORE_DDL);
     expect(await ensurePartitions(db.sql)).toEqual([]);

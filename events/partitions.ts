@@ -96,6 +96,27 @@ export function uncovered(from: Date, to: Date, partitions: readonly Partition[]
   return pieces.map(([x, y]) => [new Date(x), new Date(y)]);
 }
 
+/**
+ * Builds on `partition` (not attached yet) the indexes of `table` that ATTACH would otherwise
+ * build, named after them (`events_2026_11_by_commit_order`, where PostgreSQL would choose
+ * `events_2026_11_transaction_id_global_position_idx` or `events_2026_11_expr_idx1`): plans name
+ * the partitions' indexes, and these say which index they are. ATTACH adopts them. Indexes of
+ * constraints (the primary key) are left to ATTACH, which names them `<partition>_pkey`.
+ */
+export async function buildIndexesLike(tx: Sql, table: string, partition: string): Promise<void> {
+  const indexes = await tx<{ name: string; definition: string }[]>`
+    SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE i.indrelid = ${identifier(table)}::regclass
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`;
+  for (const { name, definition } of indexes) {
+    const own = (name.startsWith(`${table}_`) ? `${partition}${name.slice(table.length)}` : `${partition}_${name}`).slice(0, 63);
+    const sql = definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON ONLY \S+ /, (_, unique = '') => `CREATE ${unique}INDEX ${own} ON ${identifier(partition)} `);
+    if (sql === definition) throw new Error(`Cannot read the definition of index ${name}: ${definition}`);
+    await tx.unsafe(sql);
+  }
+}
+
 /** Adds [from, to) as a partition in `tx`, which holds SCHEMA_LOCK; `partitions` are the table's, as listed in it. */
 async function addPartition(tx: Sql, table: string, partitions: readonly Partition[], from: Date, to: Date, name: string): Promise<string> {
   identifier(name);
@@ -113,6 +134,7 @@ async function addPartition(tx: Sql, table: string, partitions: readonly Partiti
     await tx.unsafe(`WITH moved AS (DELETE FROM ${fallback.name} WHERE ${key} >= '${a}' AND ${key} < '${b}' RETURNING *)
                      INSERT INTO ${name} SELECT * FROM moved`);
   }
+  await buildIndexesLike(tx, table, name);
   // A constraint that implies the bounds spares ATTACH its scan of the new table.
   await tx.unsafe(`ALTER TABLE ${name} ADD CONSTRAINT ${name}_range CHECK (${key} >= '${a}' AND ${key} < '${b}')`);
   await tx.unsafe(`ALTER TABLE ${table} ATTACH PARTITION ${name} FOR VALUES FROM ('${a}') TO ('${b}')`);
