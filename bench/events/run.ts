@@ -9,6 +9,7 @@
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../../api/db.ts';
 import { createEventStore, EVENT_STORE_DDL, START, type NewEvent } from '../../events/store.ts';
+import { ensurePartitions } from '../../events/partitions.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
 import { createProjectionRunner } from '../../projections/runner.ts';
 import { projections } from '../../projections/index.ts';
@@ -73,6 +74,7 @@ async function appendPhases(db: Database, round: number, total: number): Promise
 
 const db = await freshDatabase();
 await db.sql.unsafe(EVENT_STORE_DDL);
+await ensurePartitions(db.sql); // appends go to this month's partition, as in the product
 const store = createEventStore(db.sql);
 const writers = db.embedded ? 1 : WRITERS;
 console.log(`database: ${db.embedded ? 'embedded PGlite (one connection)' : 'PostgreSQL server'}; ${TOTAL.toLocaleString('en-GB')} events`);
@@ -85,6 +87,7 @@ else {
   // Three rounds in alternating order, so both stores meet the same machine load; medians are printed.
   const unlocked = await freshDatabase();
   await unlocked.sql.unsafe(`${EVENT_STORE_DDL}; CREATE OR REPLACE FUNCTION events_take_append_lock() RETURNS void LANGUAGE sql AS $$ SELECT NULL::void $$`);
+  await ensurePartitions(unlocked.sql);
   const rounds: Record<'locked' | 'unlocked', { batched: number; single: number }[]> = { locked: [], unlocked: [] };
   for (let round = 0; round < 3; round++) {
     const order = round % 2 ? (['locked', 'unlocked'] as const) : (['unlocked', 'locked'] as const);
