@@ -120,6 +120,7 @@ try {
   const [copy] = await time(async () => {
     await copied.sql.begin(async (tx) => {
       await tx.unsafe(`ALTER TABLE events RENAME TO events_plain`);
+      await tx.unsafe(`ALTER TABLE price_checks ALTER COLUMN global_position DROP DEFAULT`);
       await tx.unsafe(`ALTER TABLE events_plain ALTER COLUMN global_position DROP IDENTITY`);
       for (const [index] of await tx<{ name: string }[]>`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'events_plain'::regclass`.values()) {
         await tx.unsafe(`ALTER INDEX ${index} RENAME TO plain_${index}`);
@@ -130,6 +131,7 @@ try {
     for (let m = -12; m <= 0; m++) await createPartition(copied.sql, 'events', addMonths(now, m), addMonths(now, m + 1));
     await copied.sql`INSERT INTO events SELECT global_position, transaction_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at FROM events_plain`;
     await copied.sql`SELECT setval('events_global_position_seq', (SELECT max(global_position) FROM events_plain))`;
+    await copied.sql`ALTER TABLE price_checks ALTER COLUMN global_position SET DEFAULT nextval('events_global_position_seq')`;
     await copied.sql`DROP TABLE events_plain`;
     const c = await createContext(config, { database: { ...copied, close: async () => {} } });
     await c.close();
