@@ -400,7 +400,7 @@ export function createEventStore(sql: Sql) {
         UNION ALL
         (SELECT transaction_id, global_position FROM price_checks WHERE transaction_id < ${below}::xid8
          ORDER BY transaction_id DESC, global_position DESC LIMIT 1)) AS last
-      ORDER BY transaction_id DESC, position DESC LIMIT 1`;
+      ORDER BY last.transaction_id DESC, last.position DESC LIMIT 1`; // by the xid8s, not their text (999 < 1000)
     return row ? { transactionId: row.transaction_id, position: Number(row.position) } : START;
   }
 

@@ -73,8 +73,8 @@ try {
       process.stderr.write(`\r${fmt(done)} events imported`);
     });
     // Imported history is not news: reactors (alerts, e-mails) start after it.
-    await ctx.sql`UPDATE reactor_checkpoints SET transaction_id = h.transaction_id, position = h.position, updated_at = now()
-                  FROM (SELECT transaction_id, global_position AS position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1) h`;
+    const head = await ctx.store.head();
+    await ctx.sql`UPDATE reactor_checkpoints SET transaction_id = ${head.transactionId}::xid8, position = ${head.position}, updated_at = now()`;
     const twice = skipped ? ` (${fmt(skipped)} held by two files were loaded once)` : '';
     console.error(`\nImported ${fmt(n)} events${twice} in ${((performance.now() - started) / 1000).toFixed(1)} s. Read models catch up when the server starts (or: bun run projections rebuild).`);
   } else if (command === 'archive') {

@@ -127,9 +127,8 @@ const SETTLE_MS = 30_000;
 
 /** Waits until the read models have every event appended so far. */
 async function settled() {
-  const [last] = await ctx.sql<{ t: string; p: string }[]>`
-    SELECT transaction_id::text AS t, global_position AS p FROM events ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`;
-  if (last) await ctx.projections.waitFor({ transactionId: last.t, position: Number(last.p) }, SETTLE_MS);
+  const last = await ctx.store.head();
+  if (last.position) await ctx.projections.waitFor(last, SETTLE_MS);
 }
 
 const checkEvents = async (productId: string) =>

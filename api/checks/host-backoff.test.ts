@@ -96,9 +96,8 @@ beforeAll(async () => {
 afterAll(async () => { for (const s of shops) s.stop(); await ctx.close(); }, SETUP_TIMEOUT);
 
 async function settled() {
-  const [last] = await ctx.sql<{ t: string; p: string }[]>`
-    SELECT transaction_id::text AS t, global_position AS p FROM events ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`;
-  if (last) await ctx.projections.waitFor({ transactionId: last.t, position: Number(last.p) }, 30_000);
+  const last = await ctx.store.head();
+  if (last.position) await ctx.projections.waitFor(last, 30_000);
 }
 
 async function addProduct(userId: string, url: string) {

@@ -44,15 +44,15 @@ export async function observe(ctx: Pick<AppContext, 'store'>, productId: string,
  * raise included. Waits rather than assumes: on a shared PostgreSQL server another database's
  * open transaction can hold catch-up readers back for a while.
  */
-export async function settle(ctx: Pick<AppContext, 'sql' | 'reactors' | 'projections'>, timeoutMs = 30_000) {
+export async function settle(ctx: Pick<AppContext, 'sql' | 'store' | 'reactors' | 'projections'>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await ctx.reactors.catchUp();
     await ctx.projections.catchUp();
+    const last = await ctx.store.head();
     const [row] = await ctx.sql<{ done: boolean }[]>`
-      WITH last AS (SELECT transaction_id, global_position AS position FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1)
-      SELECT coalesce(bool_and((c.transaction_id, c.position) >= (last.transaction_id, last.position)), true) AS done
-      FROM last, (SELECT transaction_id, position FROM projection_checkpoints UNION ALL SELECT transaction_id, position FROM reactor_checkpoints) c`;
+      SELECT coalesce(bool_and((c.transaction_id, c.position) >= (${last.transactionId}::xid8, ${last.position}::bigint)), true) AS done
+      FROM (SELECT transaction_id, position FROM projection_checkpoints UNION ALL SELECT transaction_id, position FROM reactor_checkpoints) c`;
     if (!row || row.done) return;
     if (Date.now() > deadline) throw new Error('The reactors and projections did not catch up in time');
     await Bun.sleep(20);
