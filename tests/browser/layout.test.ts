@@ -167,7 +167,7 @@ describe.skipIf(!browserAvailable)('layout', () => {
         ['orange "+N new today"', card('Active Alerts').getByText(/^\+\d+$/)],
         ['red change badge', page.getByRole('list', { name: 'Recent price changes' }).getByLabel(/^Up /).first()],
         ['grey change badge', page.getByRole('list', { name: 'Recent price changes' }).getByLabel(/^Down /).first()],
-        ['unread count', page.getByRole('banner').getByRole('button', { name: /^Notifications/ }).locator('span')],
+        ['unread count', page.getByRole('banner').getByRole('button', { name: /^Notifications/ }).locator('xpath=following-sibling::span')],
       ];
       const tooFaint: string[] = [];
       for (const [what, locator] of texts) {
