@@ -2,7 +2,7 @@ import { cron } from '@elysiajs/cron';
 import { loadConfig } from './config.ts';
 import { createContext } from './context.ts';
 import { createApp } from './server.ts';
-import { enqueueDueChecks } from './checks/queue.ts';
+import { ENQUEUE_TICK_MS, enqueueDueChecks } from './checks/queue.ts';
 import { runWorker } from './checks/worker.ts';
 import { sharedRenderer } from './checks/browser.ts';
 import { createMailer } from './alerts/mailer.ts';
@@ -33,10 +33,11 @@ const app = createApp(ctx)
     name: 'event-partitions', pattern: '41 * * * *', protect: true, catch: true,
     run: () => ensurePartitions(ctx.sql),
   }))
-  // Due price checks go into the queue every minute; workers (this process and `bun run worker`) take them.
+  // Due price checks go into the queue every minute, with those due before the next tick to run
+  // at their time; workers (this process and `bun run worker`) take them.
   .use(cron({
     name: 'enqueue-checks', pattern: '* * * * *', protect: true, catch: true,
-    run: () => enqueueDueChecks(ctx),
+    run: () => enqueueDueChecks(ctx, new Date(), { aheadMs: ENQUEUE_TICK_MS }),
   }))
   // Weekly reports go out on Monday from 08:00 in each user's time zone; a minute's look finds them.
   .use(cron({

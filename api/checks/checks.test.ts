@@ -179,6 +179,22 @@ describe('scheduling', () => {
     await drain();
   });
 
+  test('a tick also queues the checks due before the next one, to run at their time', async () => {
+    const { userId } = await signedIn();
+    const id = await addProduct(ctx, userId, `${shopUrl}/p/sched-ahead`);
+    await enqueueDueChecks(ctx);
+    await drain();
+    const due = await dueAt(id);
+    await enqueueDueChecks(ctx, minuteFrom(due, -2), { aheadMs: 60_000 });
+    expect(await queued(id)).toBe(false);
+    await enqueueDueChecks(ctx, new Date(due.getTime() - 30_000), { aheadMs: 60_000 });
+    const [job] = await ctx.sql<{ run_at: Date }[]>`SELECT run_at FROM check_jobs WHERE product_id = ${id}`;
+    expect(new Date(job!.run_at).getTime()).toBe(due.getTime());
+    // Not before its time: the day ahead has not come yet.
+    expect((await claimJobs(ctx.sql, { workerId: 'ahead', limit: 100 })).map((j) => j.productId)).not.toContain(id);
+    await ctx.sql`DELETE FROM check_jobs WHERE product_id = ${id}`;
+  });
+
   test('products checked together come due spread over the next interval, each at its slot', async () => {
     const { userId } = await signedIn();
     const ids: string[] = [];

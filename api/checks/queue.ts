@@ -1,6 +1,6 @@
 import { transaction, type Sql } from '../db.ts';
 import type { Config } from '../config.ts';
-import { PLAN_MINUTES, FREQUENCY_MINUTES, isDue, type CheckFrequencySetting } from './schedule.ts';
+import { PLAN_MINUTES, FREQUENCY_MINUTES, nextCheckAt, type CheckFrequencySetting } from './schedule.ts';
 import { PLANS } from '../billing/plans.ts';
 import { demoShopPrefix, isDemoShopUrl } from '../demo-shop/address.ts';
 import { hostOf } from './host-backoff.ts';
@@ -217,15 +217,21 @@ type Candidate = {
   last_check_at: Date | null; consecutive_failures: number; updated_at: Date;
 };
 
+/** How often the server's tick enqueues due checks: each tick also queues those due before the next, for their time. */
+export const ENQUEUE_TICK_MS = 60_000;
+
 /**
  * The cron tick: enqueues every product that is due and has no job yet. An advisory lock makes
  * a tick that overlaps another (several API replicas, or a slow tick) do nothing.
+ * `aheadMs`: products due within that time are queued too, to run at their due time (run_at),
+ * so a check starts at its slot rather than at the first tick after it.
  * The database narrows the candidates with each product's normal interval, counted from its slot
- * as `nextCheckAt` counts it (the same hash and arithmetic, in 64-bit integers); `isDue` decides,
+ * as `nextCheckAt` counts it (the same hash and arithmetic, in 64-bit integers); `nextCheckAt` decides,
  * with backoff for failing products.
  */
-export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = new Date()): Promise<number> {
+export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = new Date(), opts: { aheadMs?: number } = {}): Promise<number> {
   const rules = { demoCheckMinutes: ctx.config.demoCheckMinutes };
+  const horizon = new Date(now.getTime() + (opts.aheadMs ?? 0));
   const demoPrefix = demoShopPrefix(ctx.config);
   return transaction(ctx.sql, async (tx) => {
     const [lock] = await tx<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtext('checks:enqueue')) AS ok`;
@@ -249,18 +255,22 @@ export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = 
       SELECT id, user_id, url, plan, check_frequency, last_check_at, consecutive_failures, updated_at FROM waiting w
       WHERE w.last_check_at IS NULL OR w.updated_at > w.last_check_at
         -- Never due before half an interval; past that, due one interval after the slot nearest the last check.
-        OR (w.last_check_at <= ${now}::timestamptz - make_interval(secs => w.interval_ms / 2000.0)
+        OR (w.last_check_at <= ${horizon}::timestamptz - make_interval(secs => w.interval_ms / 2000.0)
             AND w.checked_ms + w.interval_ms / 2
                 - (w.checked_ms - ((('x' || left(md5(w.id), 8))::bit(32)::bigint * w.interval_ms) >> 32) + w.interval_ms / 2) % w.interval_ms
-                + w.interval_ms <= ${now.getTime()}::bigint)`;
-    const due = candidates.filter((c) => isDue({
+                + w.interval_ms <= ${horizon.getTime()}::bigint)`;
+    const due = candidates.map((c) => ({ ...c, at: nextCheckAt({
       productId: c.id, plan: c.plan, checkFrequency: c.check_frequency, demoShop: isDemoShopUrl(ctx.config, c.url),
       lastCheckAt: c.last_check_at, consecutiveFailures: c.consecutive_failures, editedAt: c.updated_at,
-    }, now, rules));
+    }, rules) })).filter((c) => c.at <= horizon);
     if (!due.length) return 0;
+    // Due by now: queued to run at once; due before the horizon: at its time.
+    const runAt = due.map((c) => (c.at > now ? c.at.toISOString() : null));
     const inserted = await tx`
-      INSERT INTO check_jobs (product_id, user_id, url, host)
-      SELECT * FROM unnest(${due.map((c) => c.id)}::text[], ${due.map((c) => c.user_id)}::text[], ${due.map((c) => c.url)}::text[], ${due.map((c) => hostOf(c.url))}::text[])
+      INSERT INTO check_jobs (product_id, user_id, url, host, run_at)
+      SELECT product_id, user_id, url, host, coalesce(run_at, now())
+      FROM unnest(${due.map((c) => c.id)}::text[], ${due.map((c) => c.user_id)}::text[], ${due.map((c) => c.url)}::text[], ${due.map((c) => hostOf(c.url))}::text[],
+        ${runAt}::timestamptz[]) AS t(product_id, user_id, url, host, run_at)
       ON CONFLICT (product_id) DO NOTHING
       RETURNING product_id`;
     return inserted.length;

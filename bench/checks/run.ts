@@ -12,7 +12,6 @@
  * production. Workers are separate `bun` processes with the default fetcher; this process serves
  * the shop and runs the projections.
  */
-import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/context.ts';
@@ -22,6 +21,7 @@ import { runWorker } from '../../api/checks/worker.ts';
 import { productStream } from '../../events/product.ts';
 import type { NewEvent } from '../../events/store.ts';
 import { productPage } from '../extract/product-page.ts';
+import { processCpuMs } from '../cpu.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -118,19 +118,6 @@ async function cpuOf(ctx: Awaited<ReturnType<typeof createContext>>, workerPids:
     postgres: backends.reduce((sum, pid) => sum + processCpuMs(pid), 0),
   };
 }
-
-/** utime + stime of a process from /proc, in milliseconds (0 when it cannot be read). */
-function processCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-const CLOCK_TICKS = 100;
 
 async function spawnWorker(dbUrl: string, concurrency: number) {
   const proc = Bun.spawn([process.execPath, ...(process.env.BENCH_PROFILE ? ['--cpu-prof-md', '--cpu-prof-dir=/tmp/prof'] : []), import.meta.path, '--worker', dbUrl, String(concurrency)], { stdout: 'pipe', stderr: 'inherit' });
