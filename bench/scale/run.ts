@@ -4,7 +4,7 @@
  * measured in steady state.
  *
  *   bun bench/scale/run.ts [--products 100000] [--users 1000] [--workers 2] [--concurrency 32]
- *                          [--warmup 3] [--minutes 15]
+ *                          [--warmup 3] [--minutes 15] [--daily-pro 0.5] [--fast-pro 0.125]
  *
  * Needs a PostgreSQL server on this machine (DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/postgres): a scratch database is created and dropped, and the
@@ -16,8 +16,9 @@
  * of the same page), so an unchanged price is a repeat from the first check on.
  *
  * Users: 40% free (3 products, daily), 30% starter (25, daily), 20% growth (100, hourly) and 10%
- * pro, sharing the rest (one pro user has 10,000); a quarter of the pro users check every 15
- * minutes, the others (the one with 10,000 too) chose hourly. Each user watches five shops.
+ * pro, sharing the rest (one pro user has 10,000). Of the pro users, half (the one with 10,000
+ * among them) saved daily checks as large catalogues do (--daily-pro), an eighth keep checks
+ * every 15 minutes (--fast-pro), the others saved hourly. Each user watches five shops.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,7 @@ import { loadConfig } from '../../api/config.ts';
 import { createContext, type AppContext } from '../../api/context.ts';
 import { openDatabase } from '../../api/db.ts';
 import { checkPage, type CheckEvent } from '../../api/checks/check.ts';
-import { nextCheckAt, slotOffsetMs, checkIntervalMinutes, type ProductSchedule } from '../../api/checks/schedule.ts';
+import { nextCheckAt, slotOffsetMs, checkIntervalMinutes, type CheckFrequencySetting, type ProductSchedule } from '../../api/checks/schedule.ts';
 import { productStream } from '../../events/product.ts';
 import { userStream } from '../../events/user.ts';
 import { subscriptionStream } from '../../events/subscription.ts';
@@ -47,13 +48,16 @@ const WORKERS = arg('workers', 2);
 const CONCURRENCY = arg('concurrency', 32);
 const WARMUP_MIN = arg('warmup', 3);
 const MINUTES = arg('minutes', 15);
+const DAILY_PRO = arg('daily-pro', 0.5);
+const FAST_PRO = arg('fast-pro', 0.125);
 
 const MINUTE = 60_000;
 const SELECTOR = '#price-template--product .price';
 const RULES = { demoCheckMinutes: 3 };
 
 type Plan = 'free' | 'starter' | 'growth' | 'pro';
-type User = { id: string; n: number; plan: Plan; hourly: boolean; products: number };
+/** `frequency`: the check frequency the user saved, null for the plan's. */
+type User = { id: string; n: number; plan: Plan; frequency: CheckFrequencySetting | null; products: number };
 /** `seededCheck`: the check the seed gave it, at its last slot. */
 type Product = { id: string; n: number; user: User; url: string; seededCheck: Date };
 
@@ -61,9 +65,11 @@ type Product = { id: string; n: number; user: User; url: string; seededCheck: Da
 function population(): User[] {
   const users: User[] = Array.from({ length: USERS }, (_, n) => {
     const plan: Plan = n % 10 < 4 ? 'free' : n % 10 < 7 ? 'starter' : n % 10 < 9 ? 'growth' : 'pro';
-    return { id: `scale-user-${String(n).padStart(4, '0')}`, n, plan, hourly: plan === 'pro' && n % 40 !== 29, products: { free: 3, starter: 25, growth: 100, pro: 0 }[plan] };
+    return { id: `scale-user-${String(n).padStart(4, '0')}`, n, plan, frequency: null, products: { free: 3, starter: 25, growth: 100, pro: 0 }[plan] };
   });
   const pro = users.filter((u) => u.plan === 'pro');
+  // The first (with 10,000 products) and the next pro users save daily, the next hourly, the rest keep 15 minutes.
+  for (const [k, u] of pro.entries()) u.frequency = k < DAILY_PRO * pro.length ? 'daily' : k < (1 - FAST_PRO) * pro.length ? 'hourly' : null;
   const rest = Math.max(0, PRODUCTS - users.reduce((sum, u) => sum + u.products, 0));
   const heavy = Math.min(10_000, Math.floor(rest / 3));
   pro[0]!.products = heavy;
@@ -72,7 +78,7 @@ function population(): User[] {
 }
 
 const schedule = (p: Product, lastCheckAt: Date, consecutiveFailures = 0): ProductSchedule => ({
-  productId: p.id, plan: p.user.plan, checkFrequency: p.user.hourly ? 'hourly' : null, demoShop: false,
+  productId: p.id, plan: p.user.plan, checkFrequency: p.user.frequency, demoShop: false,
   lastCheckAt, consecutiveFailures, editedAt: null,
 });
 
@@ -150,6 +156,7 @@ async function main() {
     console.log(`checks/s per core: workers alone ${(window.length / used('workers')).toFixed(0)}, whole product ${(window.length / productCpu).toFixed(0)}`);
     console.log(`PostgreSQL CPU share: ${(used('postgres') / productCpu * 100).toFixed(0)}% of the product's CPU (${(used('postgres') / seconds * 100).toFixed(0)}% of a core)`);
     console.log(`log bytes per check: ${((b.bytes - a.bytes) / window.length).toFixed(0)} (events and price_checks, tables and indexes: +${mb(b.bytes - a.bytes)} for ${window.length} checks; the whole log is ${mb(b.bytes)})`);
+    console.log(`PostgreSQL writes per check: ${((b.wal - a.wal) / window.length / 1024).toFixed(1)} KB of WAL, ${((b.written - a.written) / window.length).toFixed(2)} data pages of 8 KB (${((b.written - a.written) / seconds).toFixed(1)} pages/s)`);
     console.log(`events/s: ${((whole + repeats) / seconds).toFixed(1)} (${(whole / seconds).toFixed(1)} whole events, ${(repeats / seconds).toFixed(1)} repeats)`);
     console.log(`largest per-host concurrency seen: ${shopStats.maxPerHost} (at ${shopStats.maxPerHostAt}); the shops served ${shopStats.requests.toLocaleString('en')} pages, ${mb(shopStats.bytes)}`);
   } finally {
@@ -173,7 +180,7 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
   for (const user of users) {
     const userId = user.id;
     const userEvents: NewEvent[] = [{ type: 'UserSignedUp', data: { userId, provider: 'demo', subject: `${userId}@example.com`, email: `${userId}@example.com`, firstName: null, lastName: null, profileImageUrl: null } }];
-    if (user.hourly) userEvents.push({ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, checkFrequency: 'hourly' } } });
+    if (user.frequency) userEvents.push({ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, checkFrequency: user.frequency } } });
     batch.push({ streamId: userStream(userId), expected: 'no_stream', events: userEvents });
     if (user.plan !== 'free') {
       const at = Math.floor(now / 1000);
@@ -229,12 +236,17 @@ function expectedChecksPerHour(products: Product[]): number {
   return products.reduce((sum, p) => sum + 60 / checkIntervalMinutes(schedule(p, new Date()), RULES), 0);
 }
 
-/** The log's size (every partition of events, and price_checks, with their indexes) and its rows. */
+/**
+ * The log's size (every partition of events, and price_checks, with their indexes) and its rows;
+ * and the server's WAL and the data pages it has written (the whole server: it serves nothing else).
+ */
 async function logState(ctx: AppContext) {
-  const [row] = await ctx.sql<{ bytes: string; events: string; repeats: string }[]>`
+  const [row] = await ctx.sql<{ bytes: string; events: string; repeats: string; wal: string; written: string }[]>`
     SELECT (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('events') WHERE isleaf) + pg_total_relation_size('price_checks') AS bytes,
-      (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM price_checks) AS repeats`;
-  return { bytes: Number(row!.bytes), events: Number(row!.events), repeats: Number(row!.repeats) };
+      (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM price_checks) AS repeats,
+      (SELECT wal_bytes FROM pg_stat_wal) AS wal,
+      (SELECT buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter) AS written`;
+  return { bytes: Number(row!.bytes), events: Number(row!.events), repeats: Number(row!.repeats), wal: Number(row!.wal), written: Number(row!.written) };
 }
 
 async function checksSince(ctx: AppContext, since: Date): Promise<number> {
