@@ -107,12 +107,13 @@ async function main() {
     const users = population();
     const sizes = corpusPageSizes();
     console.log(`${PRODUCTS} products of ${USERS} users (${plans(users)}) on ${HOSTS} shops at 127.0.0.1-${HOSTS}:${port}`);
-    console.log(`pages ${Math.round(percentile(sizes, 0.5) / 1024)} KB median, ${Math.round(Math.max(...sizes) / 1024)} KB largest (the sizes of bench/corpus); shops ${[...Array(HOSTS).keys()].map((h) => h + 1).filter(isSlowHost).join(', ')} take ${SLOW_MS / 1000} s a page, ${[...Array(HOSTS).keys()].map((h) => h + 1).filter(isFailingHost).join(', ')} answer 503`);
+    const hosts = Array.from({ length: HOSTS }, (_, h) => h + 1);
+    console.log(`pages ${Math.round(percentile(sizes, 0.5) / 1024)} KB median, ${Math.round(Math.max(...sizes) / 1024)} KB largest (the sizes of bench/corpus); shops ${hosts.filter(isSlowHost).join(', ')} take ${SLOW_MS / 1000} s a page, ${hosts.filter(isFailingHost).join(', ')} answer 503`);
 
-    let t = performance.now();
+    const seedStarted = performance.now();
     const products = await seed(ctx, users, port, sizes);
     const due = expectedChecksPerHour(products);
-    console.log(`seeded in ${((performance.now() - t) / 1000).toFixed(0)} s; the schedule asks ${Math.round(due).toLocaleString('en')} checks an hour (${(due / 3600).toFixed(1)}/s)`);
+    console.log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s; the schedule asks ${Math.round(due).toLocaleString('en')} checks an hour (${(due / 3600).toFixed(1)}/s)`);
 
     const env = { DATABASE_URL: dbUrl, CHECK_ALLOW_PRIVATE: 'true', DATA_DIR: dataDir };
     const api = await spawn(['api/main.ts'], { ...env, PORT: String(await freePort()), CHECK_WORKER: 'off' }, /Pricewatch is running/);
