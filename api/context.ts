@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type Sql } from './db.ts';
 import { createEventStore, EVENT_STORE_DDL, type EventStore } from '../events/store.ts';
-import { ensurePartitions } from '../events/partitions.ts';
+import { ensurePartitions, reportPartitionFailure } from '../events/partitions.ts';
 import { EVENT_ARCHIVES_DDL } from '../events/archive.ts';
 import { createProjectionRunner, type ProjectionRunner } from '../projections/runner.ts';
 import { projections } from '../projections/index.ts';
@@ -44,7 +44,7 @@ export async function migrate(sql: Sql, runner: ProjectionRunner, reactorRunner?
   await sql.unsafe(EVENT_ARCHIVES_DDL);
   // The log's partitions for this month and the next ones. Should this wait too long for a lock,
   // appends go to the DEFAULT partition meanwhile, and the hourly job tries again.
-  await ensurePartitions(sql).catch((err) => console.error('event log partitions:', err instanceof Error ? err.message : err));
+  await ensurePartitions(sql).catch(reportPartitionFailure);
 }
 
 export async function createContext(config: Config, opts: { database?: Database } = {}): Promise<AppContext & { database: Database; close(): Promise<void> }> {

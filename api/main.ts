@@ -9,7 +9,7 @@ import { createMailer } from './alerts/mailer.ts';
 import { createOutboxSender } from './alerts/sender.ts';
 import { queueWeeklyReports } from './alerts/weekly.ts';
 import { createChannelDeliverer } from './channels/deliverer.ts';
-import { ensurePartitions } from '../events/partitions.ts';
+import { keepPartitionsAhead } from '../events/partitions.ts';
 
 /** The product in one process: API, static site, projections and scheduled jobs. */
 const config = loadConfig();
@@ -27,12 +27,6 @@ const app = createApp(ctx)
       await ctx.sql`DELETE FROM oauth_states WHERE created_at < now() - interval '1 hour'`;
     },
   }))
-  // The event log's partitions for the months ahead (created at start too); hourly, so a try that
-  // had to give way to a busy table is soon made again.
-  .use(cron({
-    name: 'event-partitions', pattern: '41 * * * *', protect: true, catch: true,
-    run: () => ensurePartitions(ctx.sql),
-  }))
   // Due price checks go into the queue every minute, with those due before the next tick to run
   // at their time; workers (this process and `bun run worker`) take them.
   .use(cron({
@@ -49,6 +43,8 @@ const app = createApp(ctx)
   .listen({ port: config.port, hostname: process.env.HOST ?? '0.0.0.0', maxRequestBodySize: 10 * 1024 * 1024 });
 
 const stopWorker = new AbortController();
+// The event log's partitions for the months ahead (made at start too), as workers keep them.
+keepPartitionsAhead(ctx.sql, { signal: stopWorker.signal });
 const worker = config.checkWorker ? runWorker(ctx, { signal: stopWorker.signal }) : Promise.resolve();
 const mailer = createMailer(config);
 const sender = createOutboxSender(ctx, mailer).run(stopWorker.signal);

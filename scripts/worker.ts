@@ -27,7 +27,7 @@ process.on('SIGINT', () => stop.abort());
 process.on('SIGTERM', () => stop.abort());
 
 // Workers also keep the event log's partitions ahead, so that they are made even when no server runs.
-keepPartitionsAhead(ctx.sql, { signal: stop.signal, onError: (err) => console.error('event log partitions:', err instanceof Error ? err.message : err) });
+keepPartitionsAhead(ctx.sql, { signal: stop.signal });
 
 console.log(`Price-check worker ${process.pid} started (${concurrency} at a time)`);
 await runWorker(ctx, { concurrency, signal: stop.signal });
