@@ -9,8 +9,10 @@ import {
   isCloudMetadataAddress,
   uncheckableUrlReason,
   validateTargetUrl,
+  WEB_PORTS,
   type FetcherSettings,
   type FetchResult,
+  type ResourceResult,
 } from './fetcher';
 
 describe('isBlockedAddress', () => {
@@ -18,7 +20,7 @@ describe('isBlockedAddress', () => {
     loopback: ['127.0.0.1', '127.255.255.254', '::1'],
     private: ['10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1'],
     'link-local': ['169.254.1.1', 'fe80::1', 'fe80::1%eth0'],
-    'cloud metadata': ['169.254.169.254', 'fd00:ec2::254'],
+    'cloud metadata': ['169.254.169.254', 'fd00:ec2::254', '168.63.129.16', '::ffff:168.63.129.16', '64:ff9b::a83f:8110'],
     'unique-local': ['fc00::1', 'fd12:3456::1'],
     multicast: ['224.0.0.1', '239.255.255.250', 'ff02::1', 'ff05::2'],
     unspecified: ['0.0.0.0', '0.1.2.3', '::'],
@@ -57,6 +59,25 @@ describe('isBlockedAddress', () => {
     for (const ip of ['169.254.169.254', '::ffff:169.254.169.254', 'fd00:ec2::254', '64:ff9b::a9fe:a9fe'])
       expect(isCloudMetadataAddress(ip)).toBe(true);
     expect(isCloudMetadataAddress('127.0.0.1')).toBe(false);
+  });
+
+  test('finds metadata services in all of link-local and inside every IPv6 form that carries an IPv4 address', () => {
+    const metadata = [
+      // Azure WireServer; AWS ECS credentials, time and DNS: all of 169.254.0.0/16.
+      '168.63.129.16', '169.254.170.2', '169.254.169.123', '169.254.169.253', '169.254.0.1',
+      '::ffff:168.63.129.16', '64:ff9b::a83f:8110',
+      // IPv4-compatible, local-use NAT64, 6to4, and Teredo (client address inverted).
+      '::a9fe:a9fe', '::169.254.170.2', '64:ff9b:1::a9fe:a9fe', '2002:a9fe:a9fe::', '2002:a9fe:a9fe:1::1',
+      '2001:0:4136:e378:8000:63bf:5601:5601', '[2002:a83f:8110::]',
+      // AWS instance services over IPv6: metadata, pod credentials, time.
+      'fd00:ec2::254', 'fd00:ec2::23', 'fd00:ec2::123',
+    ];
+    for (const ip of metadata) expect({ ip, metadata: isCloudMetadataAddress(ip) }).toEqual({ ip, metadata: true });
+    const other = [
+      '127.0.0.1', '10.0.0.1', '8.8.8.8', '168.63.129.17', '::1', '::', '::ffff:8.8.8.8', '2002:808:808::',
+      '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '64:ff9b::808:808', '64:ff9b:1::808:808', 'fe80::1', 'fd00::254', 'not an address',
+    ];
+    for (const ip of other) expect({ ip, metadata: isCloudMetadataAddress(ip) }).toEqual({ ip, metadata: false });
   });
 });
 
@@ -137,6 +158,20 @@ describe('uncheckableUrlReason (an address as the user gives it, before any fetc
   test('refuses cloud metadata addresses, even on loopback test servers', () => {
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', 'http://[fd00:ec2::254]/', 'http://metadata.google.internal/', 'http://100.100.100.200/'])
       for (const allowPrivate of [false, true]) expect({ url, allowPrivate, refused: typeof refusedWith(url, allowPrivate) }).toEqual({ url, allowPrivate, refused: 'string' });
+  });
+
+  test('refuses every form of a metadata address, even on loopback test servers', () => {
+    for (const url of [
+      'http://168.63.129.16/machine?comp=goalstate', 'http://169.254.170.2/v2/credentials/x', 'http://169.254.169.123/',
+      'http://[::a9fe:a9fe]/', 'http://[::169.254.169.254]/', 'http://[64:ff9b:1::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::]/',
+      'http://[2001:0:4136:e378:8000:63bf:5601:5601]/', 'http://[::ffff:168.63.129.16]/', 'http://[fd00:ec2::23]/',
+    ]) {
+      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+      for (const allowPrivate of [false, true])
+        expect({ url, allowPrivate, reason: refusedWith(url, allowPrivate) }).toEqual({
+          url, allowPrivate, reason: `${host} leads to a private or internal network address, which Pricewatch does not visit for safety reasons.`,
+        });
+    }
   });
 
   test('refuses ports other than 80, 443, 8080 and 8443', () => {
@@ -314,7 +349,7 @@ function testFetcher(settings: FetcherSettings = {}) {
   });
 }
 
-function expectFailure(result: FetchResult, code: string) {
+function expectFailure(result: FetchResult | ResourceResult, code: string) {
   expect(result.ok ? `ok (${result.status})` : result.code).toBe(code);
   if (!result.ok) expect(result.reason.length).toBeGreaterThan(20);
 }
@@ -552,6 +587,92 @@ describe('server-side request forgery', () => {
       defaults: { allowPrivate: true },
     });
     expectFailure(await fetcher.fetchPage('http://instance-data.test/latest/meta-data/'), 'blocked-address');
+  });
+
+  // Names that resolve to metadata services, so every path is tried without leaving this machine.
+  const metadataNames: Record<string, string> = {
+    'wireserver.test': '168.63.129.16',
+    'ecs-credentials.test': '169.254.170.2',
+    'compatible.test': '::a9fe:a9fe',
+    'nat64-local.test': '64:ff9b:1::a9fe:a9fe',
+    '6to4.test': '2002:a9fe:a9fe::',
+    'teredo.test': '2001:0:4136:e378:8000:63bf:5601:5601',
+  };
+  const metadataLiterals = ['168.63.129.16', '169.254.170.2', '[::a9fe:a9fe]', '[64:ff9b:1::a9fe:a9fe]', '[2002:a9fe:a9fe::]', '[2001:0:4136:e378:8000:63bf:5601:5601]'];
+
+  test('keeps every metadata service closed in every mode: by name, by literal and on a redirect hop', async () => {
+    const resolve = async (hostname: string) => {
+      const address = metadataNames[hostname];
+      return address ? [{ address, family: address.includes(':') ? (6 as const) : (4 as const) }] : resolveNames(hostname);
+    };
+    for (const allowPrivate of [true, false]) {
+      const fetcher = createFetcher({
+        resolve,
+        // The production guard, plus the loopback shop.
+        isAllowedAddress: (ip) => ip === '127.0.0.1' || !isBlockedAddress(ip),
+        hostSpacingMs: 0,
+        defaults: { allowPrivate, retries: 0, timeoutMs: 1_000, connectTimeoutMs: 300 },
+      });
+      const urls = [...Object.keys(metadataNames), ...metadataLiterals].map((host) => `http://${host}/latest/meta-data/`);
+      for (const url of urls) {
+        const hop = `http://shop.test:${port()}/redirect-to?target=${encodeURIComponent(url)}`;
+        for (const [path, result] of [
+          ['page', await fetcher.fetchPage(url)],
+          ['resource', await fetcher.fetchResource!({ url, method: 'GET', headers: {} })],
+          ['page hop', await fetcher.fetchPage(hop)],
+          ['resource hop', await fetcher.fetchResource!({ url: hop, method: 'GET', headers: {} })],
+        ] as const) expect({ url, allowPrivate, path, code: result.ok ? 'ok' : result.code }).toEqual({ url, allowPrivate, path, code: 'blocked-address' });
+      }
+    }
+  });
+
+  test('redirect hops stay on the ports shops serve pages on, as addresses given by users do', async () => {
+    const guarded = createFetcher({
+      resolve: resolveNames,
+      isAllowedAddress: onlyShopIsPublic,
+      hostSpacingMs: 0,
+      defaults: { allowPrivate: false, retries: 0, timeoutMs: 1_000 },
+    });
+    const offPort = (tag: string) => `http://shop.test:${port()}/page?hop=${tag}`;
+    const via = (target: string) => `http://shop.test:${port()}/redirect-to?target=${encodeURIComponent(target)}`;
+    const refusal = `Port ${port()} is not a port shops serve pages on (80, 443, 8080 or 8443), so Pricewatch does not open it.`;
+    expect(uncheckableUrlReason(offPort('x'))).toBe(refusal);
+
+    const page = await guarded.fetchPage(via(offPort('page')));
+    expectFailure(page, 'bad-url');
+    expect(!page.ok && page.reason).toBe(refusal);
+    // A page's document (main page or frame) is held to the same rule, itself and its hops.
+    const document = await guarded.fetchResource!({ url: offPort('document'), method: 'GET', headers: {}, document: true });
+    expect(document).toMatchObject({ ok: false, code: 'bad-url', reason: refusal });
+    const documentHop = await guarded.fetchResource!({ url: via(offPort('document-hop')), method: 'GET', headers: {}, document: true });
+    expect(documentHop).toMatchObject({ ok: false, code: 'bad-url', reason: refusal });
+    for (const tag of ['page', 'document', 'document-hop']) expect(hits.get(`/page?hop=${tag}`)).toBeUndefined();
+
+    // A subresource keeps the browser's rule only: the page's scripts could ask for that port directly.
+    expect(await guarded.fetchResource!({ url: via(offPort('subresource')), method: 'GET', headers: {} })).toMatchObject({ ok: true, status: 200 });
+    // A private hop is named as such before its port is looked at, as when an address is given.
+    expectFailure(await guarded.fetchPage(via(`http://internal.test:${port()}/page`)), 'blocked-address');
+    // The browser's bad ports stay closed on every hop.
+    expectFailure(await guarded.fetchResource!({ url: via('http://shop.test:25/'), method: 'GET', headers: {} }), 'bad-url');
+  });
+
+  test('allowPrivate (tests on loopback) follows hops to any port but the bad ones; a fetcher may name more web ports', async () => {
+    const open = testFetcher();
+    const via = (target: string) => `${origin}/redirect-to?target=${encodeURIComponent(target)}`;
+    expect((await open.fetchPage(via(`${origin}/page?hop=open-page`))).ok).toBe(true);
+    expect(await open.fetchResource!({ url: via(`${origin}/page?hop=open-document`), method: 'GET', headers: {}, document: true })).toMatchObject({ ok: true, status: 200 });
+    expectFailure(await open.fetchPage(via('http://127.0.0.1:25/')), 'bad-url');
+
+    const shopPort = createFetcher({
+      resolve: resolveNames,
+      isAllowedAddress: onlyShopIsPublic,
+      webPorts: [...WEB_PORTS, server.port!],
+      hostSpacingMs: 0,
+      defaults: { allowPrivate: false, retries: 0, timeoutMs: 1_000 },
+    });
+    const hop = await shopPort.fetchPage(`http://shop.test:${port()}/redirect-to?target=${encodeURIComponent(`http://shop.test:${port()}/page?hop=named-port`)}`);
+    expect(hop.ok).toBe(true);
+    expect(hits.get('/page?hop=named-port')).toBe(1);
   });
 
   test('CHECK_ALLOW_PRIVATE opens loopback for the shared fetcher', async () => {

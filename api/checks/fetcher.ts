@@ -53,6 +53,8 @@ export type FetcherSettings = {
   resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
   /** Which addresses may be visited when `allowPrivate` is off (default: public ones). */
   isAllowedAddress?: (ip: string) => boolean;
+  /** Ports a page's redirects and documents may use when `allowPrivate` is off (default: WEB_PORTS). */
+  webPorts?: readonly number[];
   maxConcurrentPerHost?: number;
   /** Minimum time between the starts of two requests to the same host. */
   hostSpacingMs?: number;
@@ -100,8 +102,12 @@ const BAD_PORTS = new Set([
 ]);
 
 const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata.goog']);
-// Cloud instance metadata services (AWS, GCP, Azure; AWS IPv6; Alibaba; Oracle).
-const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192']);
+// Instance services outside link-local: Azure's WireServer, Alibaba's and Oracle's metadata.
+const METADATA_ADDRESSES = new Set(['168.63.129.16', '100.100.100.200', '192.0.0.192']);
+// All of IPv4 link-local counts as metadata: the clouds keep their metadata, credential (AWS ECS
+// 169.254.170.2), time and DNS services there, and no shop or loopback test server lives there.
+// fd00:ec2::/32 is where AWS serves the same over IPv6 (::254 metadata, ::23 credentials, ::123 time).
+const METADATA_RANGES = { metadata: [ipaddr.parseCIDR('169.254.0.0/16'), ipaddr.parseCIDR('fd00:ec2::/32')] };
 
 // ---------------------------------------------------------------------------------------
 // Address and URL checks
@@ -109,33 +115,46 @@ const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100
 /** True when an address must never be fetched from the server: anything but public unicast. */
 export function isBlockedAddress(ip: string): boolean {
   const address = parseAddress(ip);
-  if (!address) return true;
+  if (!address || isCloudMetadataAddress(ip)) return true;
   if (address.kind() === 'ipv4') return address.range() !== 'unicast';
   const v6 = address as ipaddr.IPv6;
-  const embedded = embeddedIPv4(v6);
-  if (embedded) return isBlockedAddress(embedded);
-  // Only global unicast (2000::/3) is public; ::/96 (IPv4-compatible), 6to4, Teredo,
-  // documentation and the other special ranges are refused.
+  const carried = carriedIPv4(v6);
+  if (carried?.translated) return isBlockedAddress(carried.ipv4);
+  // Only global unicast (2000::/3) is public; ::/96 (IPv4-compatible), local-use NAT64, 6to4,
+  // Teredo, documentation and the other special ranges are refused whatever they carry.
   return !v6.match(GLOBAL_UNICAST_V6) || v6.range() !== 'unicast';
 }
 
-const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
-const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
-/** The IPv4 address an IPv6 address stands for (mapped, translated or NAT64), if any. */
-function embeddedIPv4(address: ipaddr.IPv6): string | undefined {
-  const range = address.range();
-  if (range !== 'ipv4Mapped' && range !== 'rfc6145' && !address.match(NAT64_WELL_KNOWN)) return undefined;
-  const bytes = address.toByteArray().slice(-4);
-  return bytes.join('.');
+// IPv6 ranges that carry an IPv4 address. Traffic to a translated one (mapped, RFC 6145, well-known
+// NAT64) reaches that IPv4 address, so it is judged as that address; the others are refused by
+// isBlockedAddress but still searched for metadata addresses, which stay closed in every mode.
+const IPV4_CARRIERS = {
+  translated: ['::ffff:0:0/96', '::ffff:0:0:0/96', '64:ff9b::/96'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr)),
+  // IPv4-compatible, and local-use NAT64 (RFC 8215) in its usual /96 layout.
+  lastBits: ['::/96', '64:ff9b:1::/48'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr)),
+  sixToFour: [ipaddr.IPv6.parseCIDR('2002::/16')],
+  teredo: [ipaddr.IPv6.parseCIDR('2001::/32')],
+};
+
+/** The IPv4 address an IPv6 address carries, if any. */
+function carriedIPv4(address: ipaddr.IPv6): { ipv4: string; translated: boolean } | undefined {
+  const form = ipaddr.subnetMatch(address, IPV4_CARRIERS, 'none');
+  if (form === 'none') return undefined;
+  const bytes = address.toByteArray();
+  // 6to4 puts it right after its prefix; Teredo ends with its client's address, inverted.
+  const ipv4 = form === 'sixToFour' ? bytes.slice(2, 6) : form === 'teredo' ? bytes.slice(12).map((b) => b ^ 0xff) : bytes.slice(12);
+  return { ipv4: ipv4.join('.'), translated: form === 'translated' };
 }
 
-/** Metadata services stay closed even when private addresses are allowed. */
+/** Metadata services stay closed even when private addresses are allowed, in whatever form they are written. */
 export function isCloudMetadataAddress(ip: string): boolean {
   const address = parseAddress(ip);
   if (!address) return false;
-  const v4 = address.kind() === 'ipv6' ? embeddedIPv4(address as ipaddr.IPv6) : undefined;
-  return METADATA_ADDRESSES.has(v4 ?? address.toString());
+  const carried = address.kind() === 'ipv6' ? carriedIPv4(address as ipaddr.IPv6) : undefined;
+  if (carried) return isCloudMetadataAddress(carried.ipv4);
+  return METADATA_ADDRESSES.has(address.toString()) || ipaddr.subnetMatch(address, METADATA_RANGES, 'other') === 'metadata';
 }
 
 function parseAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
@@ -166,6 +185,13 @@ export function validateTargetUrl(url: string): { ok: true; url: URL } | FetchFa
 /** Ports shops serve pages on; an address given on any other is refused (see uncheckableUrlReason). */
 export const WEB_PORTS: readonly number[] = [80, 443, 8080, 8443];
 
+/** Why a page's address is refused for its port, or null: the rule for addresses given and for redirects. */
+function webPortRefusal(url: URL, webPorts: readonly number[] = WEB_PORTS): string | null {
+  // An empty port is the scheme's own (80 or 443).
+  if (!url.port || webPorts.includes(Number(url.port))) return null;
+  return `Port ${url.port} is not a port shops serve pages on (${webPorts.slice(0, -1).join(', ')} or ${webPorts.at(-1)}), so Pricewatch does not open it.`;
+}
+
 // RFC 6761: names that always mean this machine, whatever a resolver says.
 const LOOPBACK_NAME = /^(.+\.)?localhost\.?$/i;
 
@@ -183,11 +209,7 @@ export function uncheckableUrlReason(url: string, opts: { allowPrivate?: boolean
   if (isCloudMetadataAddress(host)) return failures.blockedAddress(host).reason;
   if (opts.allowPrivate) return null;
   if (parseAddress(host) ? isBlockedAddress(host) : LOOPBACK_NAME.test(host)) return failures.blockedAddress(host).reason;
-  const port = target.url.port;
-  if (port && !WEB_PORTS.includes(Number(port))) {
-    return `Port ${port} is not a port shops serve pages on (${WEB_PORTS.slice(0, -1).join(', ')} or ${WEB_PORTS.at(-1)}), so Pricewatch does not open it.`;
-  }
-  return null;
+  return webPortRefusal(target.url);
 }
 
 function hostnameOf(url: URL): string {
@@ -203,8 +225,19 @@ export type Fetcher = {
   fetchResource?(request: ResourceRequest, opts?: FetchOptions): Promise<ResourceResult>;
 };
 
-/** A request made by a page in the browser: any method, its own headers. */
-export type ResourceRequest = { url: string; method: string; headers: Record<string, string>; body?: Buffer | null; followRedirects?: boolean };
+/**
+ * A request made by a page in the browser: any method, its own headers. A `document` (the page
+ * itself or a frame) is held to the web ports, as a page's address is; other requests only avoid
+ * the bad ports, since the page's scripts choose them anyway.
+ */
+export type ResourceRequest = {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer | null;
+  followRedirects?: boolean;
+  document?: boolean;
+};
 export type FetchedResource = { ok: true; url: string; status: number; headers: Record<string, string>; body: Buffer };
 export type ResourceResult = FetchedResource | FetchFailure;
 
@@ -213,6 +246,7 @@ type Answer = { url: URL; status: number; headers: http.IncomingHttpHeaders; bod
 export function createFetcher(settings: FetcherSettings = {}): Fetcher {
   const resolve = settings.resolve ?? resolveWithSystem;
   const isAllowedAddress = settings.isAllowedAddress ?? ((ip: string) => !isBlockedAddress(ip));
+  const webPorts = settings.webPorts ?? WEB_PORTS;
   const limiter = createHostLimiter(settings.maxConcurrentPerHost ?? MAX_FETCHES_PER_HOST, settings.hostSpacingMs ?? 250);
   const retryBaseDelayMs = settings.retryBaseDelayMs ?? 500;
   const maxRetryAfterMs = settings.maxRetryAfterMs ?? 30_000;
@@ -240,7 +274,8 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     try {
       let url = start;
       for (let redirects = 0; ; redirects++) {
-        const answer = await fetchWithRetries(url, options, cookies);
+        // The first address was vetted when it was given; a shop's redirects are held to the same ports.
+        const answer = await fetchWithRetries(url, options, cookies, redirects > 0);
         if (!isRedirect(answer)) return toPage(answer, startedAt);
         if (redirects >= options.maxRedirects) throw new FetchError(failures.tooManyRedirects(options.maxRedirects));
         url = redirectTarget(url, String(answer.headers.location));
@@ -250,12 +285,12 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     }
   }
 
-  async function fetchWithRetries(url: URL, options: Required<FetchOptions>, cookies: CookieJar): Promise<Answer> {
+  async function fetchWithRetries(url: URL, options: Required<FetchOptions>, cookies: CookieJar, webPortsOnly: boolean): Promise<Answer> {
     for (let attempt = 0; ; attempt++) {
       const mayRetry = attempt < options.retries;
       let answer: Answer;
       try {
-        answer = await fetchOnce(url, options, cookies);
+        answer = await fetchOnce(url, options, cookies, webPortsOnly);
       } catch (error) {
         if (!mayRetry || !describeError(error).retryable) throw error;
         await sleep(backoff(attempt));
@@ -273,9 +308,9 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     }
   }
 
-  async function fetchOnce(url: URL, options: Required<FetchOptions>, cookies: CookieJar): Promise<Answer> {
+  async function fetchOnce(url: URL, options: Required<FetchOptions>, cookies: CookieJar, webPortsOnly: boolean): Promise<Answer> {
     const host = hostnameOf(url);
-    const addresses = await vettedAddresses(host, options.allowPrivate);
+    const addresses = await vettedAddresses(url, options.allowPrivate, webPortsOnly);
     const answer = await limiter.run(host, () => exchange(url, addresses, options, cookies));
     if (!isRedirect(answer)) {
       const sample = answer.body.subarray(0, ERROR_SAMPLE_BYTES).toString('latin1');
@@ -287,7 +322,12 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     return answer;
   }
 
-  async function vettedAddresses(host: string, allowPrivate: boolean): Promise<ResolvedAddress[]> {
+  /**
+   * The checked addresses of a url's host. With `webPortsOnly`, the port is checked too, after
+   * the addresses, as when an address is given: a private address is the reason worth naming.
+   */
+  async function vettedAddresses(url: URL, allowPrivate: boolean, webPortsOnly: boolean): Promise<ResolvedAddress[]> {
+    const host = hostnameOf(url);
     const literal = parseAddress(host);
     const addresses = literal
       ? [{ address: literal.toString(), family: literal.kind() === 'ipv4' ? 4 : 6 } as ResolvedAddress]
@@ -295,6 +335,9 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     const allowed = (ip: string) => !isCloudMetadataAddress(ip) && (allowPrivate || isAllowedAddress(ip));
     // One bad address refuses the host: the connection could land on any of them.
     if (addresses.some(({ address }) => !allowed(address))) throw new FetchError(failures.blockedAddress(host));
+    // allowPrivate keeps the loopback test servers on their random ports reachable.
+    const portRefusal = webPortsOnly && !allowPrivate ? webPortRefusal(url, webPorts) : null;
+    if (portRefusal) throw new FetchError(failures.badUrl(portRefusal));
     return addresses;
   }
 
@@ -384,7 +427,7 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
       let url = target.url;
       let current = request;
       for (let redirects = 0; ; redirects++) {
-        const addresses = await vettedAddresses(hostnameOf(url), options.allowPrivate);
+        const addresses = await vettedAddresses(url, options.allowPrivate, request.document === true);
         const answer = await exchange(url, addresses, options, cookiesNone, current);
         if (isRedirect(answer) && request.followRedirects !== false) {
           if (redirects >= options.maxRedirects) throw new FetchError(failures.tooManyRedirects(options.maxRedirects));
