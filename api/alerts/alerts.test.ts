@@ -331,6 +331,51 @@ describe('reading alerts', () => {
     expect(await eventsOf('AlertRead')).toBe(reads);
   });
 
+  test('100 reads at once, as mark all as read sends them, all succeed and leave nothing unread', async () => {
+    // The race shows on the PostgreSQL server; PGlite's one connection runs the calls in turn.
+    const u = await userWithProduct('any');
+    const start = Date.now() - 200_000;
+    // 101 prices, each different: 100 alerts.
+    await ctx.store.append(`product-${u.productId}`, 'any', Array.from({ length: 101 }, (_, i) => observed(u.productId, u.userId, 200 - i, new Date(start + i * 1000))));
+    await settle(ctx);
+    const ids = (await alertsOf(u.cookie)).map((a: { id: string }) => a.id) as string[];
+    expect(ids).toHaveLength(100);
+    const before = await eventsOf('AlertRead');
+    // Meanwhile new alerts are raised on the same stream.
+    const raising = (async () => {
+      for (let i = 0; i < 5; i++) {
+        await observe(ctx, u.productId, u.userId, 50 - i);
+        await ctx.reactors.catchUp();
+      }
+    })();
+    const answers = await Promise.all(ids.map((id) => api.request(`/api/alerts/${id}/read`, { method: 'PATCH', cookie: u.cookie }).then(json)));
+    await raising;
+    await settle(ctx);
+    expect(answers).toEqual(ids.map((id) => ({ status: 200, body: { id, isRead: true } })));
+    const after = await alertsOf(u.cookie);
+    expect(after).toHaveLength(105);
+    // Only the five raised meanwhile are unread.
+    const unread = after.filter((a: { isRead: boolean }) => !a.isRead).map((a: { id: string }) => a.id) as string[];
+    expect(unread).toHaveLength(5);
+    expect(unread.filter((id) => ids.includes(id))).toEqual([]);
+    expect(await eventsOf('AlertRead')).toBe(before + 100);
+  });
+
+  test('reads of one alert at once, from both screens and mark all, record it read once', async () => {
+    const u = await userWithAlerts(3);
+    const calls = [
+      ...Array.from({ length: 10 }, () => api.request(`/api/alerts/${u.ids[0]}/read`, { method: 'PATCH', cookie: u.cookie })),
+      ...Array.from({ length: 10 }, () => api.request(`/api/notifications/${u.ids[0]}/read`, { method: 'POST', cookie: u.cookie })),
+      ...Array.from({ length: 5 }, () => api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: u.cookie })),
+    ];
+    expect((await Promise.all(calls)).map((r) => r.status)).toEqual(calls.map(() => 200));
+    const { events } = await ctx.store.readStream(`alerts-${u.userId}`);
+    const named = events.flatMap((e) => e.type === 'AllNotificationsRead' ? (e.data as { alertIds: string[] }).alertIds
+      : e.type === 'AlertRead' || e.type === 'NotificationRead' ? [(e.data as { alertId: string }).alertId] : []);
+    expect(named.sort()).toEqual([...u.ids].sort());
+    expect((await alertsOf(u.cookie)).every((a: { isRead: boolean }) => a.isRead)).toBe(true);
+  });
+
   test('another user\'s alert, an unknown id and a malformed id are 404; signed out is 401', async () => {
     const owner = await userWithAlerts(1);
     const other = await api.signIn();

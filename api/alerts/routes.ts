@@ -5,7 +5,8 @@ import { HttpError } from '../http/errors.ts';
 import { idOf } from '../http/ids.ts';
 import { upcastAndValidate, type AlertRule } from '../../events/catalogue.ts';
 import { fold } from '../../events/decider.ts';
-import { ConcurrencyError, type AppendResult } from '../../events/store.ts';
+import { type AppendResult } from '../../events/store.ts';
+import { transaction } from '../db.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { ALERT_NOT_FOUND, alertDecider, alertStream, backtest, decideMarkAllRead, type AlertEvent } from '../../events/alert.ts';
 import { readSettings } from '../settings/routes.ts';
@@ -63,28 +64,29 @@ async function listAlerts(ctx: AppContext, userId: string, limit: number, withNo
 }
 
 /**
- * Loads what the user's alert stream says about some alerts (their AlertRaised and reads), with
- * the stream's version, decides, and appends with that version; on a race it decides again.
+ * Loads what the user's alert stream says about some alerts (their AlertRaised and reads),
+ * decides, and appends, in one transaction that holds the stream's lock from before the read.
+ * Mark all as read sends one call per alert at once: optimistic appends would race on the stream
+ * version and fail most of them, and a bounded retry can still run out under that many callers.
+ * The lock makes the calls take turns, so each one decides on every read committed before it
+ * (no alert is recorded read twice). Only these routes record reads, all under the lock, so the
+ * decision cannot go stale before the append; alerts and notices raised meanwhile (appended with
+ * 'any', without the lock) never change whether an existing alert is read, so the append takes
+ * 'any' too and cannot conflict with them.
  */
 async function decideOnAlerts(ctx: AppContext, userId: string, alertIds: string[], decide: (history: AlertEvent[]) => AlertEvent[]): Promise<AppendResult | null> {
   const stream = alertStream(userId);
-  for (let attempt = 1; ; attempt++) {
-    const rows = await ctx.sql<{ version: string; type: string | null; schema_version: number | null; data: unknown }[]>`
-      SELECT s.version, e.type, e.schema_version, e.data
-      FROM streams s LEFT JOIN events e ON e.stream_id = s.stream_id
-        AND (e.data->>'alertId' = ANY(${alertIds}::text[]) OR (e.type = 'AllNotificationsRead' AND e.data->'alertIds' ?| ${alertIds}::text[]))
-      WHERE s.stream_id = ${stream}
-      ORDER BY e.stream_version`;
-    const version = rows.length ? Number(rows[0]!.version) : 0;
-    const history = rows.flatMap((r) => (r.type ? [{ type: r.type, data: upcastAndValidate(r.type, r.schema_version!, r.data) } as AlertEvent] : []));
-    const decided = decide(history);
-    if (!decided.length) return null;
-    try {
-      return await ctx.store.append(stream, version === 0 ? 'no_stream' : version, decided);
-    } catch (err) {
-      if (!(err instanceof ConcurrencyError) || attempt >= 3) throw err;
-    }
-  }
+  return transaction(ctx.sql, async (tx) => {
+    // Taken before the read: its snapshot then holds every read committed by an earlier holder.
+    await tx`SELECT pg_advisory_xact_lock(hashtextextended(${'stream:' + stream}, 0))`;
+    const rows = await tx<{ type: string; schema_version: number; data: unknown }[]>`
+      SELECT type, schema_version, data FROM events
+      WHERE stream_id = ${stream}
+        AND (data->>'alertId' = ANY(${alertIds}::text[]) OR (type = 'AllNotificationsRead' AND data->'alertIds' ?| ${alertIds}::text[]))
+      ORDER BY stream_version`;
+    const decided = decide(rows.map((r) => ({ type: r.type, data: upcastAndValidate(r.type, r.schema_version, r.data) }) as AlertEvent));
+    return decided.length ? ctx.store.append(stream, 'any', decided, tx) : null;
+  });
 }
 
 export function alertRoutes(ctx: AppContext) {

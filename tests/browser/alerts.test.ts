@@ -343,6 +343,31 @@ describe.skipIf(!browserAvailable)('alerts', () => {
     await ctx.close();
   });
 
+  test('mark all as read: one failed call says so, and the list shows the alert that stayed unread', async () => {
+    const { ctx, page } = await signedIn('mark-all-failing@example.com');
+    prices.grinder = '40.00';
+    const grinder = await addProduct(page, 'Coffee Grinder', 'grinder', 'any');
+    await checkNow(page, grinder);
+    for (const price of ['36.00', '38.00', '35.00']) {
+      prices.grinder = price;
+      await checkNow(page, grinder);
+    }
+    await alertsListed(page, 3);
+    const alerts = (await (await page.request.get(`${product.url}/api/alerts`)).json()) as { id: string; message: string }[];
+    const failing = alerts[1]!;
+    await page.route(`${product.url}/api/alerts/${failing.id}/read`, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' }));
+
+    await page.goto(`${product.url}/alerts`);
+    await page.getByRole('button', { name: 'Mark all as read (3)' }).click();
+    await toast(page, 'Failed to mark alerts as read.').waitFor();
+    // The list is loaded again: the other two are read, the failed one is still unread.
+    await page.getByRole('button', { name: 'Mark all as read (1)' }).waitFor();
+    expect(await page.getByText('Unread', { exact: true }).count()).toBe(1);
+    expect(await cardOf(page, failing.message).getByText('Unread', { exact: true }).count()).toBe(1);
+    expect(await toast(page, 'All alerts marked as read').count()).toBe(0);
+    await ctx.close();
+  });
+
   test('the Edit Product dialog counts the alerts a threshold would have raised', async () => {
     const { ctx, page } = await signedIn('backtest@example.com');
     prices.kettle = '100.00';
