@@ -250,6 +250,21 @@ describe('Stripe webhook', () => {
     expect(last!.metadata).toEqual({ stripeEventId: event.id });
   });
 
+  test('a signature dated outside the tolerance is refused, an hour ahead as an hour behind; a minute of clock skew is not', async () => {
+    const { user, subscriptionId } = await onTrial();
+    const event = fake.event('customer.subscription.updated', fake.change(subscriptionId, { cancel_at_period_end: true }), fake.now + 5);
+    const before = (await streamEvents(user)).length;
+    const now = Math.floor(Date.now() / 1000);
+    for (const timestamp of [now + 3600, now - 3600, now + 600]) {
+      const res = await deliver(event, { timestamp });
+      expect([timestamp - now, res.status]).toEqual([timestamp - now, 400]);
+      expect((await res.json()).message).toBe('Invalid Stripe signature.');
+    }
+    expect(await streamEvents(user)).toHaveLength(before);
+    expect(await (await deliver(event, { timestamp: now + 60 })).json()).toMatchObject({ received: true, outcome: 'recorded' });
+    expect(await delivered(event)).toBe('duplicate');
+  });
+
   test('a redelivered event changes nothing', async () => {
     const { user, subscriptionId } = await onTrial();
     const now = fake.now; // the fake's clock moves on while the test runs

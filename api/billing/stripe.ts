@@ -77,10 +77,31 @@ export function stripeBilling(config: StripeConfig) {
       answer(await stripe.subscriptions.update(subscription.id, { cancel_at_period_end: true }))),
   };
 
-  /** Checks the signature on the raw body; throws Stripe's StripeSignatureVerificationError. */
-  const verify = (rawBody: string, signature: string) => stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret);
+  /**
+   * Checks the signature on the raw body and that it was made within the tolerance of now, either
+   * way; throws Stripe's StripeSignatureVerificationError. The SDK refuses only old signatures: one
+   * dated ahead would let a captured delivery be replayed until long after it was sent.
+   */
+  async function verify(rawBody: string, signature: string): Promise<Stripe.Event> {
+    const event = await stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret);
+    const ahead = signedAt(signature) - Math.floor(Date.now() / 1000);
+    if (!(ahead <= stripe.webhooks.DEFAULT_TOLERANCE)) {
+      throw new Stripe.errors.StripeSignatureVerificationError(signature, rawBody, { message: 'Timestamp outside the tolerance zone' });
+    }
+    return event;
+  }
 
   return { stripe, provider, verify, snapshotOf };
+}
+
+/** The `t=` of a Stripe-Signature header, read as the SDK reads it (the last one counts); NaN without one. */
+function signedAt(header: string): number {
+  let at = Number.NaN;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') at = parseInt(value ?? '', 10);
+  }
+  return at;
 }
 
 const STATUSES: ReadonlySet<string> = new Set<SubscriptionStatus>(['trialing', 'active', 'past_due', 'unpaid', 'incomplete', 'paused', 'canceled']);
