@@ -52,19 +52,39 @@ export async function keyStatus(sql: Sql, userId: string): Promise<KeyStatus> {
   };
 }
 
+/** What this process's open event streams wait on: their key's revocation. */
+const revocationWatchers = new Set<{ keyId: string; revoked: () => void }>();
+
+/**
+ * Calls `revoked` as soon as this process revokes or replaces the key; answers the way to stop
+ * watching. Streams served by other processes learn it when they next deliver or beat (eventStream).
+ */
+export function watchRevocation(keyId: string, revoked: () => void): () => void {
+  const watcher = { keyId, revoked };
+  revocationWatchers.add(watcher);
+  return () => { revocationWatchers.delete(watcher); };
+}
+
+function revoked(keyIds: string[]) {
+  for (const watcher of [...revocationWatchers]) if (keyIds.includes(watcher.keyId)) watcher.revoked();
+}
+
 /** Creates a key (revoking the one before): the full key is in this answer and nowhere else. */
 export async function issueKey(sql: Sql, userId: string): Promise<{ key: string; status: KeyStatus }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-  await transaction(sql, async (tx) => {
+  const replaced = await transaction(sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(hashtext(${'api-key:' + userId}))`;
-    await tx`UPDATE api_keys SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`;
+    const old = await tx<{ id: string }[]>`UPDATE api_keys SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL RETURNING id`;
     await tx`INSERT INTO api_keys (id, user_id, key_hash, last4) VALUES (${crypto.randomUUID()}, ${userId}, ${hashKey(key)}, ${key.slice(-4)})`;
+    return old.map((r) => r.id);
   });
+  revoked(replaced);
   return { key, status: await keyStatus(sql, userId) };
 }
 
 export async function revokeKey(sql: Sql, userId: string): Promise<boolean> {
-  const rows = await sql`UPDATE api_keys SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL RETURNING id`;
+  const rows = await sql<{ id: string }[]>`UPDATE api_keys SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL RETURNING id`;
+  revoked(rows.map((r) => r.id));
   return rows.length > 0;
 }
 
@@ -80,7 +100,7 @@ export async function keyOwner(sql: Sql, key: string): Promise<KeyOwner | null> 
   return row ? { keyId: row.id, userId: row.user_id, plan: planOf(row.subscription_plan ?? row.plan) } : null;
 }
 
-/** Whether a key still opens the API: not revoked, its owner still on a plan with it (a long-lived event stream checks now and then). */
+/** Whether a key still opens the API: not revoked, its owner still on a plan with it (a long-lived event stream checks before it delivers). */
 export async function keyStillValid(sql: Sql, keyId: string): Promise<boolean> {
   const [row] = await sql<{ plan: string | null; subscription_plan: string | null }[]>`
     SELECT u.plan, u.subscription_plan FROM api_keys k LEFT JOIN users u ON u.id = k.user_id

@@ -333,6 +333,47 @@ describe('/api/v1/events/stream', () => {
     const { ended } = await readUntil(reader, () => false);
     expect(ended).toBe(true);
   });
+
+  /** A stream opened with `key` (the default 15 s heartbeat), read past its greeting. */
+  async function openStream(key: string) {
+    const reader = (await v1(key, '/events/stream')).body!.getReader();
+    await readUntil(reader, (t) => t.includes(': connected'));
+    return reader;
+  }
+
+  test('revoking or rotating a key ends its open streams at once; they deliver nothing after', async () => {
+    for (const method of ['DELETE', 'POST'] as const) {
+      const { key, userId, cookie } = await proUser();
+      const streams = [await openStream(key), await openStream(key)];
+      const started = Date.now();
+      expect((await keyCall(cookie, method)).status).toBe(200);
+      await addProduct(ctx, userId, { name: 'After the key changed' });
+      for (const reader of streams) {
+        expect(await readUntil(reader, () => false)).toEqual({ text: '', ended: true });
+      }
+      expect(Date.now() - started).toBeLessThan(500);
+    }
+  });
+
+  test('a key revoked through another process: its stream delivers nothing more and ends', async () => {
+    const { key, userId } = await proUser();
+    const reader = await openStream(key);
+    // As another API process revokes it: the row changes, and nothing in this process is told.
+    await ctx.sql`UPDATE api_keys SET revoked_at = now() WHERE key_hash = ${hashKey(key)}`;
+    await addProduct(ctx, userId, { name: 'After revoking' });
+    expect(await readUntil(reader, () => false)).toEqual({ text: '', ended: true });
+  });
+
+  test('a stream of another key of the same process goes on', async () => {
+    const revoked = await proUser(), kept = await proUser();
+    const other = await openStream(kept.key);
+    await openStream(revoked.key);
+    await keyCall(revoked.cookie, 'DELETE');
+    await addProduct(ctx, kept.userId, { name: 'Still delivered' });
+    const { text } = await readUntil(other, (t) => t.includes('Still delivered'));
+    expect(text).toContain('event: ProductAdded');
+    await other.cancel();
+  });
 });
 
 describe('/api/docs', () => {

@@ -6,7 +6,7 @@ import { idOf, isId } from '../http/ids.ts';
 import { isStorableTime } from '../http/input.ts';
 import { readProducts } from '../products/read-model.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
-import { keyOwner, keyStillValid, NOT_PRO, type KeyOwner } from './keys.ts';
+import { keyOwner, keyStillValid, NOT_PRO, watchRevocation, type KeyOwner } from './keys.ts';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.ts';
 import { decodeCursor, userEvents } from './feed.ts';
 import { createLogWatcher, eventStream } from './tail.ts';
@@ -150,10 +150,16 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
       const open = streams.get(owner.keyId) ?? 0;
       if (open >= MAX_STREAMS_PER_KEY) throw new HttpError(429, `At most ${MAX_STREAMS_PER_KEY} event streams per API key are open at once.`);
       streams.set(owner.keyId, open + 1);
+      // Revoked here: the stream ends at once. Revoked through another process: stillAllowed ends it.
+      const revoked = new AbortController();
+      const unwatch = watchRevocation(owner.keyId, () => revoked.abort());
       const body = eventStream({
-        store: ctx.store, watcher, userId: owner.userId, from, signal: request.signal, heartbeatMs: opts.heartbeatMs,
+        store: ctx.store, watcher, userId: owner.userId, from, signal: AbortSignal.any([request.signal, revoked.signal]), heartbeatMs: opts.heartbeatMs,
         stillAllowed: () => keyStillValid(ctx.sql, owner.keyId),
-        onClose: () => { const n = (streams.get(owner.keyId) ?? 1) - 1; if (n > 0) streams.set(owner.keyId, n); else streams.delete(owner.keyId); },
+        onClose: () => {
+          unwatch();
+          const n = (streams.get(owner.keyId) ?? 1) - 1; if (n > 0) streams.set(owner.keyId, n); else streams.delete(owner.keyId);
+        },
       });
       return new Response(body, {
         headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },

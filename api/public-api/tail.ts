@@ -49,9 +49,10 @@ const PAGE = 500;
 /**
  * Server-sent events with a user's new events, from `from` on: each with `id` (its cursor, so a
  * reconnecting client resumes with Last-Event-ID), `event` (its type) and `data` (the event as
- * JSON), and a comment line as a heartbeat. Stops when the client goes away, or when
- * `stillAllowed` says no (checked with each heartbeat: a revoked key, or an owner who left Pro,
- * ends its streams).
+ * JSON), and a comment line as a heartbeat. Ends when `signal` aborts (the client went away, or
+ * this process revoked the key), or when `stillAllowed` says no. That is asked before anything is
+ * delivered and with each heartbeat, so a key revoked through another process, or an owner who
+ * left Pro, gets nothing more and the stream ends by the next heartbeat at the latest.
  */
 export function eventStream(opts: {
   store: EventStore; watcher: LogWatcher; userId: string; from: Checkpoint; signal: AbortSignal;
@@ -76,6 +77,7 @@ export function eventStream(opts: {
           const seen = opts.watcher.head;
           for (;;) {
             const page = await opts.store.readAll(cursor, PAGE, { userId: opts.userId });
+            if (page.length && !(await opts.stillAllowed())) close();
             for (const e of page) {
               const event = toFeedEvent(e);
               send(`id: ${event.cursor}\nevent: ${e.type}\ndata: ${JSON.stringify(event)}\n\n`);
@@ -83,20 +85,18 @@ export function eventStream(opts: {
             if (page.length) cursor = checkpointOf(page[page.length - 1]!);
             if (page.length < PAGE || closed.signal.aborted) break;
           }
-          if (Date.now() - lastBeat >= heartbeatMs) {
+          if (!closed.signal.aborted && Date.now() - lastBeat >= heartbeatMs) {
             lastBeat = Date.now();
-            if (!(await opts.stillAllowed())) break;
-            send(': heartbeat\n\n');
+            if (await opts.stillAllowed()) send(': heartbeat\n\n');
+            else close();
           }
           await opts.watcher.changed(seen, Math.max(0, heartbeatMs - (Date.now() - lastBeat)), closed.signal);
         }
       } catch (err) {
         if (!closed.signal.aborted) console.error('event stream:', err);
       }
-      if (!closed.signal.aborted) {
-        close();
-        controller.close();
-      }
+      close();
+      try { controller.close(); } catch { /* the client cancelled it already */ }
     },
     cancel: close,
   });
