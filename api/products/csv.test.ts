@@ -136,4 +136,27 @@ describe('writing the export', () => {
       { name: 'Two\nlines', url: 'https://a.example/t', selector: '.p', alertRule: { kind: 'none' } },
     ]);
   });
+
+  test('text that a spreadsheet would run as a formula gets a leading quote; numbers stay numbers; it reads back the same', () => {
+    const product = (name: string, selector = '.p') => ({
+      name, url: 'https://a.example/f', selector, alertRule: { kind: 'drop', percent: 10 } as const,
+      currentPrice: 12.5, currency: 'GBP', lastChecked: '2026-01-02T10:00:00.000Z', checkStatus: 'ok',
+    });
+    const names = ['=HYPERLINK("http://x")', '+44 kettle', '-5% off', '@SUM(A1)', '\tTabbed', '\rReturn', "'=already quoted", "''+twice", "It's fine", "'quoted'"];
+    const text = productsCsv([...names.map((name) => product(name)), product('Selector', '-x')], false);
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe(`"'=HYPERLINK(""http://x"")",https://a.example/f,.p,-10,12.5,GBP,2026-01-02T10:00:00.000Z,ok`);
+    expect(lines.slice(1, 5).map((l) => l.split(',')[0])).toEqual(["'+44 kettle", "'-5% off", "'@SUM(A1)", "'\tTabbed"]);
+    expect(text).toContain(`"'\rReturn",`);
+    expect(text).toContain(`''=already quoted,`);
+    expect(text).toContain(`'''+twice,`);
+    expect(text).toContain(`It's fine,`);
+    expect(text).toContain(`'quoted',`);
+    expect(text).toContain(`Selector,https://a.example/f,'-x,-10,12.5,`);
+
+    const rows = readProductsCsv(`${HEADER}\r\n${text}`);
+    expect(rows.map((r) => r.name)).toEqual([...names, 'Selector']);
+    expect(rows.at(-1)!.selector).toBe('-x');
+    expect(rows.map((r) => r.threshold)).toEqual(Array(names.length + 1).fill('-10'));
+  });
 });

@@ -14,6 +14,11 @@ import { MAX_IMPORT_ROWS } from './csv-file.ts';
  * (AddProductBody). The threshold is written as the add dialog sends it: empty or `none`,
  * `any`, or a drop in percent such as `-10`; any drop the edit dialog allows (0 to 100,
  * decimals too) is taken, so every product exports in a form that imports back the same.
+ *
+ * Spreadsheets run a cell that starts with =, +, -, @, a tab or a carriage return as a formula, so
+ * the export writes text that users and shop pages control (name, url, selector, currency) with a
+ * leading ' (OWASP's advice; spreadsheets show the cell without it), and the import takes it off.
+ * Numbers (price, threshold) are written as they are.
  */
 
 export const IMPORT_COLUMNS = ['name', 'url', 'selector', 'threshold'] as const;
@@ -48,6 +53,16 @@ export function thresholdRule(text: string): AlertRule | null {
 export function thresholdText(rule: AlertRule): string {
   return rule.kind === 'drop' ? `-${rule.percent}` : rule.kind;
 }
+
+// Quotes already before such a character get one more, so taking one off on import gives every cell back.
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const NEUTRALISED = /^'+[=+\-@\t\r]/;
+
+/** A text cell as the export writes it: never a formula to a spreadsheet. */
+export const neutralised = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/** A text cell as the import reads it: the inverse of `neutralised`. */
+export const unneutralised = (text: string) => (NEUTRALISED.test(text) ? text.slice(1) : text);
 
 const lineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;
 
@@ -102,7 +117,7 @@ export function readProductsCsv(text: string): CsvRow[] {
     const cell = (column: ImportColumn) => record[at[column]] ?? '';
     return {
       line: info.lines - lineBreaks(record.join('')),
-      name: cell('name'), url: cell('url'), selector: cell('selector'), threshold: cell('threshold'),
+      name: unneutralised(cell('name')), url: unneutralised(cell('url')), selector: unneutralised(cell('selector')), threshold: cell('threshold'),
     };
   });
 }
@@ -146,8 +161,8 @@ export type ExportProduct = {
 /** Rows of the export as CSV text (with the header when `header`), quoted as RFC 4180 asks. */
 export function productsCsv(products: ExportProduct[], header: boolean): string {
   return stringify(products.map((p) => [
-    p.name, p.url, p.selector, thresholdText(p.alertRule),
-    p.currentPrice === null ? '' : String(p.currentPrice), p.currency, p.lastChecked ?? '', p.checkStatus,
+    neutralised(p.name), neutralised(p.url), neutralised(p.selector), thresholdText(p.alertRule),
+    p.currentPrice === null ? '' : String(p.currentPrice), neutralised(p.currency), p.lastChecked ?? '', p.checkStatus,
   ]), {
     header, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows',
     // The stringifier quotes a cell holding its own record delimiter (CRLF); a lone LF or CR needs quotes too.

@@ -252,15 +252,21 @@ describe('export', () => {
 
   test('round trip: export, delete all with one bulk request, import the file: the same products back', async () => {
     const user = await proUser();
-    await importCsv(user, csvOf('"Kettle, steel",https://shop.example/kettle,.price,-10', '"Lamp\nlarge",https://shop.example/lamp,div[data-p="1"],any', 'Chair,https://shop.example/chair,.p,'));
+    await importCsv(user, csvOf('"Kettle, steel",https://shop.example/kettle,.price,-10', '"Lamp\nlarge",https://shop.example/lamp,div[data-p="1"],any', 'Chair,https://shop.example/chair,.p,',
+      '"=HYPERLINK(""http://x"")",https://shop.example/formula,.p,-5', "''@quoted,https://shop.example/quoted,.p,none"));
     const [chair] = (await list(user)).filter((p) => p.name === 'Chair');
     // A threshold only the edit dialog offers.
     expect((await request(user, 'PUT', `/api/products/${chair!.id}`, { body: JSON.stringify({ name: 'Chair', url: chair!.url, selector: '.p', threshold: 7.5 }), type: 'application/json' })).status).toBe(200);
     const shape = (products: ProductItem[]) => products.map((p) => ({ name: p.name, url: p.url, selector: p.selector, alertRule: p.alertRule })).sort((a, b) => a.url.localeCompare(b.url));
     const before = await list(user);
+    expect(before.map((p) => p.name)).toContain('=HYPERLINK("http://x")');
+    expect(before.map((p) => p.name)).toContain("'@quoted");
     const file = await (await exportCsv(user)).text();
+    // Formulas are neutralised for spreadsheets; the import reads the cells back as they were.
+    expect(file).toContain(`"'=HYPERLINK(""http://x"")",https://shop.example/formula,.p,-5,`);
+    expect(file).toContain("''@quoted,https://shop.example/quoted,.p,none,");
     const deleted = await bulk(user, { action: 'delete', ids: before.map((p) => p.id) });
-    expect(await deleted.json()).toEqual({ action: 'delete', count: 3 });
+    expect(await deleted.json()).toEqual({ action: 'delete', count: 5 });
     expect(await list(user)).toEqual([]);
     const res = await importCsv(user, file);
     expect(res.status).toBe(201);
