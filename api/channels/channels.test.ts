@@ -158,6 +158,18 @@ describe('managing channels', () => {
     expect((await call(u.cookie, `/api/channels/${hook.id}`, 'DELETE')).status).toBe(404);
   });
 
+  test('changes that are not a JSON object answer 400 with a message, and change nothing', async () => {
+    const u = await paidUser();
+    const hook = await webhookChannel(u.cookie, { name: 'Kept' });
+    const before = (await call(u.cookie, '/api/channels')).body;
+    for (const body of [[], [{ enabled: false }], 'x', 42, null, true]) {
+      const res = await call(u.cookie, `/api/channels/${hook.id}`, 'PATCH', body);
+      expect([JSON.stringify(body), res.status, typeof res.body.message]).toEqual([JSON.stringify(body), 400, 'string']);
+    }
+    expect((await call(u.cookie, '/api/channels')).body).toEqual(before);
+    expect(await eventsOf('ChannelChanged', hook.id)).toBe(0);
+  });
+
   test('another user\'s channel answers 404 on every route, and is left as it was', async () => {
     const owner = await paidUser(), other = await paidUser();
     const hook = await webhookChannel(owner.cookie);

@@ -1,4 +1,5 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db.ts';
 import { authentication } from '../auth/plugin.ts';
@@ -29,10 +30,14 @@ export type DeliveryItem = {
 export const DELIVERIES_LISTED = 50;
 
 // The shapes the routes take; what each field may hold is checked in input.ts, with reasons.
-const text = t.Optional(t.Nullable(t.String({ maxLength: 4000 })));
-const alertTypes = t.Optional(t.Nullable(t.Array(t.String({ maxLength: 40 }), { maxItems: 20 })));
-const NewChannelBody = t.Object({ type: t.String({ maxLength: 40 }), url: text, botToken: text, chatId: t.Optional(t.Union([t.String({ maxLength: 100 }), t.Number()])), name: text, alertTypes });
-const ChannelChangesBody = t.Object({ name: text, enabled: t.Optional(t.Boolean()), alertTypes });
+// zod rather than Elysia's own schemas: those turn a body that is not an object into {}.
+const NOT_AN_OBJECT = 'Send the channel as a JSON object.';
+const text = z.string().max(4000).nullish();
+const alertTypes = z.array(z.string().max(40)).max(20).nullish();
+const NewChannelBody = z.object({
+  type: z.string().max(40), url: text, botToken: text, chatId: z.union([z.string().max(100), z.number()]).optional(), name: text, alertTypes,
+}, { error: NOT_AN_OBJECT });
+const ChannelChangesBody = z.object({ name: text, enabled: z.boolean().optional(), alertTypes }, { error: NOT_AN_OBJECT });
 export const PAID_PLANS_ONLY = 'Alert channels (webhooks, Slack, Discord and Telegram) come with paid plans; the Free plan has e-mail and in-app alerts. Upgrade to add one.';
 
 type ChannelRow = {
