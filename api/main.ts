@@ -4,7 +4,7 @@ import { createContext } from './context.ts';
 import { createApp } from './server.ts';
 import { ENQUEUE_TICK_MS, enqueueDueChecks } from './checks/queue.ts';
 import { runWorker } from './checks/worker.ts';
-import { sharedRenderer } from './checks/browser.ts';
+import { containBrowserErrors, sharedRenderer } from './checks/browser.ts';
 import { createMailer } from './alerts/mailer.ts';
 import { createOutboxSender } from './alerts/sender.ts';
 import { queueWeeklyReports } from './alerts/weekly.ts';
@@ -12,6 +12,8 @@ import { createChannelDeliverer } from './channels/deliverer.ts';
 import { keepPartitionsAhead } from '../events/partitions.ts';
 
 /** The product in one process: API, static site, projections and scheduled jobs. */
+// A shop page's doings in the browser fail its check, never the process.
+containBrowserErrors();
 const config = loadConfig();
 const ctx = await createContext(config);
 ctx.projections.start();

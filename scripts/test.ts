@@ -43,7 +43,7 @@ const results: Tally[] = [await typecheck()];
 const databaseUrl = process.env.DATABASE_URL;
 if (databaseUrl) {
   results.push(await run(`unit and integration tests on PostgreSQL (${new URL(databaseUrl).host})`, SUITES, {}));
-  if (process.env.TEST_EMBEDDED !== '0') results.push(await run('integration tests on embedded PGlite', SUITES, { DATABASE_URL: '' }));
+  if (process.env.TEST_EMBEDDED !== '0') results.push(await run('integration tests on embedded PGlite', SUITES, { DATABASE_URL: '', TEST_PASS: 'embedded-again' }));
 } else {
   results.push(await run('unit and integration tests on embedded PGlite', SUITES, {}));
 }

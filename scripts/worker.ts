@@ -1,7 +1,7 @@
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
 import { runWorker } from '../api/checks/worker.ts';
-import { sharedRenderer } from '../api/checks/browser.ts';
+import { containBrowserErrors, sharedRenderer } from '../api/checks/browser.ts';
 import { keepPartitionsAhead } from '../events/partitions.ts';
 
 /**
@@ -21,6 +21,8 @@ if (!(concurrency >= 1)) {
   process.exit(1);
 }
 
+// A shop page's doings in the browser fail its check, never the process.
+containBrowserErrors();
 const ctx = await createContext(config);
 const stop = new AbortController();
 process.on('SIGINT', () => stop.abort());

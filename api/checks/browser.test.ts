@@ -4,7 +4,7 @@ import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { handleCommand } from '../../events/decider.ts';
 import { checkpointOf } from '../../events/store.ts';
 import { productDecider, productStream } from '../../events/product.ts';
-import { createFetcher, type ResolvedAddress } from './fetcher.ts';
+import { createFetcher, WEB_PORTS, type ResolvedAddress } from './fetcher.ts';
 import { chromiumPath, createRenderer, NEEDS_BROWSER_REASON, type Renderer } from './browser.ts';
 import { checkPage, recordOutcomes, STATIC_RETRY_RENDERS, type CheckOutcome, type CheckTarget } from './check.ts';
 import { claimJobs, enqueueCheck } from './queue.ts';
@@ -112,7 +112,8 @@ async function resolveNames(host: string): Promise<ResolvedAddress[]> {
   if (host === 'internal.test') return [{ address: '127.0.0.2', family: 4 }];
   throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
 }
-const fetcher = createFetcher({ resolve: resolveNames, isAllowedAddress: (ip) => ip === '127.0.0.1', hostSpacingMs: 0, maxConcurrentPerHost: 16, retryBaseDelayMs: 5 });
+// The shop's random port stands in for a web port (pages' documents keep to those).
+let fetcher: ReturnType<typeof createFetcher>;
 
 type Ctx = Awaited<ReturnType<typeof testContext>>;
 let ctx: Ctx;
@@ -120,6 +121,10 @@ let renderer: Renderer;
 
 beforeAll(async () => {
   startServers();
+  fetcher = createFetcher({
+    resolve: resolveNames, isAllowedAddress: (ip) => ip === '127.0.0.1', webPorts: [...WEB_PORTS, shop.port!],
+    hostSpacingMs: 0, maxConcurrentPerHost: 16, retryBaseDelayMs: 5,
+  });
   // Private addresses are refused as in production: only the guard's allow-list lets the shop through.
   ctx = await testContext({ PUBLIC_URL: 'http://localhost:3000', CHECK_ALLOW_PRIVATE: 'false' });
   renderer = createRenderer({ fetcher, concurrency: 2, timeoutMs: 10_000 });
@@ -323,7 +328,7 @@ describe.skipIf(!browserAvailable)('requests of a rendered page go through the a
 
   test('control: with a guard that let private addresses through, the same page reaches the service through the route', async () => {
     privateHits = [];
-    const open = createFetcher({ resolve: resolveNames, isAllowedAddress: () => true, hostSpacingMs: 0 });
+    const open = createFetcher({ resolve: resolveNames, isAllowedAddress: () => true, webPorts: [...WEB_PORTS, shop.port!, internal.port!], hostSpacingMs: 0 });
     const rendered = await renderer.render({ url: `${shopUrl}/ssrf`, fetcher: open, isReady: (h) => h.includes('£33.00') });
     expect(rendered.ok).toBe(true);
     expect(privateHits).toEqual(expect.arrayContaining(['/fetch', '/by-name', '/redirected', '/xhr', '/script.js', '/iframe']));

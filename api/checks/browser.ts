@@ -5,11 +5,17 @@
 // script, XHR, fetch, iframe, worker) is paused by `context.route('**/*')` and performed by the
 // product's own fetcher, which resolves, checks and pins the address exactly as for a static
 // fetch; the answer is handed back with `route.fulfill`, a refusal aborts the request. WebSockets
-// are answered by a stub and never connect, service workers and downloads are off, and Chromium's
-// own resolver and proxy point nowhere, so anything that slipped past the route would fail.
+// are answered by a stub and never connect, service workers and downloads are off, WebRTC is taken
+// from pages and may send no UDP past the proxy, and Chromium's own resolver and proxy point
+// nowhere, so anything that slipped past the route would fail. Only http(s) documents are loaded.
+//
+// Robustness: a page may open popups, raise dialogs, crash its renderer or make Playwright throw.
+// Popups are blocked and closed, dialogs dismissed, every handler Playwright calls catches its own
+// errors, and a stray error of the browser layer fails the renders in flight instead of the process
+// (`containBrowserErrors`).
 
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Route } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Dialog, type Frame, type Page, type Request, type Route, type WebSocketRoute } from 'playwright-core';
 import { createFetcher, type Fetcher, type FetchOptions, type ResourceRequest } from './fetcher.ts';
 import { detectBotChallenge, failures, type FetchFailure } from './fetch-errors.ts';
 
@@ -27,6 +33,8 @@ export type RenderRequest = {
   isReady?: (html: string) => boolean;
   /** Performs the page's requests; must guard addresses (default: the renderer's own fetcher). */
   fetcher?: Fetcher;
+  /** Whose render this is: a user holds at most one render slot while others wait. */
+  owner?: string;
 };
 
 export type RendererSettings = {
@@ -76,8 +84,24 @@ const LAUNCH_ARGS = [
   '--disable-extensions', '--mute-audio', '--dns-prefetch-disable',
   // Every request is fulfilled by the route; Chromium's own network is a dead end by design.
   '--host-resolver-rules=MAP * ~NOTFOUND', '--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>',
+  // WebRTC and QUIC speak UDP, which neither the route nor the proxy sees: WebRTC may only go
+  // through the proxy (which carries no UDP, so nowhere), and QUIC is off.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp', '--disable-quic',
   '--disable-features=NetworkPrediction,InterestFeedContentSuggestions,Translate,MediaRouter',
 ];
+/** Playwright turns Chromium's popup blocker off; a shop page has no business opening windows. */
+const IGNORED_DEFAULT_ARGS = ['--disable-popup-blocking'];
+
+/**
+ * Runs before any script of every document: the page loses the interfaces that open peer-to-peer
+ * or UDP connections (the launch flags already keep their packets from leaving).
+ */
+const NO_PEER_CONNECTIONS = `for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'RTCIceTransport', 'WebTransport']) {
+  try { delete globalThis[name]; } catch {}
+}`;
+
+/** Only web documents are shop pages: a hop to chrome://, devtools://, data: or about: is refused. */
+export const isWebAddress = (address: string) => /^https?:\/\//i.test(address);
 
 export function createRenderer(settings: RendererSettings = {}): Renderer {
   const executablePath = settings.executablePath ?? chromiumPath();
@@ -96,20 +120,25 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
   const pagesOn = new Map<Browser, number>();
   const retired = new Set<Browser>();
   let active = 0;
-  const waiting: Array<() => void> = [];
+  /** Render slots held by each owner, and renders waiting for one. */
+  const holding = new Map<string, number>();
+  const waiting: Array<{ owner: string; start: () => void }> = [];
 
   function launch(): Promise<Browser> {
     if (browser) return browser;
     launches++;
-    const launched = chromium.launch({ executablePath, args: LAUNCH_ARGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+    const launched = chromium.launch({
+      executablePath, args: LAUNCH_ARGS, ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
+      handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+    });
     const current = (browser = launched.then((b) => {
       running = b;
       rendersOnRunning = 0;
       // A crashed or closed browser is launched again by the next render.
-      b.on('disconnected', () => {
+      b.on('disconnected', contained(() => {
         if (running === b) running = null;
         if (current === browser) browser = null;
-      });
+      }));
       return b;
     }, (error) => {
       browser = null;
@@ -118,21 +147,30 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
     return current;
   }
 
-  async function slot<T>(task: () => Promise<T>): Promise<T> {
-    if (active >= concurrency) await new Promise<void>((start) => waiting.push(start));
+  /**
+   * Runs a render in one of the slots. A freed slot goes to the first waiting render whose owner
+   * holds none, so one user's many renders never keep another user's waiting behind them.
+   */
+  async function slot<T>(owner: string, task: () => Promise<T>): Promise<T> {
+    if (active >= concurrency) await new Promise<void>((start) => waiting.push({ owner, start }));
     else active++;
+    holding.set(owner, (holding.get(owner) ?? 0) + 1);
     try {
       return await task();
     } finally {
-      const next = waiting.shift();
-      if (next) next();
+      const left = holding.get(owner)! - 1;
+      if (left > 0) holding.set(owner, left);
+      else holding.delete(owner);
+      const turn = waiting.findIndex((w) => !holding.has(w.owner));
+      const [next] = waiting.splice(Math.max(turn, 0), 1);
+      if (next) next.start();
       else active--;
     }
   }
 
   async function render(request: RenderRequest): Promise<RenderResult> {
     if (!existsSync(executablePath)) return { ok: false, code: 'needs-browser', reason: NEEDS_BROWSER_REASON };
-    return slot(async () => {
+    return slot(request.owner ?? '', async () => {
       for (let attempt = 0; ; attempt++) {
         let b: Browser;
         try {
@@ -145,7 +183,7 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
           return await renderOnce(b, request);
         } catch (error) {
           // A browser that died under the page is launched again and the page tried once more.
-          const crashed = !b.isConnected() || BROWSER_GONE.test(String(error));
+          const crashed = !(error instanceof BrokenRender) && (!b.isConnected() || BROWSER_GONE.test(String(error)));
           if (crashed && attempt === 0) {
             if (b.isConnected()) await b.close().catch(() => {});
             continue;
@@ -176,6 +214,12 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
     const deadline = Date.now() + timeoutMs;
     const fetcher = request.fetcher?.fetchResource ? request.fetcher : ownFetcher;
     const fetchOptions: FetchOptions = { maxBytes: MAX_RESOURCE_BYTES, ...request.fetchOptions, retries: 0 };
+    // Ends the render when its page crashes or a browser error escapes (containBrowserErrors).
+    let breakRender!: (error: Error) => void;
+    const broken = new Promise<never>((_, reject) => { breakRender = reject; });
+    broken.catch(() => {});
+    const unlessBroken = <T>(step: Promise<T>): Promise<T> => Promise.race([step, broken]);
+    rendersInFlight.add(breakRender);
     let context: BrowserContext | null = null;
     try {
       // A fresh profile per page: no cookies or storage pass between checks or users.
@@ -183,7 +227,8 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
         serviceWorkers: 'block', acceptDownloads: false, permissions: [], javaScriptEnabled: true,
         viewport: { width: 1280, height: 900 }, locale: 'en-GB', userAgent: fetchOptions.userAgent,
       });
-      await context.routeWebSocket(() => true, (ws) => ws.close({ code: 1008, reason: 'WebSockets are not opened' }));
+      await context.addInitScript(NO_PEER_CONNECTIONS);
+      await context.routeWebSocket(() => true, contained((ws: WebSocketRoute) => ws.close({ code: 1008, reason: 'WebSockets are not opened' })));
       let inFlight = 0;
       let lastActivity = Date.now();
       let documentStatus: number | null = null;
@@ -191,11 +236,18 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
       let documentRedirect: string | null = null;
       const page = await context.newPage();
       const mainFrame = page.mainFrame();
+      // Windows the page opens (a popup the blocker let through) are closed; dialogs dismissed.
+      context.on('page', contained((opened: Page) => { if (opened !== page) void opened.close().catch(() => {}); }));
+      page.on('dialog', contained((dialog: Dialog) => void dialog.dismiss().catch(() => {})));
+      page.once('crash', contained(() => breakRender(new Error('The page crashed'))));
 
-      await context.route('**/*', async (route: Route) => {
+      const answer = async (route: Route) => {
         const req = route.request();
-        const isDocument = req.isNavigationRequest() && req.frame() === mainFrame;
-        if (BLOCKED_TYPES.has(req.resourceType()) || !/^https?:/i.test(req.url())) return route.abort('blockedbyclient').catch(() => {});
+        const navigation = req.isNavigationRequest();
+        // A popup's first document belongs to no frame of this page yet: it is not loaded.
+        if (navigation && frameOf(req)?.page() !== page) return route.abort('blockedbyclient');
+        if (BLOCKED_TYPES.has(req.resourceType()) || !isWebAddress(req.url())) return route.abort('blockedbyclient');
+        const isDocument = navigation && frameOf(req) === mainFrame;
         inFlight++;
         lastActivity = Date.now();
         try {
@@ -204,65 +256,68 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
             // Playwright does not route the hops of a fulfilled redirect: the page's own address
             // moves by navigating again (routed again), the rest are followed by the fetcher.
             followRedirects: !isDocument,
+            // Frames' documents keep to the ports pages are served on, as product addresses do.
+            document: navigation,
           };
-          const answer = await fetcher.fetchResource!(resource, fetchOptions);
-          if (!answer.ok) {
-            if (isDocument) documentFailure = answer;
-            await route.abort(answer.code === 'blocked-address' || answer.code === 'bad-url' ? 'blockedbyclient' : 'failed');
-            return;
+          const result = await fetcher.fetchResource!(resource, fetchOptions);
+          if (!result.ok) {
+            if (isDocument) documentFailure = result;
+            return await route.abort(result.code === 'blocked-address' || result.code === 'bad-url' ? 'blockedbyclient' : 'failed');
           }
-          if (isDocument && answer.status >= 300 && answer.status < 400 && answer.headers.location) {
-            documentRedirect = new URL(answer.headers.location, answer.url).href;
-            await route.abort('aborted');
-            return;
+          if (isDocument && result.status >= 300 && result.status < 400 && result.headers.location) {
+            documentRedirect = new URL(result.headers.location, result.url).href;
+            return await route.abort('aborted');
           }
-          if (isDocument) documentStatus = answer.status;
-          await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body });
-        } catch {
-          // The page or its context closed while the request was out: nothing to answer.
+          if (isDocument) documentStatus = result.status;
+          await route.fulfill({ status: result.status, headers: result.headers, body: result.body });
         } finally {
           inFlight--;
           lastActivity = Date.now();
         }
-      });
+      };
+      // Whatever goes wrong while answering (the page closed meanwhile, a request Playwright cannot
+      // describe) fails that request alone.
+      await context.route('**/*', (route: Route) => answer(route).catch(() => route.abort('failed').catch(() => {})));
 
-      const crashed = new Promise<never>((_, reject) => page.once('crash', () => reject(new Error('The page crashed'))));
-      crashed.catch(() => {});
       const maxRedirects = request.fetchOptions?.maxRedirects ?? 5;
       for (let address = request.url, redirects = 0; ; redirects++) {
         documentRedirect = null;
         try {
-          await Promise.race([page.goto(address, { waitUntil: 'domcontentloaded', timeout: Math.max(1, deadline - Date.now()) }), crashed]);
+          await unlessBroken(page.goto(address, { waitUntil: 'domcontentloaded', timeout: Math.max(1, deadline - Date.now()) }));
         } catch (error) {
           if (documentFailure) return documentFailure;
           // The browser may be gone before it says so (isConnected still true): its error tells.
-          if (!b.isConnected() || BROWSER_GONE.test(String(error))) throw error;
+          if (!b.isConnected() || BROWSER_GONE.test(String(error)) || error instanceof BrokenRender) throw error;
           if (/Timeout/i.test(String(error))) return failures.timeout(timeoutMs);
           if (!documentRedirect) return failures.network(`The page could not be loaded in the browser (${firstLine(error)}).`);
         }
         if (!documentRedirect) break;
+        if (!isWebAddress(documentRedirect)) return notAWebPage(documentRedirect);
         if (redirects >= maxRedirects) return failures.tooManyRedirects(maxRedirects);
         address = documentRedirect;
       }
       if (documentFailure) return documentFailure;
       const status = documentStatus ?? 200;
       if (status < 200 || status >= 300) {
-        const html = await page.content().catch(() => '');
+        const html = await unlessBroken(page.content()).catch(() => '');
         const vendor = detectBotChallenge(status, {}, html.slice(0, 64 * 1024));
         return vendor !== undefined ? failures.botProtection(vendor, status) : failures.httpStatus(status);
       }
 
       // Wait until the caller sees what it needs, or the network has been quiet a while.
-      let html = await page.content();
+      let html = await unlessBroken(page.content());
       for (;;) {
         if (request.isReady?.(html)) break;
         if (inFlight === 0 && Date.now() - lastActivity >= (request.isReady ? quietForSelectorMs : quietMs)) break;
         if (Date.now() >= deadline) break;
-        await Promise.race([page.waitForTimeout(POLL_MS), crashed]);
-        html = await page.content();
+        await unlessBroken(page.waitForTimeout(POLL_MS));
+        html = await unlessBroken(page.content());
       }
+      // The page's scripts may have moved it off the web (about:blank): that is not the shop's page.
+      if (!isWebAddress(page.url())) return notAWebPage(page.url());
       return { ok: true, url: page.url(), status, html, elapsedMs: Math.round(performance.now() - startedAt) };
     } finally {
+      rendersInFlight.delete(breakRender);
       await context?.close().catch(() => {});
     }
   }
@@ -282,6 +337,71 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
       if (b) await (await b.catch(() => null))?.close().catch(() => {});
     },
   };
+}
+
+/** Playwright's `request.frame()` throws for a popup's first request (its frame does not exist yet). */
+function frameOf(req: Request): Frame | null {
+  try {
+    return req.frame();
+  } catch {
+    return null;
+  }
+}
+
+function notAWebPage(address: string): FetchFailure {
+  const shown = address.length > 60 ? `${address.slice(0, 60)}…` : address;
+  return failures.badUrl(`The page sent the browser to ${shown}, which is not a web page, so Pricewatch did not open it.`);
+}
+
+/** A render ended by a stray error of the browser layer rather than by its page. */
+class BrokenRender extends Error {}
+
+/** Renders in flight in this process, each with how to end it. */
+const rendersInFlight = new Set<(error: Error) => void>();
+
+/** A handler Playwright calls: whatever it throws or rejects with is logged here, never left to escape. */
+function contained<A extends unknown[]>(handler: (...args: A) => unknown): (...args: A) => void {
+  const report = (error: unknown) => console.error('browser: a page event handler failed:', firstLine(error));
+  return (...args: A) => {
+    try {
+      const result = handler(...args);
+      if (result instanceof Promise) result.catch(report);
+    } catch (error) {
+      report(error);
+    }
+  };
+}
+
+/** Whether an error comes from driving the browser (Playwright, or this file) rather than from elsewhere. */
+export function isBrowserLayerError(error: unknown): boolean {
+  return error instanceof Error && /playwright-core|checks[\\/]browser\.ts/.test(error.stack ?? '');
+}
+
+let containing = false;
+
+/**
+ * The process's last line against hostile pages (the server and workers install it): an error of
+ * the browser layer that escaped every handler ends the renders in flight, whose checks then record
+ * a failure, instead of ending the process. Any other stray error still ends the process.
+ */
+export function containBrowserErrors(): void {
+  if (containing) return;
+  containing = true;
+  const stray = (error: unknown) => {
+    if (!isBrowserLayerError(error)) {
+      console.error(error);
+      process.exit(1);
+    }
+    console.error('browser: an error escaped the browser layer and was contained:', firstLine(error));
+    endRendersInFlight(error);
+  };
+  process.on('unhandledRejection', stray);
+  process.on('uncaughtException', stray);
+}
+
+/** Ends every render in flight in this process with the given error. */
+export function endRendersInFlight(error: unknown): void {
+  for (const end of rendersInFlight) end(new BrokenRender(`a browser error escaped: ${firstLine(error)}`));
 }
 
 function firstLine(error: unknown): string {

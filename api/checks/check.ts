@@ -136,7 +136,8 @@ async function renderFor(renderer: Renderer, url: string, targets: readonly Chec
     const document = parsePage(html);
     return targets.every((t) => selectorReadsPrice(document, t.selector, t.url));
   };
-  const rendered = await renderer.render({ url, fetchOptions, isReady, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher });
+  // The render takes its turn as the first product's owner (one page read serves them all).
+  const rendered = await renderer.render({ url, fetchOptions, isReady, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher, owner: targets[0]?.userId });
   if (!rendered.ok) return rendered;
   return { ok: true, fetcher: 'browser', url: rendered.url, status: rendered.status, body: rendered.html, document: parsePage(rendered.html) };
 }

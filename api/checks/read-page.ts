@@ -19,6 +19,8 @@ export type ReadPageOptions = {
   render?: 'auto' | 'always';
   /** Whether a page gives what the caller needs (a price, a suggestion). */
   satisfied: (document: Document) => boolean;
+  /** Whose reading this is, for the browser's turns between users. */
+  owner?: string;
 };
 
 export async function readPage(url: string, opts: ReadPageOptions): Promise<ReadPage | FetchFailure | RenderFailure> {
@@ -26,7 +28,7 @@ export async function readPage(url: string, opts: ReadPageOptions): Promise<Read
   const renderer = opts.renderer ?? sharedRenderer();
   const rendered = async (): Promise<ReadPage | RenderFailure> => {
     const page = await renderer.render({
-      url, fetchOptions: opts.fetchOptions, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher,
+      url, fetchOptions: opts.fetchOptions, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher, owner: opts.owner,
       isReady: (html) => opts.satisfied(parsePage(html)),
     });
     return page.ok ? { ok: true, url: page.url, status: page.status, body: page.html, document: parsePage(page.html), fetcher: 'browser' } : page;

@@ -29,6 +29,9 @@ export async function testDatabase(opts: { max?: number } = {}): Promise<Databas
 
 export const usingPostgresServer = () => !!process.env.DATABASE_URL;
 
+/** True in the suite's second pass, on the embedded database: tests that use no database ran in the first. */
+export const repeatedForEmbedded = () => process.env.TEST_PASS === 'embedded-again';
+
 /** An app context on a fresh test database, in demo mode unless the environment says otherwise. */
 export async function testContext(env: Record<string, string | undefined> = {}) {
   const database = await testDatabase();
