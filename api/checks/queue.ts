@@ -55,8 +55,11 @@ export type RenderMemory = { rendersSinceStatic: number; staticCheckedAt: Date }
 
 /** A worker that holds a job this long without finishing is presumed dead. */
 export const LEASE_SECONDS = 300;
-/** A job claimed this many times without finishing is given up (recorded as a failed check). */
-export const MAX_ATTEMPTS = 3;
+/**
+ * A job claimed this many times without finishing is given up (recorded as a failed check): its
+ * page may be what stopped the worker, and trying it once more would stop the next one.
+ */
+export const MAX_ATTEMPTS = 2;
 
 /** A claimed job with the product's current url and selector. */
 export type ClaimedJob = {

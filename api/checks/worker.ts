@@ -112,7 +112,7 @@ async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetc
       type: 'PriceCheckFailed',
       data: {
         productId: target.productId, userId: target.userId, code: 'interrupted', httpStatus: null, url: target.url,
-        reason: `The check stopped ${MAX_ATTEMPTS} times before it could finish. It will be tried again at the next scheduled time.`,
+        reason: `The check stopped ${MAX_ATTEMPTS} times before it could finish, so it was given up rather than tried again at once (the page may be what stopped it). It will be tried again at the next scheduled time.`,
         attemptedAt: new Date().toISOString(), availability: null,
       },
     },
