@@ -54,6 +54,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkWorker: env.CHECK_WORKER !== 'off',
     /** Checks one worker process runs at the same time: fetches mostly wait on the network. */
     checkConcurrency: Math.max(1, Number(env.CHECK_CONCURRENCY) || 32),
+    /** Check Now and AI Detect answer by then, their work going on after it: below the 30 s at which idle requests are closed. */
+    answerWithinMs: Math.max(1, Number(env.ANSWER_WITHIN_MS) || 25_000),
     /** Minutes between checks of products on the built-in demo shop, in demo mode. */
     demoCheckMinutes: Math.max(1, Number(env.DEMO_CHECK_MINUTES) || 3),
   };

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { idOf } from '../http/ids.ts';
+import { answerWithin, perUserLimit, type TimeoutAnswer } from '../http/long-work.ts';
 import { fetchPage, type Fetcher } from '../checks/fetcher.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import { effectivePlan } from '../products/limit.ts';
@@ -31,7 +32,17 @@ export const PriceSuggestionsBody = z.object({
 export const AI_DETECTION_NOT_IN_PLAN =
   'AI price detection is not part of the Free plan. Start a free trial or upgrade to any paid plan to detect price selectors automatically.';
 
-export type DetectSelectorAnswer = { success: true; selectors: SelectorSuggestion[] };
+export type DetectSelectorAnswer = { success: true; selectors: SelectorSuggestion[] } | TimeoutAnswer;
+
+/** AI Detects one user may have running at once (each may render a page in the browser). */
+export const DETECTS_PER_USER = 2;
+const detectLimit = perUserLimit(DETECTS_PER_USER, (limit) =>
+  `You have ${limit} detections running already. Wait for one of them to finish, then try again.`);
+
+export const detectionTooSlow = (ms: number): TimeoutAnswer => ({
+  success: false, error: 'timeout',
+  message: `The page did not give a price within ${Math.round(ms / 1000)} seconds. Enter the price selector yourself, or try again later.`,
+});
 export type PriceSuggestionsAnswer = { suggestions: PricingSuggestion[] };
 
 /**
@@ -39,6 +50,7 @@ export type PriceSuggestionsAnswer = { suggestions: PricingSuggestion[] };
  * always answer; a configured language model only reorders and rewords what they found.
  */
 export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: LanguageModel | null; renderer?: Renderer } = {}) {
+  const { answerWithinMs } = ctx.config;
   const model = opts.model !== undefined ? opts.model : createLanguageModel(ctx.config.ai);
   const fetcher = opts.fetcher ?? { fetchPage };
 
@@ -47,7 +59,7 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
     if (!plan.aiDetection) throw new HttpError(403, AI_DETECTION_NOT_IN_PLAN);
     // A page whose static HTML yields no suggestion and has scripts is detected on its rendered HTML.
     const page = await readPage(url, {
-      fetcher, fetchOptions: fetchOptionsFor(ctx.config, url), renderer: opts.renderer,
+      fetcher, fetchOptions: fetchOptionsFor(ctx.config, url), renderer: opts.renderer, owner: userId,
       satisfied: (document) => detectPriceSelectors(document, { url }).length > 0,
     });
     if (!page.ok) throw new HttpError(422, `The page could not be analysed: ${page.reason}`, page.code === 'bad-url' ? 'url' : undefined);
@@ -76,7 +88,8 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
     .use(authentication(ctx))
     .post('/api/ai/detect-selector', ({ userId, body }) => {
       assertCheckableUrl(ctx.config, body.url);
-      return detect(userId, body.url);
+      const detection = detectLimit(userId, () => detect(userId, body.url));
+      return answerWithin(answerWithinMs, detection, () => detectionTooSlow(answerWithinMs));
     }, { signedIn: true, body: DetectSelectorBody })
     .post('/api/price-suggestions', ({ userId, body }) => suggest(userId, idOf(body.productId, PRODUCT_NOT_FOUND), body.timeFilter), {
       signedIn: true,

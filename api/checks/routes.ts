@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { idOf } from '../http/ids.ts';
+import { answerWithin, perUserLimit, type TimeoutAnswer } from '../http/long-work.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { sharedFetcher, type Fetcher } from './fetcher.ts';
 import { checkPage, recordOutcomes } from './check.ts';
@@ -19,6 +20,17 @@ import { readProduct } from '../products/read-model.ts';
 export type CheckNowAnswer =
   | { success: true; price: number; currency: string; message: string; source: PriceSource; selectorMatched: boolean; sourceNote: string | null }
   | { success: false; message: string; error: string; retryAt?: string };
+
+/** Check Nows one user may have running at once: more would only queue behind each other for the browser. */
+export const CHECK_NOWS_PER_USER = 3;
+const checkNowLimit = perUserLimit(CHECK_NOWS_PER_USER, (limit) =>
+  `You have ${limit} checks running already. Wait for one of them to finish, then try again.`);
+
+/** A check still running when the answer is due: it goes on, and the card shows its result. */
+export const checkStillRunning = (ms: number): TimeoutAnswer => ({
+  success: false, error: 'timeout',
+  message: `The check is taking longer than ${Math.round(ms / 1000)} seconds. It goes on in the background, and the product shows its result when it is done.`,
+});
 
 /**
  * "Check Now": checks one product of the user right away, through the same code as the queue's
@@ -78,9 +90,14 @@ function formatPrice(amount: number, currency: string): string {
 }
 
 export function checkRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {}) {
+  const { answerWithinMs } = ctx.config;
   return new Elysia({ prefix: '/api/products' })
     .use(authentication(ctx))
-    .post('/:id/check-price', ({ userId, params }) => checkProductNow(ctx, userId, idOf(params.id, PRODUCT_NOT_FOUND), opts.fetcher), {
+    .post('/:id/check-price', ({ userId, params }) => {
+      const productId = idOf(params.id, PRODUCT_NOT_FOUND);
+      const check = checkNowLimit(userId, () => checkProductNow(ctx, userId, productId, opts.fetcher));
+      return answerWithin(answerWithinMs, check, () => checkStillRunning(answerWithinMs));
+    }, {
       signedIn: true,
     });
 }

@@ -200,7 +200,7 @@ export type TrialSetup = Treaty.Data<(typeof client.api.billing)['create-trial-s
 export type PaidPlanId = 'starter' | 'growth' | 'pro';
 
 /** AI help answers (spec section 3): selector suggestions (confidence 0-100) and pricing suggestions (confidence 0-1). */
-export type SelectorSuggestion = Treaty.Data<(typeof client.api.ai)['detect-selector']['post']>['selectors'][number];
+export type SelectorSuggestion = Extract<Treaty.Data<(typeof client.api.ai)['detect-selector']['post']>, { success: true }>['selectors'][number];
 export type PricingSuggestion = Treaty.Data<(typeof client.api)['price-suggestions']['post']>['suggestions'][number];
 
 /** Alert channels (Settings > Alert channels): the target masked, secrets only in the answers that create them. */

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Sparkles } from 'lucide-react';
 import { api, isUnauthorizedError, type SelectorSuggestion } from '../../lib/api';
-import { AI_DETECT_NOT_IN_PLAN, AI_DETECT_UPGRADE, aiDetectionIncluded, detectionFailure, detectUrlProblem, NO_SELECTORS } from '../../lib/ai';
+import { AI_DETECT_NOT_IN_PLAN, AI_DETECT_UPGRADE, aiDetectionIncluded, DETECTION_FAILED, detectionFailure, detectUrlProblem, NO_SELECTORS } from '../../lib/ai';
 import { subscribePath } from '../../lib/billing';
 import { $user } from '../../stores/auth';
 import { toast } from '../../stores/toast';
@@ -20,7 +20,10 @@ export function useSelectorDetection(pick: (selector: string) => void) {
     if (problem) return toast({ ...problem, variant: 'destructive' });
     setDetecting(true);
     try {
-      const { selectors } = await api.ai.detectSelector(url.trim());
+      const answer = await api.ai.detectSelector(url.trim());
+      // A page too slow to read in time says so rather than failing without a word.
+      if (!answer.success) return toast({ title: DETECTION_FAILED.title, description: answer.message, variant: 'destructive' });
+      const { selectors } = answer;
       setSuggestions(selectors);
       const [best] = selectors;
       if (!best) return toast(NO_SELECTORS);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Banknote, ExternalLink, Info, Pencil, RefreshCw, Trash2, TrendingDown, TrendingUp, TriangleAlert } from 'lucide-react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
 import { formatDateTime, formatPrice, hostWithoutWww } from '../../lib/format';
-import { availabilityBadge, checkView, formatChange, selectorNote, thresholdLabel, type CheckView } from '../../lib/products';
+import { availabilityBadge, checkView, formatChange, selectorNote, serverError, thresholdLabel, type CheckView } from '../../lib/products';
 import { cn } from '../../lib/utils';
 import { refreshProducts } from '../../stores/products';
 import { toast } from '../../stores/toast';
@@ -45,7 +45,10 @@ export function ProductCard({ product, onAction, selected, onSelectedChange }: P
       refreshProducts();
     } catch (error) {
       if (!isUnauthorizedError(error)) {
-        toast({ title: 'Error', description: 'Unable to check price. Please try again or update manually.', variant: 'destructive' });
+        // Too many checks at once is said as the server words it; anything else as the spec does.
+        const { status, message } = serverError(error);
+        const description = status === 429 && message ? message : 'Unable to check price. Please try again or update manually.';
+        toast({ title: 'Error', description, variant: 'destructive' });
       }
     } finally {
       setChecking(false);
