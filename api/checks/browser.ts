@@ -373,7 +373,7 @@ function contained<A extends unknown[]>(handler: (...args: A) => unknown): (...a
 }
 
 /** Whether an error comes from driving the browser (Playwright, or this file) rather than from elsewhere. */
-export function isBrowserLayerError(error: unknown): boolean {
+function isBrowserLayerError(error: unknown): boolean {
   return error instanceof Error && /playwright-core|checks[\\/]browser\.ts/.test(error.stack ?? '');
 }
 
@@ -400,7 +400,7 @@ export function containBrowserErrors(): void {
 }
 
 /** Ends every render in flight in this process with the given error. */
-export function endRendersInFlight(error: unknown): void {
+function endRendersInFlight(error: unknown): void {
   for (const end of rendersInFlight) end(new BrokenRender(`a browser error escaped: ${firstLine(error)}`));
 }
 
