@@ -2,6 +2,9 @@ import { describe, expect, test } from 'bun:test';
 import { parsePage, queryAll, queryOne } from '../checks/page.ts';
 import { detectPriceSelectors, isGeneratedName, positionalSelector, rankPriceCandidates, stableSelector } from './detect.ts';
 import { extractPrice } from '../checks/extract.ts';
+import { readPage } from '../checks/read-page.ts';
+import type { Renderer } from '../checks/browser.ts';
+import type { Fetcher } from '../checks/fetcher.ts';
 import { productPage } from '../demo-shop/pages.ts';
 import { DEMO_PRODUCTS, demoPriceAt } from '../demo-shop/shop.ts';
 
@@ -190,5 +193,34 @@ describe('selector stability', () => {
     const [best] = detect(html);
     expect(best!.selector).toBe('#main > p:nth-of-type(2)');
     expect(best!.description).toContain('position');
+  });
+});
+
+describe('pages nested deeply', () => {
+  const nested = (depth: number, inner: string) => `${'<div class="wrap">'.repeat(depth)}${inner}${'</div>'.repeat(depth)}`;
+  // A megabyte of <div>s never closed: what a hostile shop page can send.
+  const tooDeep = page(`${'<div>'.repeat(200_000)}<span class="price">£24.99</span>`);
+  const serving = (html: string): Fetcher => ({
+    fetchPage: async (url) => ({ ok: true, url, status: 200, contentType: 'text/html', body: html, bytes: html.length, elapsedMs: 1 }),
+  });
+  const noBrowser = { render: async () => { throw new Error('a page refused is not rendered'); } } as unknown as Renderer;
+
+  test('200,000 levels: no suggestion, and reading it for AI Detect fails with the reason', async () => {
+    expect(detectPriceSelectors(parse(tooDeep))).toEqual([]);
+    const read = await readPage('https://shop.example/kettle', {
+      fetcher: serving(tooDeep), renderer: noBrowser, satisfied: (document) => detectPriceSelectors(document).length > 0,
+    });
+    expect(read).toEqual({ ok: false, code: 'page-too-deep', reason: 'The page is nested too deeply to be read safely (more than 1,024 levels of elements).' });
+  });
+
+  test('500 levels: the same suggestion as without the nesting, verified', async () => {
+    const block = product('<div class="price-box"><span class="product-price">£24.99</span></div>');
+    const [flat] = detect(page(block));
+    const html = page(nested(500, block));
+    const [best] = detect(html);
+    expect(best).toEqual(flat!);
+    expect(best!.price).toBe(24.99);
+    const read = await readPage('https://shop.example/kettle', { fetcher: serving(html), renderer: noBrowser, satisfied: () => true });
+    expect(read.ok && detectPriceSelectors(read.document)[0]).toEqual(flat!);
   });
 });

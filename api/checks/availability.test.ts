@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { pageAvailability } from './availability.ts';
 import { extractPrice } from './extract.ts';
 import { parsePage } from './page.ts';
+import { parseDocument } from 'htmlparser2';
 
 const page = (body: string, head = '') =>
   `<!doctype html><html lang="en"><head><title>Steel Kettle</title>${head}</head><body><main><h1>Steel Kettle</h1>${body}</main></body></html>`;
@@ -85,4 +86,14 @@ describe('what the page shows', () => {
     expect(result.ok && result.price).toBe(24.99);
     expect(result.availability).toBe('OutOfStock');
   });
+});
+
+test('a page deeper than a call stack goes: read without recursion', () => {
+  // Built without the parser's cap (which refuses such pages), so the walk does not lean on it.
+  const depth = 60_000;
+  const deep = (inner: string) => parseDocument(page(`${'<div class="box">'.repeat(depth)}${inner}${'</div>'.repeat(depth)}`));
+  expect(pageAvailability(deep(`<p class="stock">Sold out</p>${BUY}`))).toBe('OutOfStock');
+  expect(pageAvailability(deep(BUY))).toBe('InStock');
+  const related = '<section class="related"><h2>You may also like</h2><div class="card"><a href="/p/2">Mug</a><span class="stock">Sold out</span></div></section>';
+  expect(pageAvailability(deep(BUY + related))).toBe('InStock');
 });

@@ -60,29 +60,30 @@ function shownAvailability(document: Document): Availability | null {
   if (!body) return null;
   let notice: Availability | null = null;
   let button: Availability | null = null;
-  const visit = (element: Element) => {
-    for (const child of childElements(element)) {
-      if (skipped(child)) continue;
-      const names = `${attr(child, 'class') ?? ''} ${attr(child, 'id') ?? ''}`;
-      if (/^(?:button|input)$/.test(child.name) || attr(child, 'role') === 'button') {
-        const label = `${textOf(child)} ${attr(child, 'value') ?? ''} ${attr(child, 'title') ?? ''}`.replace(/\s+/g, ' ');
-        if ((BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(child)) {
-          const disabled = hasAttr(child, 'disabled') || attr(child, 'aria-disabled') === 'true' || /(?:^|\s)(?:disabled|is-disabled)(?:\s|$)/.test(attr(child, 'class') ?? '');
-          button ??= disabled || SOLD_OUT.test(label) ? 'OutOfStock' : 'InStock';
-        }
-        continue;
+  // In document order, with a stack of its own: a call per level would overflow on deep pages.
+  const stack = childElements(body).reverse();
+  while (stack.length > 0) {
+    const child = stack.pop()!;
+    if (skipped(child)) continue;
+    const names = `${attr(child, 'class') ?? ''} ${attr(child, 'id') ?? ''}`;
+    if (/^(?:button|input)$/.test(child.name) || attr(child, 'role') === 'button') {
+      const label = `${textOf(child)} ${attr(child, 'value') ?? ''} ${attr(child, 'title') ?? ''}`.replace(/\s+/g, ' ');
+      if ((BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(child)) {
+        const disabled = hasAttr(child, 'disabled') || attr(child, 'aria-disabled') === 'true' || /(?:^|\s)(?:disabled|is-disabled)(?:\s|$)/.test(attr(child, 'class') ?? '');
+        button ??= disabled || SOLD_OUT.test(label) ? 'OutOfStock' : 'InStock';
       }
-      if (STOCK_NAMES.test(names)) {
-        const text = textOf(child).replace(/\s+/g, ' ').trim();
-        if (text && text.length <= MAX_NOTICE && !inRelatedBlock(child)) {
-          if (SOLD_OUT.test(text) || OPENS_UNAVAILABLE.test(text)) notice = 'OutOfStock';
-          else if (IN_STOCK.test(text)) notice ??= 'InStock';
-        }
-      }
-      visit(child);
+      continue;
     }
-  };
-  visit(body);
+    if (STOCK_NAMES.test(names)) {
+      const text = textOf(child).replace(/\s+/g, ' ').trim();
+      if (text && text.length <= MAX_NOTICE && !inRelatedBlock(child)) {
+        if (SOLD_OUT.test(text) || OPENS_UNAVAILABLE.test(text)) notice = 'OutOfStock';
+        else if (IN_STOCK.test(text)) notice ??= 'InStock';
+      }
+    }
+    const children = childElements(child);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
   // A sold-out notice outweighs a buy button (shops often leave one in the markup); an enabled button outweighs nothing said.
   return notice === 'OutOfStock' ? notice : button ?? notice;
 }

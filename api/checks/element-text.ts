@@ -27,33 +27,36 @@ const FRACTION_CLASS = /(?:^|[\s_-])(?:fraction|fractional|cents?|decimals?|penc
  */
 export function priceTextOf(root: Element): string {
   let text = '';
-  const visit = (node: AnyNode, isRoot: boolean) => {
-    if (text.length > MAX_TEXT) return;
-    if (node.type === 'text') {
-      text += node.data;
-      return;
+  // Nodes to read, and the text that closes an element once its children are read; a stack of
+  // its own, as a call per level would overflow on deep pages.
+  const stack: (AnyNode | string)[] = [root];
+  while (stack.length > 0 && text.length <= MAX_TEXT) {
+    const node = stack.pop()!;
+    if (typeof node === 'string' || node.type === 'text') {
+      text += typeof node === 'string' ? node : node.data;
+      continue;
     }
-    if (!isElement(node)) return;
+    if (!isElement(node)) continue;
     const element = node;
     const tag = element.name;
-    if (!isRoot && (SKIPPED_TAGS.has(tag) || isHidden(element))) return;
+    const isRoot = element === root;
+    if (!isRoot && (SKIPPED_TAGS.has(tag) || isHidden(element))) continue;
 
     if (!isRoot && (tag === 'sup' || FRACTION_CLASS.test(classesOf(element)))) {
       const cents = textOf(element).trim();
       const afterWholeNumber = /\d\s*$/.test(text) && !/[.,]\d{1,2}\s*$/.test(text);
       if (/^\d{1,2}$/.test(cents) && afterWholeNumber) {
         text = `${text.trimEnd()}.${cents}`;
-        return;
+        continue;
       }
     }
     const label = isRoot ? null : priceLabelOf(element);
     const separate = SEPARATE_TAGS.has(tag);
     if (separate) text += ' ';
     if (label) text += ` ${label} `;
-    for (const child of element.children) visit(child, false);
-    if (separate || label) text += ' ';
-  };
-  visit(root, true);
+    if (separate || label) stack.push(' ');
+    for (let i = element.children.length - 1; i >= 0; i--) stack.push(element.children[i]!);
+  }
   return normalizePriceText(text);
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { parsePage } from './page.ts';
-import { extractPrice, type ExtractionResult } from './extract.ts';
+import { extractPrice, extractPriceFromDocument, type ExtractionResult } from './extract.ts';
+import { parseDocument } from 'htmlparser2';
 import { structuredDataPrices } from './structured-data.ts';
 import { parsePriceText } from './price-text.ts';
 
@@ -467,5 +468,24 @@ describe("the page's country settles a shared currency sign", () => {
     const head = '<meta property="product:price:currency" content="USD">';
     const html = shop('es-CL', '$19.99').replace('</head>', `${head}</head>`);
     expectPrice(extractPrice(html, { selector: '.precio' }), 19.99, 'USD');
+  });
+});
+
+describe('pages deeper than a call stack goes are read without recursion', () => {
+  // Built without the parser's cap (which refuses such pages), so the readers do not lean on it.
+  const depth = 60_000;
+  const chain = (inner: string) => `${'<span class="box">'.repeat(depth)}${inner}${'</span>'.repeat(depth)}`;
+  const about = 'A kettle of brushed steel that boils a litre in no time, with a filter that keeps scale out of your tea. '.repeat(2);
+
+  test('the text of a selected element', () => {
+    const document = parseDocument(page(chain('£24.99')));
+    expectPrice(extractPriceFromDocument(document, { selector: 'body > .box' }), 24.99, 'GBP');
+  });
+
+  test('without a selector: the stated price shown, and the visible price', () => {
+    const html = (head: string) => page(`<h1>Product</h1>${chain(`<p>${about}</p>`)}<p class="price">£24.99</p><button class="add-to-cart">Add to basket</button>`, head);
+    const stated = jsonLd({ '@type': 'Product', name: 'Product', offers: { '@type': 'Offer', price: '24.99', priceCurrency: 'GBP' } });
+    expectPrice(extractPriceFromDocument(parseDocument(html(stated))), 24.99, 'GBP', 'json-ld');
+    expectPrice(extractPriceFromDocument(parseDocument(html(''))), 24.99, 'GBP', 'page');
   });
 });

@@ -6,7 +6,7 @@
  * wins only when the stated price appears nowhere on the page. Pure: html in, result out.
  */
 import { PRICE_ATTRIBUTES, priceTextOf } from './element-text.ts';
-import { attr, parsePage, queryAll, textOf, type Document, type Element } from './page.ts';
+import { attr, parsePage, queryAll, textOf, tooDeep, type Document, type Element } from './page.ts';
 import { readPrice, type PriceReading } from './price-text.ts';
 import { declaredCurrency, isStateScript, jsonLdPrices, scriptStatePrices, structuredDataPrices, type Availability, type StructuredPrice, type StructuredSource } from './structured-data.ts';
 import { pageAvailability } from './availability.ts';
@@ -17,7 +17,8 @@ export type { Availability };
 
 /** `page`: read from the visible price block, found without a selector. */
 export type ExtractionSource = 'selector' | 'page' | StructuredSource;
-export type ExtractionFailureCode = 'selector-no-match' | 'no-price-in-text' | 'ambiguous' | 'no-price' | 'invalid-selector';
+/** `page-too-deep`: the page was not read at all (see page.ts). */
+export type ExtractionFailureCode = 'selector-no-match' | 'no-price-in-text' | 'ambiguous' | 'no-price' | 'invalid-selector' | 'page-too-deep';
 
 export interface ExtractedPrice {
   ok: true;
@@ -59,6 +60,8 @@ export function extractPrice(html: string, opts: ExtractOptions = {}): Extractio
 }
 
 export function extractPriceFromDocument(document: Document, opts: ExtractOptions = {}): ExtractionResult {
+  const refused = tooDeep(document);
+  if (refused) return failure('page-too-deep', refused.reason);
   const selector = opts.selector?.trim() || null;
   let structured: StructuredPrice[] | undefined;
   const structuredPrices = () => (structured ??= structuredDataPrices(document, { url: opts.url }));

@@ -11,7 +11,8 @@ export type FetchFailureCode =
   | 'too-many-redirects'
   | 'bad-url'
   | 'network'
-  | 'not-html';
+  | 'not-html'
+  | 'page-too-deep';
 
 /** `retryAfterMs`: how long a shop that turned the check away asked us to wait (Retry-After). */
 export type FetchFailure = { ok: false; code: FetchFailureCode; reason: string; status?: number; retryAfterMs?: number };
@@ -77,6 +78,11 @@ export const failures = {
     failure(
       'not-html',
       `The link leads to a file of type ${contentType}, not a web page. Use the address of the product page.`,
+    ),
+  pageTooDeep: (maxDepth: number) =>
+    failure(
+      'page-too-deep',
+      `The page is nested too deeply to be read safely (more than ${maxDepth.toLocaleString('en-GB')} levels of elements).`,
     ),
 };
 

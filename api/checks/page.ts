@@ -6,14 +6,53 @@
  * Everything that reads pages (checks, AI Detect, the extract command) parses once with
  * `parsePage` and walks the tree with the helpers below.
  */
-import { parseDocument } from 'htmlparser2';
+import { Parser } from 'htmlparser2';
 import { selectAll, selectOne, compile, is } from 'css-select';
-import { isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
+import { Document, DomHandler, isTag, isText, type AnyNode, type Element } from 'domhandler';
+import { failures, type FetchFailure } from './fetch-errors.ts';
 
 export type { Document, Element, AnyNode };
 
+/**
+ * The deepest an element may sit in a page that is read. Shop pages nest a few dozen levels, and
+ * Chromium's parser stops nesting at 512 (deeper elements go beside the 512th), so no page that
+ * shows as written is deeper than that; twice that leaves room. Beyond it a page is hostile or
+ * broken: building the tree grows quadratically with depth (200,000 levels took 0.6 s), and
+ * walks that recurse, in the selector engine and its helpers, overflow the stack.
+ */
+export const MAX_PAGE_DEPTH = 1024;
+
+class PageTooDeep extends Error {}
+
+/** Builds the tree, and gives up at the first element deeper than MAX_PAGE_DEPTH. */
+class CappedHandler extends DomHandler {
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    // The stack holds the document and every open element.
+    if (this.tagStack.length > MAX_PAGE_DEPTH) throw new PageTooDeep();
+    super.onopentag(name, attribs);
+  }
+}
+
+const refused = new WeakSet<Document>();
+
+/** The page's tree; an empty one for a page nested too deeply, which `tooDeep` tells apart. */
 export function parsePage(html: string): Document {
-  return parseDocument(html);
+  const handler = new CappedHandler();
+  try {
+    new Parser(handler).end(html);
+  } catch (error) {
+    if (!(error instanceof PageTooDeep)) throw error;
+    // Nothing of it is read: every reader finds an empty page, and checks say why.
+    const empty = new Document([]);
+    refused.add(empty);
+    return empty;
+  }
+  return handler.root;
+}
+
+/** Why a parsed page cannot be read (nested too deeply), or null when it can. */
+export function tooDeep(document: Document): FetchFailure | null {
+  return refused.has(document) ? failures.pageTooDeep(MAX_PAGE_DEPTH) : null;
 }
 
 /** Throws on a selector that is not valid CSS (or that css-select cannot run). */
@@ -53,26 +92,31 @@ export function childElements(element: Element | Document): Element[] {
   return element.children.filter(isTag);
 }
 
-/** Every descendant element in document order. */
-export function descendants(root: Element | Document): Element[] {
+// Walks keep their own stack rather than recursing: a call per level would overflow on deep pages.
+
+/** Descendant elements in document order, the first `limit` of them. */
+export function descendants(root: Element | Document, limit = Infinity): Element[] {
   const found: Element[] = [];
-  const visit = (node: Element | Document) => {
-    for (const child of node.children) {
-      if (!isTag(child)) continue;
-      found.push(child);
-      visit(child);
-    }
-  };
-  visit(root);
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length > 0 && found.length < limit) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    found.push(node);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
   return found;
 }
 
 /** All text under a node, as DOM textContent gives it (script text included). */
 export function textOf(node: AnyNode): string {
   if (isText(node)) return node.data;
-  if (!('children' in node)) return '';
   let text = '';
-  for (const child of node.children) text += textOf(child);
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (isText(next)) text += next.data;
+    else if ('children' in next) for (let i = next.children.length - 1; i >= 0; i--) stack.push(next.children[i]!);
+  }
   return text;
 }
 

@@ -1,7 +1,7 @@
 import type { ExtractionResult } from './extract.ts';
 import { sharedFetcher, type Fetcher, type FetchFailure, type FetchOptions } from './fetcher.ts';
 import { sharedRenderer, type RenderFailure, type Renderer } from './browser.ts';
-import { parsePage, type Document } from './page.ts';
+import { parsePage, tooDeep, type Document } from './page.ts';
 import { hasScripts, looksScriptRendered } from './script-rendered.ts';
 
 /**
@@ -26,18 +26,23 @@ export type ReadPageOptions = {
 export async function readPage(url: string, opts: ReadPageOptions): Promise<ReadPage | FetchFailure | RenderFailure> {
   const fetcher = opts.fetcher ?? sharedFetcher;
   const renderer = opts.renderer ?? sharedRenderer();
-  const rendered = async (): Promise<ReadPage | RenderFailure> => {
+  const rendered = async (): Promise<ReadPage | FetchFailure | RenderFailure> => {
     const page = await renderer.render({
       url, fetchOptions: opts.fetchOptions, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher, owner: opts.owner,
       isReady: (html) => opts.satisfied(parsePage(html)),
     });
-    return page.ok ? { ok: true, url: page.url, status: page.status, body: page.html, document: parsePage(page.html), fetcher: 'browser' } : page;
+    if (!page.ok) return page;
+    const document = parsePage(page.html);
+    return tooDeep(document) ?? { ok: true, url: page.url, status: page.status, body: page.html, document, fetcher: 'browser' };
   };
   if (opts.render === 'always') return rendered();
 
   const page = await fetcher.fetchPage(url, opts.fetchOptions);
   if (!page.ok) return page;
   const document = parsePage(page.body);
+  // A page nested too deeply is refused, not rendered: the browser would build all of it.
+  const refused = tooDeep(document);
+  if (refused) return refused;
   const statically: ReadPage = { ok: true, url: page.url, status: page.status, body: page.body, document, fetcher: 'static' };
   if (!hasScripts(document) || (opts.satisfied(document) && !looksScriptRendered(document))) return statically;
   const browser = await rendered();

@@ -32,13 +32,15 @@ export function hasScripts(document: Document): boolean {
 /** Characters of text outside scripts, styles and noscript notices, spaces collapsed. */
 function visibleTextLength(root: AnyNode): number {
   let length = 0;
-  const visit = (node: AnyNode) => {
+  // A stack of its own: a call per level would overflow on deep pages.
+  const stack: AnyNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
     if (isText(node)) length += node.data.replace(/\s+/g, ' ').trim().length;
     else if ('children' in node && !(node.type === 'script' || node.type === 'style' || ('name' in node && (node.name === 'noscript' || node.name === 'template')))) {
-      for (const child of node.children) visit(child);
+      for (const child of node.children) stack.push(child);
     }
-  };
-  visit(root);
+  }
   return length;
 }
 

@@ -249,3 +249,26 @@ describe('checks follow what AI Detect suggests', () => {
     expect(result.ok).toBe(false);
   });
 });
+
+test('statements nested 200,000 levels deep are walked or skipped without recursion; the product beside them is read', () => {
+  const levels = 200_000;
+  const block = (json: string) => `<script type="application/ld+json">${json}</script>`;
+  const html = page(`${H1}<p class="price">£24.99</p>`, [
+    block(`${'{"@graph":'.repeat(levels)}{}${'}'.repeat(levels)}`),
+    block(`${'{"@type":"WebPage","mainEntity":'.repeat(levels)}{}${'}'.repeat(levels)}`),
+    block(`{"@type":"Product","name":"Gift card","offers":${'{"@type":"AggregateOffer","offers":'.repeat(levels)}{"@type":"Offer","price":"1.00"}${'}'.repeat(levels)}}`),
+    block(`${'['.repeat(levels)}${']'.repeat(levels)}`),
+    `<script id="__NEXT_DATA__" type="application/json">${'{"price":'.repeat(levels)}1${'}'.repeat(levels)}</script>`,
+    block(JSON.stringify({ '@type': 'Product', name: 'Acme Kettle 1.7L', offers: { '@type': 'Offer', price: '24.99', priceCurrency: 'GBP' } })),
+  ].join(''));
+  expect(structuredDataPrices(parsePage(html))[0]).toEqual({ source: 'json-ld', amount: 24.99, currency: 'GBP', raw: '24.99' });
+  const result = extractPrice(html);
+  expect(result.ok && [result.price, result.source]).toEqual([24.99, 'json-ld']);
+});
+
+test('offers inside offers are read a few levels deep', () => {
+  const nestedOffers = (levels: number) => `${'{"@type":"AggregateOffer","offers":'.repeat(levels)}{"@type":"Offer","price":"24.99","priceCurrency":"GBP"}${'}'.repeat(levels)}`;
+  const prices = (levels: number) => structuredDataPrices(parsePage(page(H1, `<script type="application/ld+json">{"@type":"Product","name":"Acme Kettle 1.7L","offers":${nestedOffers(levels)}}</script>`)));
+  expect(prices(3)).toEqual([{ source: 'json-ld', amount: 24.99, currency: 'GBP', raw: '24.99' }]);
+  expect(prices(5)).toEqual([]);
+});

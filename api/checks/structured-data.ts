@@ -188,15 +188,25 @@ function parseJsonLd(text: string): unknown {
 /** Top-level nodes of every JSON-LD block, with @graph members and a page's main entity. */
 function jsonLdNodes(blocks: string[]): JsonObject[] {
   const nodes: JsonObject[] = [];
-  const add = (value: unknown) => {
-    for (const item of asArray(value)) {
-      if (!isObject(item)) continue;
-      if (item['@graph']) add(item['@graph']);
-      nodes.push(item);
-      for (const key of ['mainEntity', 'about']) if (isObject(item[key])) add(item[key]);
+  // Work to do, last first: values to open, and nodes to take. A stack of its own, since a block
+  // can nest @graph or mainEntity thousands deep and a call per level would overflow.
+  const work: ({ open: unknown } | { take: JsonObject })[] = blocks.map((block) => ({ open: parseJsonLd(block) })).reverse();
+  while (work.length > 0) {
+    const next = work.pop()!;
+    if ('take' in next) {
+      nodes.push(next.take);
+      continue;
     }
-  };
-  for (const block of blocks) add(parseJsonLd(block));
+    const items = asArray(next.open);
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (!isObject(item)) continue;
+      // Graph members come before their container, main entities after it.
+      for (const key of ['about', 'mainEntity']) if (isObject(item[key])) work.push({ open: item[key] });
+      work.push({ take: item });
+      if (item['@graph']) work.push({ open: item['@graph'] });
+    }
+  }
   return nodes;
 }
 
@@ -230,7 +240,10 @@ function offersOf(product: JsonObject): JsonObject[] {
 
 const LIST_PRICE_TYPE = /ListPrice|StrikethroughPrice|SRP|MSRP|InvoicePrice/i;
 
-function offerPrices(offer: JsonObject, inheritedCurrency: string | null = null): OfferPrice[] {
+/** AggregateOffers read inside each other at most: shops nest one or two. */
+const MAX_OFFER_NESTING = 3;
+
+function offerPrices(offer: JsonObject, inheritedCurrency: string | null = null, nesting = 0): OfferPrice[] {
   const currency = currencyCode(offer.priceCurrency) ?? inheritedCurrency;
   const url = typeof offer.url === 'string' ? offer.url : null;
   const price = (value: unknown, valueCurrency = currency) => {
@@ -239,7 +252,8 @@ function offerPrices(offer: JsonObject, inheritedCurrency: string | null = null)
   };
   if (hasType(offer, 'AggregateOffer')) {
     const low = price(offer.lowPrice ?? offer.price);
-    return low.length > 0 ? low : asArray(offer.offers).filter(isObject).flatMap((inner) => offerPrices(inner, currency));
+    if (low.length > 0 || nesting >= MAX_OFFER_NESTING) return low;
+    return asArray(offer.offers).filter(isObject).flatMap((inner) => offerPrices(inner, currency, nesting + 1));
   }
   const direct = price(offer.price);
   if (direct.length > 0) return direct;

@@ -63,29 +63,42 @@ export function analysePage(document: Document, url: string | undefined, structu
   const textLength = new Map<Element, number>();
   const withDigits = new Set<Element>();
   // One pass in document order; text lengths and digits come back up, so no block's text is built to learn it is too long.
-  const visit = (element: Element, level: number): { length: number; digits: boolean } => {
-    if (SKIPPED_TAGS.has(element.name)) return { length: 0, digits: false };
+  // A stack of its own (an element is met once going down and once coming back up): a call per level would overflow on deep pages.
+  const root = bodyOf(document);
+  const stack: { element: Element; level: number; up?: boolean }[] = root ? [{ element: root, level: depthOf(root) }] : [];
+  while (stack.length > 0) {
+    const { element, level, up } = stack.pop()!;
+    if (up) {
+      const parent = parentOf(element);
+      const length = textLength.get(element)!;
+      if (parent && element !== root) {
+        textLength.set(parent, textLength.get(parent)! + length);
+        if (withDigits.has(element)) withDigits.add(parent);
+      }
+      continue;
+    }
+    if (SKIPPED_TAGS.has(element.name)) continue;
     const hidden = isHidden(element);
-    if (hidden && !isMicrodataPrice(element)) return { length: 0, digits: false };
+    if (hidden && !isMicrodataPrice(element)) continue;
     order.set(element, order.size);
     depth.set(element, level);
     elements.push(element);
     let length = 0;
-    let digits = false;
     if (!hidden) {
       for (const child of element.children) {
-        const inner = isElement(child) ? visit(child, level + 1) : child.type === 'text' ? { length: child.data.length, digits: /\d/.test(child.data) } : null;
-        if (!inner) continue;
-        length += inner.length;
-        digits ||= inner.digits;
+        if (child.type !== 'text') continue;
+        length += child.data.length;
+        if (/\d/.test(child.data)) withDigits.add(element);
       }
     }
     textLength.set(element, length);
-    if (digits) withDigits.add(element);
-    return { length, digits };
-  };
-  const root = bodyOf(document);
-  if (root) visit(root, depthOf(root));
+    stack.push({ element, level, up: true });
+    if (hidden) continue;
+    for (let i = element.children.length - 1; i >= 0; i--) {
+      const child = element.children[i]!;
+      if (isElement(child)) stack.push({ element: child, level: level + 1 });
+    }
+  }
   // Microdata in <head> or hidden blocks is read by extraction too.
   for (const meta of queryAll(document, 'meta[itemprop]')) {
     if (!order.has(meta) && isMicrodataPrice(meta)) {
@@ -279,36 +292,53 @@ const chromeCache = new WeakMap<Element, boolean>();
 
 /** Inside a header, nav, footer or aside that does not hold the page's h1. */
 function inPageChrome(element: Element): boolean {
-  const parent = parentOf(element);
-  if (!parent) return false;
-  let inside = chromeCache.get(parent);
-  if (inside === undefined) {
-    inside = (CHROME_TAGS.has(parent.name) && !queryOne(parent, 'h1')) || inPageChrome(parent);
-    chromeCache.set(parent, inside);
+  // Up to the first ancestor whose answer is known (or is chrome itself), then the answer down again.
+  const unknown: Element[] = [];
+  let inside = false;
+  for (let parent = parentOf(element); parent; parent = parentOf(parent)) {
+    const known = chromeCache.get(parent);
+    if (known !== undefined) {
+      inside = known;
+      break;
+    }
+    unknown.push(parent);
+    if (CHROME_TAGS.has(parent.name) && !queryOne(parent, 'h1')) {
+      inside = true;
+      break;
+    }
   }
+  for (const parent of unknown) chromeCache.set(parent, inside);
   return inside;
 }
 
 /** Inside a block of other products: related, recommended, a mini cart, a nested microdata product. */
 const relatedCache = new WeakMap<Element, boolean>();
 
-export function inRelatedBlock(element: Element): boolean {
-  let related = relatedCache.get(element);
-  if (related === undefined) relatedCache.set(element, (related = relatedFrom(element, 0)));
-  return related;
-}
+const opensRelated = (heading: Element | null) => !!heading && RELATED_HEADING.test(textOf(heading));
 
-/** Walks up from `child`: a related block, a heading that opens one, or a second product scope around it. */
-function relatedFrom(child: Element, productsAbove: number): boolean {
-  const parent = parentOf(child);
-  if (!parent) return false;
-  if (RELATED_WORDS.test(nameWords(parent))) return true;
-  const products = productsAbove + (/Product/.test(attr(parent, 'itemtype') ?? '') ? 1 : 0);
-  if (products > 1) return true;
-  const heading = headingBefore(parent, child);
-  if (heading && RELATED_HEADING.test(textOf(heading))) return true;
-  // The cache holds answers for a walk that starts with no product scope counted.
-  return products === 0 ? inRelatedBlock(parent) : relatedFrom(parent, products);
+/** Walks up from the element: a related block, a heading that opens one, or a second product scope around it. */
+export function inRelatedBlock(element: Element): boolean {
+  // Every element passed before a product scope is counted has the same answer: they are cached with it.
+  const same: Element[] = [];
+  let products = 0;
+  let related = false;
+  for (let child = element, parent = parentOf(child); parent; child = parent, parent = parentOf(parent)) {
+    if (products === 0) {
+      const known = relatedCache.get(child);
+      if (known !== undefined) {
+        related = known;
+        break;
+      }
+      same.push(child);
+    }
+    products += /Product/.test(attr(parent, 'itemtype') ?? '') ? 1 : 0;
+    if (RELATED_WORDS.test(nameWords(parent)) || products > 1 || opensRelated(headingBefore(parent, child))) {
+      related = true;
+      break;
+    }
+  }
+  for (const child of same) relatedCache.set(child, related);
+  return related;
 }
 
 /** The heading that opens the part of `parent` holding `child`: the last h2-h4 (or heading wrapper) before it. */
@@ -441,7 +471,7 @@ export function scoreCandidates(page: Page): Candidate[] {
     if (element.name === 'meta' || isHidden(element)) add(-25, 'not shown');
     // The tightest element around the price makes the sturdiest selector; wide blocks lose points.
     add(Math.round((12 * c.mention.text.length) / Math.max(text.length, c.mention.text.length)) - 6, 'tightness');
-    add(-Math.min(15, Math.max(0, descendants(element).length - 4)), 'nested elements');
+    add(-Math.min(15, Math.max(0, descendants(element, 19).length - 4)), 'nested elements');
 
     return {
       ...c,
@@ -489,9 +519,9 @@ function isListItem(item: Element): boolean {
   let known = listItemCache.get(item);
   if (known !== undefined) return known;
   const key = `${item.name}.${attr(item, 'class') ?? ''}`;
-  const alike = childElements(parentOf(item)!).filter(
-    (sibling) => `${sibling.name}.${attr(sibling, 'class') ?? ''}` === key && queryOne(sibling, 'a[href], h2, h3, h4') !== null && /\d/.test(textOf(sibling)),
-  );
+  const sameMarkup = childElements(parentOf(item)!).filter((sibling) => `${sibling.name}.${attr(sibling, 'class') ?? ''}` === key);
+  // Fewer than three alike need no look inside (each look is a walk of the sibling's whole tree).
+  const alike = sameMarkup.length < 3 ? [] : sameMarkup.filter((sibling) => queryOne(sibling, 'a[href], h2, h3, h4') !== null && /\d/.test(textOf(sibling)));
   known = alike.length >= 3;
   for (const sibling of alike) listItemCache.set(sibling, known);
   listItemCache.set(item, known);
@@ -584,23 +614,34 @@ export const samePrice = (a: number, b: number) => Math.abs(a - b) < 0.005;
  * page whose statement holds, without scoring every price on it. Stops at the first showing.
  */
 export function statedPriceShown(document: Document, stated: StructuredPrice): boolean {
-  const visit = (element: Element): { length: number; found: boolean } => {
-    if (SKIPPED_TAGS.has(element.name) || isHidden(element)) return { length: 0, found: false };
-    let length = 0;
-    for (const child of element.children) {
-      if (child.type === 'text') length += child.data.length;
-      else if (isElement(child)) {
-        const inner = visit(child);
-        if (inner.found) return inner;
-        length += inner.length;
-      }
-    }
-    if (length === 0 || length > MAX_CANDIDATE_TEXT || !mayMentionMoney(textOf(element))) return { length, found: false };
-    const found = readElement(element, stated.currency);
-    return { length, found: !!found && samePrice(found.amount, stated.amount) && shownAsSellingPrice(element, found.mention) };
-  };
   const body = bodyOf(document);
-  return !!body && visit(body).found;
+  if (!body) return false;
+  // Innermost first: an element is read once its children are, when its text is known to be short.
+  // A stack of its own (each element going down, then back up): a call per level would overflow on deep pages.
+  const length = new Map<Element, number>();
+  const stack: { element: Element; up?: boolean }[] = [{ element: body }];
+  while (stack.length > 0) {
+    const { element, up } = stack.pop()!;
+    if (!up) {
+      if (SKIPPED_TAGS.has(element.name) || isHidden(element)) continue;
+      let own = 0;
+      for (const child of element.children) if (child.type === 'text') own += child.data.length;
+      length.set(element, own);
+      stack.push({ element, up: true });
+      for (let i = element.children.length - 1; i >= 0; i--) {
+        const child = element.children[i]!;
+        if (isElement(child)) stack.push({ element: child });
+      }
+      continue;
+    }
+    const total = length.get(element)!;
+    const parent = parentOf(element);
+    if (parent && element !== body) length.set(parent, length.get(parent)! + total);
+    if (total === 0 || total > MAX_CANDIDATE_TEXT || !mayMentionMoney(textOf(element))) continue;
+    const found = readElement(element, stated.currency);
+    if (found && samePrice(found.amount, stated.amount) && shownAsSellingPrice(element, found.mention)) return true;
+  }
+  return false;
 }
 
 export type VisiblePrice = { amount: number; currency: string | null; text: string; score: number; element: Element; referenceShown: boolean };

@@ -279,3 +279,34 @@ describe('every route under hostile input', () => {
     });
   }
 });
+
+describe('a product whose page is nested 200,000 levels deep', () => {
+  // A megabyte of <div>s never closed, from a shop on loopback, which checks may visit here.
+  const DEEP_PAGE = `<!doctype html><html><head><title>Steel Kettle</title></head><body>${'<div>'.repeat(200_000)}<span class="price">£24.99</span>`;
+  const REASON = 'The page is nested too deeply to be read safely (more than 1,024 levels of elements).';
+  const shop = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(DEEP_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }) });
+  afterAll(() => shop.stop(true));
+  const shopApp = createApp({ ...ctx, config: { ...ctx.config, checkAllowPrivate: true } });
+  const url = `http://127.0.0.1:${shop.port}/kettle`;
+
+  test('Check Now and AI Detect answer without 5xx, and the check records page-too-deep', async () => {
+    const me = await fuzzer();
+    const product = await addProduct(ctx, me.userId, { url });
+    await ctx.projections.catchUp();
+    const post = (path: string, body?: unknown) => shopApp.handle(new Request(new URL(path, ORIGIN), {
+      method: 'POST',
+      headers: { cookie: me.cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }));
+
+    const check = await post(`/api/products/${product}/check-price`);
+    expect(check.status).toBe(200);
+    expect(await check.json()).toEqual({ success: false, error: 'page-too-deep', message: REASON });
+    const failed = (await ctx.store.readStream(`product-${product}`)).events.filter((e) => e.type === 'PriceCheckFailed');
+    expect(failed.map((e) => e.data)).toMatchObject([{ code: 'page-too-deep', reason: REASON, httpStatus: 200 }]);
+
+    const detect = await post('/api/ai/detect-selector', { url });
+    expect(detect.status).toBe(422);
+    expect((await detect.json()).message).toBe(`The page could not be analysed: ${REASON}`);
+  });
+});

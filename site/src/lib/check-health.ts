@@ -13,6 +13,7 @@ const FAILURE_WORDS: Record<string, string> = {
   'blocked-address': 'private network address',
   'http-status': 'refused or missing page',
   'too-large': 'page too large',
+  'page-too-deep': 'page nested too deeply',
   'too-many-redirects': 'too many redirects',
   'bad-url': 'link not valid',
   network: 'connection problem',
@@ -23,6 +24,8 @@ const FAILURE_WORDS: Record<string, string> = {
   'invalid-selector': 'selector not valid',
   ambiguous: 'several prices, none clearly the one',
   interrupted: 'check interrupted',
+  'needs-browser': 'needs a browser on the server',
+  'browser-failed': 'browser could not render the page',
 };
 
 /** A failure code in words a shop owner reads ('blocked' → 'turned away by bot protection or a rate limit'). */
