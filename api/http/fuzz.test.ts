@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../server.ts';
@@ -11,6 +11,7 @@ import { addProduct, observePrices } from '../testing/prices.ts';
 import { settle } from '../testing/alerts.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { MAX_JSON_BODY } from './input.ts';
+import { chromiumPath, sharedRenderer } from '../checks/browser.ts';
 
 /**
  * Every route of the app, taken from the app itself (new routes are covered without a change
@@ -308,5 +309,43 @@ describe('a product whose page is nested 200,000 levels deep', () => {
     const detect = await post('/api/ai/detect-selector', { url });
     expect(detect.status).toBe(422);
     expect((await detect.json()).message).toBe(`The page could not be analysed: ${REASON}`);
+  });
+});
+
+describe.skipIf(!existsSync(chromiumPath()))('a product whose page opens popups while its price is coming', () => {
+  // The page that once ended the process: a popup opened before the script writes the price.
+  const POPUP_PAGE = `<div id=root></div><script>window.open('/child'); open('/other', '_blank', 'popup'); setTimeout(()=>root.innerHTML='<h1>Steel Kettle</h1><div class=price>£12.34</div>',1500)</script>`;
+  let opened = 0;
+  const shop = Bun.serve({
+    hostname: '127.0.0.1', port: 0,
+    fetch(req) {
+      if (new URL(req.url).pathname !== '/kettle') opened++;
+      return new Response(POPUP_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    },
+  });
+  afterAll(async () => {
+    shop.stop(true);
+    await sharedRenderer().close();
+  });
+  const shopApp = createApp({ ...ctx, config: { ...ctx.config, checkAllowPrivate: true } });
+  const url = `http://127.0.0.1:${shop.port}/kettle`;
+
+  test('Check Now reads its price in the browser, AI Detect suggests the selector, and no popup is loaded', async () => {
+    const me = await fuzzer();
+    const product = await addProduct(ctx, me.userId, { url });
+    await ctx.projections.catchUp();
+    const post = (path: string, body?: unknown) => shopApp.handle(new Request(new URL(path, ORIGIN), {
+      method: 'POST',
+      headers: { cookie: me.cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }));
+    const check = await post(`/api/products/${product}/check-price`);
+    expect(check.status).toBe(200);
+    expect(await check.json()).toMatchObject({ success: true, price: 12.34 });
+
+    const detect = await post('/api/ai/detect-selector', { url });
+    expect(detect.status).toBe(200);
+    expect((await detect.json()).selectors[0]).toMatchObject({ selector: expect.stringContaining('price'), description: expect.stringContaining('£12.34') });
+    expect(opened).toBe(0);
   });
 });
