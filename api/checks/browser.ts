@@ -16,7 +16,7 @@
 
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Dialog, type Frame, type Page, type Request, type Route, type WebSocketRoute } from 'playwright-core';
-import { createFetcher, type Fetcher, type FetchOptions, type ResourceRequest } from './fetcher.ts';
+import { createFetcher, isWebAddress, type Fetcher, type FetchOptions, type ResourceRequest } from './fetcher.ts';
 import { detectBotChallenge, failures, type FetchFailure } from './fetch-errors.ts';
 
 export const NEEDS_BROWSER_REASON =
@@ -100,8 +100,6 @@ const NO_PEER_CONNECTIONS = `for (const name of ['RTCPeerConnection', 'webkitRTC
   try { delete globalThis[name]; } catch {}
 }`;
 
-/** Only web documents are shop pages: a hop to chrome://, devtools://, data: or about: is refused. */
-export const isWebAddress = (address: string) => /^https?:\/\//i.test(address);
 
 export function createRenderer(settings: RendererSettings = {}): Renderer {
   const executablePath = settings.executablePath ?? chromiumPath();
@@ -120,8 +118,10 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
   const pagesOn = new Map<Browser, number>();
   const retired = new Set<Browser>();
   let active = 0;
-  /** Render slots held by each owner, and renders waiting for one. */
+  /** Render slots held by each owner, when each owner last started one, and renders waiting for one. */
   const holding = new Map<string, number>();
+  const lastStarted = new Map<string, number>();
+  let starts = 0;
   const waiting: Array<{ owner: string; start: () => void }> = [];
 
   function launch(): Promise<Browser> {
@@ -148,24 +148,37 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
   }
 
   /**
-   * Runs a render in one of the slots. A freed slot goes to the first waiting render whose owner
-   * holds none, so one user's many renders never keep another user's waiting behind them.
+   * Runs a render in one of the slots. Users take turns: a freed slot goes to the waiting render
+   * whose owner holds the fewest slots and, of those, started one longest ago, so one user's many
+   * renders never keep another user's waiting behind them.
    */
   async function slot<T>(owner: string, task: () => Promise<T>): Promise<T> {
     if (active >= concurrency) await new Promise<void>((start) => waiting.push({ owner, start }));
     else active++;
     holding.set(owner, (holding.get(owner) ?? 0) + 1);
+    lastStarted.set(owner, ++starts);
     try {
       return await task();
     } finally {
       const left = holding.get(owner)! - 1;
       if (left > 0) holding.set(owner, left);
       else holding.delete(owner);
-      const turn = waiting.findIndex((w) => !holding.has(w.owner));
-      const [next] = waiting.splice(Math.max(turn, 0), 1);
+      const [next] = waiting.splice(nextInTurn(), 1);
       if (next) next.start();
-      else active--;
+      else if (--active === 0) lastStarted.clear(); // idle: turns start afresh
     }
+  }
+
+  /** Where in `waiting` the render whose turn it is stands. */
+  function nextInTurn(): number {
+    const turn = (owner: string) => [holding.get(owner) ?? 0, lastStarted.get(owner) ?? 0] as const;
+    let best = 0;
+    for (let i = 1; i < waiting.length; i++) {
+      const [held, started] = turn(waiting[i]!.owner);
+      const [bestHeld, bestStarted] = turn(waiting[best]!.owner);
+      if (held < bestHeld || (held === bestHeld && started < bestStarted)) best = i;
+    }
+    return best;
   }
 
   async function render(request: RenderRequest): Promise<RenderResult> {
@@ -292,7 +305,7 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
           if (!documentRedirect) return failures.network(`The page could not be loaded in the browser (${firstLine(error)}).`);
         }
         if (!documentRedirect) break;
-        if (!isWebAddress(documentRedirect)) return notAWebPage(documentRedirect);
+        if (!isWebAddress(documentRedirect)) return failures.notAWebPage(documentRedirect);
         if (redirects >= maxRedirects) return failures.tooManyRedirects(maxRedirects);
         address = documentRedirect;
       }
@@ -304,17 +317,26 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
         return vendor !== undefined ? failures.botProtection(vendor, status) : failures.httpStatus(status);
       }
 
+      // The page's HTML now, or null while its scripts are moving it to another address.
+      const currentHtml = async (): Promise<string | null> => {
+        try {
+          return await unlessBroken(page.content());
+        } catch (error) {
+          if (error instanceof BrokenRender || !/navigating/i.test(String(error))) throw error;
+          return null;
+        }
+      };
       // Wait until the caller sees what it needs, or the network has been quiet a while.
-      let html = await unlessBroken(page.content());
+      let html = (await currentHtml()) ?? '';
       for (;;) {
         if (request.isReady?.(html)) break;
         if (inFlight === 0 && Date.now() - lastActivity >= (request.isReady ? quietForSelectorMs : quietMs)) break;
         if (Date.now() >= deadline) break;
         await unlessBroken(page.waitForTimeout(POLL_MS));
-        html = await unlessBroken(page.content());
+        html = (await currentHtml()) ?? html;
       }
       // The page's scripts may have moved it off the web (about:blank): that is not the shop's page.
-      if (!isWebAddress(page.url())) return notAWebPage(page.url());
+      if (!isWebAddress(page.url())) return failures.notAWebPage(page.url());
       return { ok: true, url: page.url(), status, html, elapsedMs: Math.round(performance.now() - startedAt) };
     } finally {
       rendersInFlight.delete(breakRender);
@@ -346,11 +368,6 @@ function frameOf(req: Request): Frame | null {
   } catch {
     return null;
   }
-}
-
-function notAWebPage(address: string): FetchFailure {
-  const shown = address.length > 60 ? `${address.slice(0, 60)}…` : address;
-  return failures.badUrl(`The page sent the browser to ${shown}, which is not a web page, so Pricewatch did not open it.`);
 }
 
 /** A render ended by a stray error of the browser layer rather than by its page. */

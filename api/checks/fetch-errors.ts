@@ -73,6 +73,9 @@ export const failures = {
       `The page redirected more than ${max} times. Open the link in a browser and use the address it finally shows.`,
     ),
   badUrl: (reason: string) => failure('bad-url', reason),
+  /** A redirect or a page's script went to chrome://, data:, about: and the like. */
+  notAWebPage: (address: string) =>
+    failure('bad-url', `The page sent us on to ${address.length > 60 ? `${address.slice(0, 60)}…` : address}, which is not a web page, so Pricewatch did not open it.`),
   network: (reason: string) => failure('network', reason),
   notHtml: (contentType: string) =>
     failure(

@@ -221,6 +221,8 @@ async function route(request: Request): Promise<Response> {
   switch (url.pathname) {
     case '/page':
       return html(productPage);
+    case '/to-browser-page':
+      return new Response(null, { status: 302, headers: { location: url.searchParams.get('to')! } });
     case '/latin1-header':
       return new Response(Buffer.from('<p>£12</p>', 'latin1'), {
         headers: { 'content-type': 'text/html; charset=windows-1252' },
@@ -520,6 +522,20 @@ describe('fetchPage on a loopback shop', () => {
     expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(100);
     expect(starts[2] - starts[1]).toBeGreaterThanOrEqual(100);
   });
+});
+
+describe('redirects off the web', () => {
+  for (const to of ['chrome://version', 'devtools://devtools/bundled/inspector.html', 'data:text/html,<p>£1</p>', 'about:blank', 'file:///etc/passwd']) {
+    test(`a redirect to ${to.split(':')[0]}: is refused, saying where it went`, async () => {
+      const fetcher = createFetcher({ hostSpacingMs: 0 });
+      const address = `${origin}/to-browser-page?to=${encodeURIComponent(to)}`;
+      const page = await fetcher.fetchPage(address, { allowPrivate: true });
+      expectFailure(page, 'bad-url');
+      expect(!page.ok && page.reason).toContain('which is not a web page');
+      const resource = await fetcher.fetchResource!({ url: address, method: 'GET', headers: {}, followRedirects: true }, { allowPrivate: true });
+      expectFailure(resource, 'bad-url');
+    });
+  }
 });
 
 describe('server-side request forgery', () => {

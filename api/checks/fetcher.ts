@@ -506,6 +506,9 @@ function resourceHeaders(fromPage: Record<string, string>, userAgent: string): h
   return headers;
 }
 
+/** Only web documents are shop pages: a hop to chrome://, devtools://, data: or about: is refused. */
+export const isWebAddress = (address: string) => /^https?:\/\//i.test(address);
+
 function redirectTarget(from: URL, location: string): URL {
   let next: string;
   try {
@@ -513,6 +516,7 @@ function redirectTarget(from: URL, location: string): URL {
   } catch {
     throw new FetchError(failures.badUrl('The shop redirected to an address that is not valid.'));
   }
+  if (!isWebAddress(next)) throw new FetchError(failures.notAWebPage(next));
   const checked = validateTargetUrl(next);
   if (!checked.ok) throw new FetchError(checked);
   return checked.url;
