@@ -1,12 +1,13 @@
 import { Elysia, t } from 'elysia';
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { idOf } from '../http/ids.ts';
-import { upcastAndValidate, type AlertRule } from '../../events/catalogue.ts';
+import { ALERT_TYPES, upcastAndValidate, type AlertRule } from '../../events/catalogue.ts';
 import { fold } from '../../events/decider.ts';
 import { type AppendResult } from '../../events/store.ts';
-import { transaction } from '../db.ts';
+import { transaction, type Sql } from '../db.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { ALERT_NOT_FOUND, alertDecider, alertStream, backtest, decideMarkAllRead, type AlertEvent } from '../../events/alert.ts';
 import { readSettings } from '../settings/routes.ts';
@@ -38,9 +39,10 @@ export type NotificationItem = Pick<AlertItem, 'id' | 'type' | 'productName' | '
   previousPrice: number | null;
 };
 
-/** The Alerts screen lists this many, newest first; the popover fewer. */
+/** GET /api/alerts lists this many, newest first; the popover fewer; the Alerts screen reads a page at a time. */
 export const ALERTS_LISTED = 500;
 export const NOTIFICATIONS_LISTED = 50;
+export const ALERTS_PAGE = 25;
 export const BACKTEST_DAYS = 30;
 
 type Row = {
@@ -49,13 +51,40 @@ type Row = {
   is_read: boolean; created_at: Date;
 };
 
-/** Notices (a channel turned off: no product) are listed with the notifications, not on the Alerts screen. */
-async function listAlerts(ctx: AppContext, userId: string, limit: number, withNotices = false): Promise<AlertItem[]> {
+/** The Alerts screen's search (product name or message, ignoring case), type and status filters. */
+export const AlertsPageQuery = z.object({
+  q: z.string().max(200).optional(),
+  type: z.enum(['all', ...ALERT_TYPES]).optional(),
+  status: z.enum(['all', 'unread', 'read']).optional(),
+  /** The id of the last alert of the page before. */
+  before: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(ALERTS_LISTED).default(ALERTS_PAGE),
+});
+type AlertFilter = Omit<z.infer<typeof AlertsPageQuery>, 'limit'>;
+
+/** The filter as conditions on alerts `a` of one user, each starting with AND. */
+function matching(sql: Sql, f: AlertFilter) {
+  const needle = f.q?.trim() ?? '';
+  return sql`
+    ${needle ? sql`AND (strpos(lower(a.product_name), lower(${needle})) > 0 OR strpos(lower(a.message), lower(${needle})) > 0)` : sql``}
+    ${f.type && f.type !== 'all' ? sql`AND a.type = ${f.type}` : sql``}
+    ${f.status === 'unread' ? sql`AND NOT a.is_read` : f.status === 'read' ? sql`AND a.is_read` : sql``}`;
+}
+
+/**
+ * Newest first (ties by id), optionally filtered and after the alert `before` (checked to be the
+ * user's). Notices (a channel turned off: no product) are listed with the notifications, not on
+ * the Alerts screen.
+ */
+async function listAlerts(ctx: AppContext, userId: string, limit: number, opts: { withNotices?: boolean; filter?: AlertFilter } = {}): Promise<AlertItem[]> {
+  const { withNotices = false, filter = {} } = opts;
   const rows = await ctx.sql<Row[]>`
     SELECT a.id, a.type, a.product_id, a.product_name, a.product_image, a.product_url, a.message, a.previous_price, a.current_price,
            coalesce(a.currency, s.currency, ${DEFAULT_SETTINGS.currency}) AS currency, a.change_percent, a.is_read, a.created_at
     FROM alerts a LEFT JOIN user_settings s ON s.user_id = a.user_id
-    WHERE a.user_id = ${userId} AND (${withNotices} OR a.product_id <> '') ORDER BY a.created_at DESC, a.id LIMIT ${limit}`;
+    WHERE a.user_id = ${userId} AND (${withNotices} OR a.product_id <> '') ${matching(ctx.sql, filter)}
+      ${filter.before ? ctx.sql`AND (a.created_at, ${filter.before}::text) < ((SELECT created_at FROM alerts WHERE id = ${filter.before}), a.id)` : ctx.sql``}
+    ORDER BY a.created_at DESC, a.id LIMIT ${limit}`;
   return rows.map((r) => ({
     id: r.id, type: r.type, productId: r.product_id, productName: r.product_name, productImage: r.product_image,
     productUrl: r.product_url, message: r.message, previousPrice: r.previous_price, currentPrice: r.current_price,
@@ -103,27 +132,56 @@ export function alertRoutes(ctx: AppContext) {
     return { id: alertId, isRead: true };
   }
 
+  /**
+   * Marks read what the user sees unread: every alert (and, from the popover, every notice). An
+   * alert raised a moment ago and not shown yet stays unread. One event names them all, decided
+   * under the stream's lock like single reads, so none is recorded read twice.
+   */
+  async function markAllRead(userId: string, withNotices: boolean) {
+    const unread = (await ctx.sql<{ id: string }[]>`
+      SELECT id FROM alerts WHERE user_id = ${userId} AND NOT is_read AND (${withNotices} OR product_id <> '')`).map((r) => r.id);
+    let count = 0;
+    if (unread.length) {
+      await caughtUp(await decideOnAlerts(ctx, userId, unread, (history) => {
+        const decided = decideMarkAllRead(userId, unread.map((id) => fold(alertDecider(id), history)));
+        count = decided.length ? (decided[0] as { data: { alertIds: string[] } }).data.alertIds.length : 0;
+        return decided;
+      }));
+    }
+    return { success: true, count };
+  }
+
   return new Elysia()
     .use(authentication(ctx))
     .get('/api/alerts', ({ userId }) => listAlerts(ctx, userId, ALERTS_LISTED), { signedIn: true })
+    // The Alerts screen: a page of the alerts the filters match, how many match in all, and how many are unread in all.
+    .get('/api/alerts/page', async ({ userId, query }) => {
+      const { limit, ...filter } = query;
+      if (filter.before !== undefined) {
+        const before = idOf(filter.before, ALERT_NOT_FOUND);
+        const [mine] = await ctx.sql`SELECT 1 FROM alerts WHERE id = ${before} AND user_id = ${userId} AND product_id <> ''`;
+        if (!mine) throw new HttpError(404, ALERT_NOT_FOUND);
+      }
+      const alerts = await listAlerts(ctx, userId, limit, { filter });
+      const [counts] = await ctx.sql<{ matching: number; unread: number }[]>`
+        SELECT count(*) FILTER (WHERE TRUE ${matching(ctx.sql, filter)})::int AS matching, count(*) FILTER (WHERE NOT a.is_read)::int AS unread
+        FROM alerts a WHERE a.user_id = ${userId} AND a.product_id <> ''`;
+      return { alerts, matching: counts!.matching, unread: counts!.unread };
+    }, { signedIn: true, query: AlertsPageQuery })
+    .post('/api/alerts/mark-all-read', ({ userId }) => markAllRead(userId, false), { signedIn: true })
     .patch('/api/alerts/:id/read', ({ userId, params }) => markRead(userId, params.id, 'alerts'), { signedIn: true })
 
     .get('/api/notifications', async ({ userId }): Promise<NotificationItem[]> =>
-      (await listAlerts(ctx, userId, NOTIFICATIONS_LISTED, true)).map(({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt }) =>
+      (await listAlerts(ctx, userId, NOTIFICATIONS_LISTED, { withNotices: true })).map(({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt }) =>
         ({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt })), { signedIn: true })
-    .post('/api/notifications/mark-all-read', async ({ userId }) => {
-      // What the user sees unread; an alert raised a moment ago and not shown yet stays unread.
-      const unread = (await ctx.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${userId} AND NOT is_read`).map((r) => r.id);
-      let count = 0;
-      if (unread.length) {
-        await caughtUp(await decideOnAlerts(ctx, userId, unread, (history) => {
-          const decided = decideMarkAllRead(userId, unread.map((id) => fold(alertDecider(id), history)));
-          count = decided.length ? (decided[0] as { data: { alertIds: string[] } }).data.alertIds.length : 0;
-          return decided;
-        }));
-      }
-      return { success: true, count };
+    // The bell's badge: every unread notification, not only those listed. Its alerts are the dashboard's Active Alerts.
+    .get('/api/notifications/unread-count', async ({ userId }) => {
+      const [counts] = await ctx.sql<{ alerts: number; notices: number }[]>`
+        SELECT count(*) FILTER (WHERE product_id <> '')::int AS alerts, count(*) FILTER (WHERE product_id = '')::int AS notices
+        FROM alerts WHERE user_id = ${userId} AND NOT is_read`;
+      return { alerts: counts!.alerts, notices: counts!.notices };
     }, { signedIn: true })
+    .post('/api/notifications/mark-all-read', ({ userId }) => markAllRead(userId, true), { signedIn: true })
     .post('/api/notifications/:id/read', ({ userId, params }) => markRead(userId, params.id, 'notifications'), { signedIn: true })
 
     // The Edit Product dialog's backtest: how many alerts a threshold would have raised lately.

@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { Bell, X } from 'lucide-react';
-import { noticeLink, wasNowLine } from '../lib/alerts';
+import { noticeLink, unreadSummary, wasNowLine } from '../lib/alerts';
 import { badgeCount, relativeTime } from '../lib/format';
 import { cn } from '../lib/utils';
 import {
   $notifications,
   $unreadCount,
+  $unreadCounts,
   markAllNotificationsRead,
   markNotificationRead,
   startNotifications,
@@ -20,6 +21,9 @@ import { Tooltip, TooltipContent, TooltipTrigger } from './ui/Tooltip';
 export function NotificationBell() {
   const notifications = useStore($notifications);
   const unread = useStore($unreadCount);
+  const counts = useStore($unreadCounts);
+  // Says what the badge counts: its alerts are the dashboard's Active Alerts.
+  const summary = counts && unreadSummary(counts);
   const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
 
   // Every signed-in page has the bell: it keeps the list fresh for the whole app.
@@ -50,8 +54,11 @@ export function NotificationBell() {
       </Tooltip>
       <PopoverContent align="end" aria-label="Notifications" className="w-96 max-w-(--radix-popover-content-available-width) p-0">
         <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
-          <h2 className="font-semibold">Notifications</h2>
-          <div className="flex items-center gap-1">
+          <div className="min-w-0">
+            <h2 className="font-semibold">Notifications</h2>
+            {summary && <p className="text-xs text-muted-foreground">{summary}</p>}
+          </div>
+          <div className="flex shrink-0 items-center gap-1">
             {unread > 0 && (
               <Button variant="ghost" size="sm" onClick={() => void markAllNotificationsRead()}>
                 Mark all read

@@ -1,39 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { alertToAnnounce, alertTypeLabel, filterAlerts, listSignature, noticeLink, unreadOf, wasNowLine } from './alerts';
-
-const alert = (id: string, type: string, productName: string, message: string, isRead = false) => ({ id, type, productName, message, isRead });
-const alerts = [
-  alert('1', 'price_drop', 'Steel Kettle', 'Price dropped 10.0% from £20.00 to £18.00'),
-  alert('2', 'price_increase', 'Chrome Toaster', 'Price rose 5.0% from £40.00 to £42.00', true),
-  alert('3', 'threshold_met', 'Glass Jug', 'Price dropped 15.0% from £10.00 to £8.50, past your 10% alert threshold'),
-  alert('4', 'other', 'Blender', 'Something else'),
-];
-const ids = (list: { id: string }[]) => list.map((a) => a.id);
-
-describe('filterAlerts', () => {
-  const all = { query: '', type: 'all' as const, status: 'all' as const };
-  test('no filter keeps everything', () => expect(ids(filterAlerts(alerts, all))).toEqual(['1', '2', '3', '4']));
-  test('search by product name or message, ignoring case and spaces', () => {
-    expect(ids(filterAlerts(alerts, { ...all, query: '  KETTLE ' }))).toEqual(['1']);
-    expect(ids(filterAlerts(alerts, { ...all, query: 'threshold' }))).toEqual(['3']);
-    expect(ids(filterAlerts(alerts, { ...all, query: '£20.00' }))).toEqual(['1']);
-    expect(filterAlerts(alerts, { ...all, query: 'waffle' })).toEqual([]);
-  });
-  test('type filter', () => {
-    expect(ids(filterAlerts(alerts, { ...all, type: 'price_drop' }))).toEqual(['1']);
-    expect(ids(filterAlerts(alerts, { ...all, type: 'price_increase' }))).toEqual(['2']);
-    expect(ids(filterAlerts(alerts, { ...all, type: 'threshold_met' }))).toEqual(['3']);
-  });
-  test('status filter', () => {
-    expect(ids(filterAlerts(alerts, { ...all, status: 'unread' }))).toEqual(['1', '3', '4']);
-    expect(ids(filterAlerts(alerts, { ...all, status: 'read' }))).toEqual(['2']);
-  });
-  test('filters combine', () => {
-    expect(ids(filterAlerts(alerts, { query: 'price', type: 'price_drop', status: 'unread' }))).toEqual(['1']);
-    expect(filterAlerts(alerts, { query: 'toaster', type: 'all', status: 'unread' })).toEqual([]);
-  });
-  test('unread ones', () => expect(ids(unreadOf(alerts))).toEqual(['1', '3', '4']));
-});
+import { alertToAnnounce, alertTypeLabel, listSignature, NEWS_GRACE_MS, noticeLink, unreadSummary, wasNowLine } from './alerts';
 
 test('type labels', () => {
   expect(['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock', 'other', ''].map(alertTypeLabel))
@@ -49,20 +15,51 @@ test('was/now line only with both prices, in their currency', () => {
 });
 
 describe('alertToAnnounce', () => {
-  const list = [alert('new', 'price_drop', 'A', 'm'), alert('old', 'price_drop', 'B', 'm')];
+  // The page loaded at 10:00; its first list held a day-old unread alert and one read.
+  const since = Date.parse('2026-06-10T10:00:00Z');
+  const at = (iso: string) => new Date(Date.parse(iso)).toISOString();
+  const n = (id: string, createdAt: string, isRead = false) => ({ id, isRead, createdAt: at(createdAt) });
+  const dayOld = n('day-old', '2026-06-09T10:00:00Z'), read = n('read', '2026-06-10T09:00:00Z', true);
+  const known = new Set([dayOld.id, read.id]);
   const none = new Set<string>();
-  test('the newest unread one', () => expect(alertToAnnounce(list, none, null, 0)?.id).toBe('new'));
-  test('nothing when it was shown already: older ones are not announced one by one', () => {
-    expect(alertToAnnounce(list, new Set(['new']), null, 0)).toBeNull();
+  const now = since + 60_000;
+  const announce = (list: ReturnType<typeof n>[], o: Partial<Parameters<typeof alertToAnnounce>[1]> = {}) =>
+    alertToAnnounce(list, { known, shown: none, lastShownAt: null, since, now, ...o })?.id ?? null;
+
+  test('the first load of a page announces nothing, however new its unread ones', () => {
+    expect(announce([n('fresh', '2026-06-10T10:00:30Z'), dayOld], { known: null })).toBeNull();
   });
-  test('read ones are skipped', () => {
-    expect(alertToAnnounce([{ ...list[0]!, isRead: true }, list[1]!], none, null, 0)?.id).toBe('old');
-    expect(alertToAnnounce([{ ...list[0]!, isRead: true }], none, null, 0)).toBeNull();
+  test('one raised since the page loaded, the newest unread such', () => {
+    expect(announce([n('new', '2026-06-10T10:00:50Z'), n('newer-but-read', '2026-06-10T10:00:55Z', true), dayOld])).toBe('new');
+    expect(announce([n('b', '2026-06-10T10:00:50Z'), n('a', '2026-06-10T10:00:40Z'), dayOld])).toBe('b');
+  });
+  test('what the page had when it loaded is never news, even when reads make it the newest unread one', () => {
+    expect(announce([{ ...read }, dayOld])).toBeNull();
+    expect(announce([n('newest-read', '2026-06-10T10:00:50Z', true), dayOld])).toBeNull();
+  });
+  test('one older than the page is never news, even when it was not in the first list', () => {
+    expect(announce([n('older', '2026-06-09T11:00:00Z'), dayOld])).toBeNull();
+    // Clocks differ and a check running when the page loaded raises its alert later: a few minutes' grace.
+    expect(announce([n('just-before', new Date(since - NEWS_GRACE_MS).toISOString()), dayOld])).toBe('just-before');
+    expect(announce([n('too-early', new Date(since - NEWS_GRACE_MS - 1).toISOString()), dayOld])).toBeNull();
+  });
+  test('nothing when the newest new one was shown already: older ones are not announced one by one', () => {
+    const list = [n('new', '2026-06-10T10:00:50Z'), n('also-new', '2026-06-10T10:00:40Z'), dayOld];
+    expect(announce(list, { shown: new Set(['new']) })).toBeNull();
   });
   test('at most once per 10 s', () => {
-    expect(alertToAnnounce(list, none, 1_000, 10_999)).toBeNull();
-    expect(alertToAnnounce(list, none, 1_000, 11_000)?.id).toBe('new');
+    const list = [n('new', '2026-06-10T10:00:50Z')];
+    expect(announce(list, { lastShownAt: now - 9_999 })).toBeNull();
+    expect(announce(list, { lastShownAt: now - 10_000 })).toBe('new');
   });
+});
+
+test('what the bell counts, in words', () => {
+  expect(unreadSummary({ alerts: 107, notices: 1 })).toBe('107 unread alerts · 1 unread notice');
+  expect(unreadSummary({ alerts: 1, notices: 0 })).toBe('1 unread alert');
+  expect(unreadSummary({ alerts: 0, notices: 2 })).toBe('2 unread notices');
+  expect(unreadSummary({ alerts: 1_250, notices: 0 })).toBe('1,250 unread alerts');
+  expect(unreadSummary({ alerts: 0, notices: 0 })).toBeNull();
 });
 
 test('the signature changes with new alerts and reads', () => {

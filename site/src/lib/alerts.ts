@@ -21,18 +21,22 @@ export function alertTypeLabel(type: string): string {
   }
 }
 
-type Filterable = { type: string; productName: string; message: string; isRead: boolean };
+/** The Alerts screen reads this many at a time (at most 500 in one call); the server searches and filters all of them. */
+export const ALERTS_PER_PAGE = 25;
+export const MOST_PER_CALL = 500;
+/** The search is sent once typing pauses this long. */
+export const SEARCH_PAUSE_MS = 250;
 
-/** Search by product name or message (case-insensitive), then the type and status filters. */
-export function filterAlerts<A extends Filterable>(alerts: readonly A[], f: { query: string; type: AlertTypeFilter; status: StatusFilter }): A[] {
-  const needle = f.query.trim().toLowerCase();
-  return alerts.filter((a) =>
-    (!needle || a.productName.toLowerCase().includes(needle) || a.message.toLowerCase().includes(needle)) &&
-    (f.type === 'all' || a.type === f.type) &&
-    (f.status === 'all' || (f.status === 'unread') === !a.isRead));
+const counted = (n: number, noun: string) => `${n.toLocaleString('en-GB')} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * What the bell's badge counts, in words: '107 unread alerts · 1 unread notice' (the alerts are the
+ * dashboard's Active Alerts; notices are about the account); null when nothing is unread.
+ */
+export function unreadSummary(c: { alerts: number; notices: number }): string | null {
+  const parts = [c.alerts > 0 && counted(c.alerts, 'unread alert'), c.notices > 0 && counted(c.notices, 'unread notice')].filter(Boolean);
+  return parts.length ? parts.join(' · ') : null;
 }
-
-export const unreadOf = <A extends { isRead: boolean }>(alerts: readonly A[]) => alerts.filter((a) => !a.isRead);
 
 /** The popover's 'Was £x · Now £y', only when both prices exist and differ (a stock alert may keep its price). */
 export function wasNowLine(n: { previousPrice: number | string | null; currentPrice: number | string | null; currency: string }): string | null {
@@ -47,20 +51,31 @@ export const NOTIFICATION_POLL_MS = 30_000;
 export const ALERT_TOAST_GAP_MS = 10_000;
 export const ALERT_TOAST_MS = 8_000;
 
-type Announceable = { id: string; isRead: boolean };
+type Announceable = { id: string; isRead: boolean; createdAt: string };
+
+/** Dated this long before the page loaded, a notification may still be news: clocks differ, and a check running then raises it later. */
+export const NEWS_GRACE_MS = 5 * 60_000;
 
 /**
  * The notification to announce (toast and browser notification) after a load: the newest unread
- * one (lists come newest first), unless it was already shown or a toast went out less than
- * 10 s ago. Older unread ones are not announced one by one.
+ * one raised since the page loaded (lists come newest first), unless it was already shown (here or
+ * in another tab) or a toast went out less than 10 s ago. Raised since the page loaded: not in the
+ * page's first list (`known`; null until it loads, and that load announces nothing), and not dated
+ * before the page loaded (`since`). So what the user had when the page loaded, or anything older,
+ * never pops up as news, even when reads make it the newest unread one. Older unread ones are not
+ * announced one by one.
  */
-export function alertToAnnounce<N extends Announceable>(list: readonly N[], shown: ReadonlySet<string>, lastShownAt: number | null, now: number): N | null {
-  if (lastShownAt !== null && now - lastShownAt < ALERT_TOAST_GAP_MS) return null;
-  const newest = list.find((n) => !n.isRead);
-  return newest && !shown.has(newest.id) ? newest : null;
+export function alertToAnnounce<N extends Announceable>(
+  list: readonly N[],
+  o: { known: ReadonlySet<string> | null; shown: ReadonlySet<string>; lastShownAt: number | null; since: number; now: number },
+): N | null {
+  const { known } = o;
+  if (!known || (o.lastShownAt !== null && o.now - o.lastShownAt < ALERT_TOAST_GAP_MS)) return null;
+  const newest = list.find((n) => !n.isRead && !known.has(n.id) && Date.parse(n.createdAt) >= o.since - NEWS_GRACE_MS);
+  return newest && !o.shown.has(newest.id) ? newest : null;
 }
 
 /** A cheap fingerprint of what the list shows (which alerts, which read), to tell a change. */
-export function listSignature(list: readonly Announceable[]): string {
+export function listSignature(list: readonly { id: string; isRead: boolean }[]): string {
   return list.map((n) => `${n.id}:${n.isRead ? 1 : 0}`).join(',');
 }

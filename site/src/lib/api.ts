@@ -52,6 +52,8 @@ export function isNotFoundError(error: unknown): boolean {
 }
 
 export type Alert = Treaty.Data<typeof client.api.alerts.get>[number];
+export type AlertsQuery = Parameters<typeof client.api.alerts.page.get>[0]['query'];
+export type UnreadCount = Treaty.Data<typeof client.api.notifications['unread-count']['get']>;
 export type Notification = Treaty.Data<typeof client.api.notifications.get>[number];
 export type Backtest = Treaty.Data<ReturnType<typeof client.api.products>['alert-backtest']['get']>;
 
@@ -161,14 +163,19 @@ export const api = {
     priceSuggestions: (productId: string, timeFilter: DetailRange) => call(client.api['price-suggestions'].post({ productId, timeFilter })),
   },
   alerts: {
-    list: () => call(client.api.alerts.get()),
+    /** A page of the alerts the filters match (after the alert `before`), with how many match and how many are unread in all. */
+    page: (query: AlertsQuery) => call(client.api.alerts.page.get({ query })),
     markRead: (id: string) => call(client.api.alerts({ id }).read.patch()),
+    /** Every unread alert, however many pages the screen has loaded. */
+    markAllRead: () => call(client.api.alerts['mark-all-read'].post()),
     /** How many alerts a threshold ('' for none, 'any', or a drop percent) would have raised lately. */
     backtest: (productId: string, threshold: string) =>
       call(client.api.products({ id: productId })['alert-backtest'].get({ query: { threshold } })),
   },
   notifications: {
     list: () => call(client.api.notifications.get()),
+    /** Every unread alert and notice, not only those listed. */
+    unreadCount: () => call(client.api.notifications['unread-count'].get()),
     markRead: (id: string) => call(client.api.notifications({ id }).read.post()),
     markAllRead: () => call(client.api.notifications['mark-all-read'].post()),
   },

@@ -1,5 +1,5 @@
 import { atom, computed } from 'nanostores';
-import { api, type Notification } from '../lib/api';
+import { api, type Notification, type UnreadCount } from '../lib/api';
 import { ALERT_TOAST_MS, alertToAnnounce, alertTypeLabel, listSignature, NOTIFICATION_POLL_MS, wasNowLine } from '../lib/alerts';
 import { toast } from './toast';
 
@@ -8,7 +8,12 @@ export type { Notification };
 /** The bell's list, newest first, from GET /api/notifications. */
 export const $notifications = atom<Notification[]>([]);
 
-export const $unreadCount = computed($notifications, (list) => list.filter((n) => !n.isRead).length);
+/** Unread alerts and notices in all (the list holds only the newest); null until loaded. */
+export const $unreadCounts = atom<UnreadCount | null>(null);
+
+/** The badge: every unread notification, not only those listed. */
+export const $unreadCount = computed([$notifications, $unreadCounts], (list, counts) =>
+  counts ? counts.alerts + counts.notices : list.filter((n) => !n.isRead).length);
 
 /**
  * Bumped whenever the list shows something new (an alert, a read), so the Alerts screen fetches
@@ -20,10 +25,12 @@ let loading: Promise<void> | null = null;
 
 /** Fetches the list (one call at a time); failures keep the last list, as the spec shows no error. */
 export function loadNotifications(): Promise<void> {
-  loading ??= api.notifications.list().then(
-    (list) => {
-      const changed = listSignature(list) !== listSignature($notifications.get());
+  loading ??= Promise.all([api.notifications.list(), api.notifications.unreadCount()]).then(
+    ([list, counts]) => {
+      const before = $unreadCounts.get();
+      const changed = listSignature(list) !== listSignature($notifications.get()) || counts.alerts !== before?.alerts || counts.notices !== before?.notices;
       $notifications.set(list);
+      $unreadCounts.set(counts);
       if (changed) $alertsVersion.set($alertsVersion.get() + 1);
       announce(list);
     },
@@ -91,10 +98,14 @@ function remember(id: string, at: number) {
   } catch {}
 }
 
+/** The ids this page's first load listed: what the user had when the page loaded is never news. */
+let known: Set<string> | null = null;
+
 function announce(list: Notification[]) {
   const { shown, at } = readShown();
   const now = Date.now();
-  const n = alertToAnnounce(list, shown, at, now);
+  const n = alertToAnnounce(list, { known, shown, lastShownAt: at, since: performance.timeOrigin, now });
+  known ??= new Set(list.map((x) => x.id));
   if (!n) return;
   remember(n.id, now);
   toast({ title: `${alertTypeLabel(n.type)}: ${n.productName}`, description: n.message, duration: ALERT_TOAST_MS });

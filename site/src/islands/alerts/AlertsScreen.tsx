@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { BellOff, Check, CheckCheck, ExternalLink, Search } from 'lucide-react';
 import { api, isUnauthorizedError, type Alert } from '../../lib/api';
-import { filterAlerts, unreadOf, type AlertTypeFilter, type StatusFilter } from '../../lib/alerts';
+import { ALERTS_PER_PAGE, MOST_PER_CALL, SEARCH_PAUSE_MS, type AlertTypeFilter, type StatusFilter } from '../../lib/alerts';
 import { relativeTime } from '../../lib/format';
 import { cn } from '../../lib/utils';
 import { $alertsVersion, loadNotifications } from '../../stores/notifications';
@@ -15,6 +15,7 @@ import { OptionSelect } from '../ui/Select';
 import { Skeleton } from '../ui/Skeleton';
 import { AlertTypeBadge, AlertTypeIcon } from './AlertType';
 import { ProductImage } from '../ui/ProductImage';
+import { ShowMore } from '../ui/ShowMore';
 
 export default function AlertsScreen() {
   return (
@@ -38,23 +39,60 @@ const STATUS_OPTIONS: { value: StatusFilter; label: string }[] = [
   { value: 'read', label: 'Read' },
 ];
 
+type Loaded = { alerts: Alert[]; matching: number; unread: number; filters: string };
+
 function Alerts() {
   // New alerts and reads made in the popover show here too.
   const version = useStore($alertsVersion);
   const [reloads, setReloads] = useState(0);
-  const [alerts, setAlerts] = useState<Alert[] | null>(null);
+  const [list, setList] = useState<Loaded | null>(null);
   const [query, setQuery] = useState('');
+  const [search, setSearch] = useState('');
   const [type, setType] = useState<AlertTypeFilter>('all');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [marking, setMarking] = useState(false);
+  const latest = useRef(list);
+  latest.current = list;
+  const fetchingMore = useRef(false);
 
+  // The server searches every alert; it is asked once typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(query.trim()), SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [query]);
+
+  const filters = { q: search, type, status };
+  const key = JSON.stringify(filters);
+
+  // New filters start at the first page; after a change (a read, a new alert) what was loaded is loaded again.
   useEffect(() => {
     let current = true;
-    api.alerts.list().then((list) => current && setAlerts(list), () => current && setAlerts((a) => a ?? []));
+    const loaded = latest.current;
+    const limit = loaded?.filters === key ? Math.min(Math.max(loaded.alerts.length, ALERTS_PER_PAGE), MOST_PER_CALL) : ALERTS_PER_PAGE;
+    api.alerts.page({ ...filters, limit }).then(
+      (page) => current && setList({ ...page, filters: key }),
+      () => current && setList((l) => l ?? { alerts: [], matching: 0, unread: 0, filters: key }),
+    );
     return () => {
       current = false;
     };
-  }, [version, reloads]);
+  }, [key, version, reloads]);
+
+  async function more() {
+    const loaded = latest.current;
+    const last = loaded?.alerts.at(-1);
+    if (!loaded || !last || loaded.filters !== key || fetchingMore.current) return;
+    fetchingMore.current = true;
+    try {
+      const page = await api.alerts.page({ ...filters, before: last.id, limit: ALERTS_PER_PAGE });
+      // Unless the list was loaded afresh meanwhile.
+      setList((l) => (l?.filters === key && l.alerts.at(-1)?.id === last.id ? { ...page, alerts: [...l.alerts, ...page.alerts], filters: key } : l));
+    } catch {
+      // Show more stays, to try again.
+    } finally {
+      fetchingMore.current = false;
+    }
+  }
 
   /** After a change: this list and the bell's. */
   const refresh = () => {
@@ -73,21 +111,23 @@ function Alerts() {
     refresh();
   }
 
+  /** Every unread alert, on the pages not loaded yet too, in one call. */
   async function markAllRead() {
-    const unread = unreadOf(alerts ?? []);
     setMarking(true);
-    // One call per unread alert (spec section 7).
-    const results = await Promise.allSettled(unread.map((a) => api.alerts.markRead(a.id)));
+    try {
+      await api.alerts.markAllRead();
+      toast({ title: 'All alerts marked as read' });
+    } catch (error) {
+      if (!isUnauthorizedError(error)) toast({ title: 'Failed to mark alerts as read.', variant: 'destructive' });
+    }
     setMarking(false);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (!failed) toast({ title: 'All alerts marked as read' });
-    else if (!isUnauthorizedError(failed.reason)) toast({ title: 'Failed to mark alerts as read.', variant: 'destructive' });
     refresh();
   }
 
-  const unread = unreadOf(alerts ?? []).length;
-  const visible = alerts ? filterAlerts(alerts, { query, type, status }) : [];
-  const filtering = query.trim() !== '' || type !== 'all' || status !== 'all';
+  const unread = list?.unread ?? 0;
+  const filtering = search !== '' || type !== 'all' || status !== 'all';
+  // The list on screen is not yet the answer to the search and filters as they are now.
+  const pending = list !== null && (list.filters !== key || query.trim() !== search);
 
   return (
     <div className="space-y-6">
@@ -111,16 +151,16 @@ function Alerts() {
         {unread > 0 && (
           <Button variant="outline" className="lg:ml-auto" onClick={markAllRead} disabled={marking}>
             <CheckCheck aria-hidden="true" />
-            Mark all as read ({unread})
+            Mark all as read ({unread.toLocaleString('en-GB')})
           </Button>
         )}
       </div>
 
       <p className="sr-only" role="status">
-        {alerts && filtering ? `${visible.length} of ${alerts.length} alerts shown` : ''}
+        {list && filtering && !pending ? `${list.matching.toLocaleString('en-GB')} ${list.matching === 1 ? 'alert matches' : 'alerts match'}` : ''}
       </p>
 
-      {alerts === null ? (
+      {list === null ? (
         <div className="space-y-3" aria-busy="true">
           <span className="sr-only" role="status">
             Loading alerts
@@ -129,26 +169,31 @@ function Alerts() {
             <Skeleton key={i} className="h-28 w-full rounded-xl" />
           ))}
         </div>
-      ) : visible.length === 0 ? (
-        <Card className="flex flex-col items-center px-6 py-14 text-center">
-          <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
-            <BellOff aria-hidden="true" className="size-6" />
-          </span>
-          <h2 className="text-lg font-semibold">No alerts found</h2>
-          <p className="mt-1 max-w-md text-sm text-muted-foreground">
-            {filtering
-              ? 'No alert matches this search and these filters.'
-              : 'Price drops, increases and threshold hits on your products will appear here.'}
-          </p>
-        </Card>
       ) : (
-        <ul className="space-y-3" aria-label="Alerts">
-          {visible.map((alert) => (
-            <li key={alert.id}>
-              <AlertCard alert={alert} onMarkRead={() => markRead(alert)} />
-            </li>
-          ))}
-        </ul>
+        <div className="space-y-6" aria-busy={pending || undefined}>
+          {list.alerts.length === 0 ? (
+            <Card className="flex flex-col items-center px-6 py-14 text-center">
+              <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
+                <BellOff aria-hidden="true" className="size-6" />
+              </span>
+              <h2 className="text-lg font-semibold">No alerts found</h2>
+              <p className="mt-1 max-w-md text-sm text-muted-foreground">
+                {filtering
+                  ? 'No alert matches this search and these filters.'
+                  : 'Price drops, increases and threshold hits on your products will appear here.'}
+              </p>
+            </Card>
+          ) : (
+            <ul className="space-y-3" aria-label="Alerts">
+              {list.alerts.map((alert) => (
+                <li key={alert.id}>
+                  <AlertCard alert={alert} onMarkRead={() => markRead(alert)} />
+                </li>
+              ))}
+            </ul>
+          )}
+          <ShowMore remaining={Math.max(0, list.matching - list.alerts.length)} onMore={more} noun="alerts" />
+        </div>
       )}
     </div>
   );
