@@ -84,3 +84,37 @@ describe('the built site', () => {
     expect((await fetchSite('/index.html.br', 'br')).status).toBe(404);
   });
 });
+
+describe('public pages know who is signed in', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pricewatch-site-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const html = (name: string) => `<!doctype html><html lang="en-GB"><title>${name}</title><a href="/login" data-show="signed-out">Sign In</a></html>`;
+  for (const name of ['index', 'dashboard', 'how-it-works', 'unauthorized', 'login', '404']) writeFileSync(join(dir, `${name}.html`), html(name));
+  const ctx = {
+    config: { siteDir: dir, publicUrl: 'https://pricewatch.example' },
+    sessions: { validate: async (token?: string) => (token === 'signed-in' ? { userId: 'u1', expiresAt: new Date(Date.now() + 60_000) } : null) },
+  } as unknown as AppContext;
+  const site = new Elysia().use(siteRoutes(ctx));
+  const get = (path: string, signedIn: boolean) =>
+    site.handle(new Request(`http://localhost${path}`, { headers: signedIn ? { cookie: 'pw_session=signed-in' } : {} }));
+
+  test('a signed-in visitor gets the page marked, so its header offers the dashboard; never shared with other visitors', async () => {
+    for (const path of ['/how-it-works', '/no-such-page']) {
+      const signedIn = await get(path, true);
+      expect(await signedIn.text()).toStartWith('<!doctype html><html data-signed-in lang="en-GB">');
+      expect(signedIn.headers.get('cache-control')).toBe('private, no-cache');
+      const signedOut = await get(path, false);
+      expect(await signedOut.text()).toStartWith('<!doctype html><html lang="en-GB">');
+      expect(signedOut.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  test('the sign-in-required page sends a signed-in visitor on to the dashboard, as the sign-in page does', async () => {
+    for (const path of ['/unauthorized', '/login']) {
+      const res = await get(path, true);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/');
+    }
+    expect(await (await get('/unauthorized', false)).text()).toContain('<title>unauthorized</title>');
+  });
+});

@@ -21,17 +21,21 @@ type Page = { stamp: number; body: Promise<Record<'identity' | Encoding, Blob>> 
 /**
  * The built pages with the running origin in their absolute links (canonical, og:url, og:image;
  * see site/build-origin.ts), compressed once per page and kept in memory: each request then costs
- * a stat, to notice a rebuild.
+ * a stat, to notice a rebuild. A public page for a signed-in visitor has `data-signed-in` on its
+ * <html>, so its own CSS shows what a signed-in visitor needs (the header's "Open dashboard")
+ * without a script or a flash of the signed-out links.
  */
 function pageCache(dir: string, origin: string) {
   const pages = new Map<string, Page>();
-  return (path: string) => {
+  return (path: string, signedIn = false) => {
     const source = Bun.file(join(dir, path));
     const stamp = source.lastModified;
-    let page = pages.get(path);
+    const key = signedIn ? `${path} signed-in` : path;
+    let page = pages.get(key);
     if (!page || page.stamp !== stamp) {
       const body = source.text().then(async (html) => {
-        const identity = Buffer.from(html.replaceAll(BUILD_ORIGIN, origin));
+        const marked = signedIn ? html.replace('<html', '<html data-signed-in') : html;
+        const identity = Buffer.from(marked.replaceAll(BUILD_ORIGIN, origin));
         const [br, gzipped] = await Promise.all([
           brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
           gz(identity, { level: 9 }),
@@ -39,8 +43,8 @@ function pageCache(dir: string, origin: string) {
         return { identity: new Blob([identity]), br: new Blob([br]), gzip: new Blob([gzipped]) };
       });
       page = { stamp, body };
-      pages.set(path, page);
-      body.catch(() => pages.delete(path)); // read again next time
+      pages.set(key, page);
+      body.catch(() => pages.delete(key)); // read again next time
     }
     return page.body;
   };
@@ -63,8 +67,9 @@ function listFiles(dir: string): Set<string> {
 
 /**
  * Serves the prerendered site. Which page a path gets can depend on the session: `/` is the
- * dashboard when signed in and the landing page otherwise; app pages need a session; /login
- * sends signed-in users home. Unknown paths get the 404 page with status 404.
+ * dashboard when signed in and the landing page otherwise; app pages need a session; /login and
+ * /unauthorized send signed-in users home; other public pages are marked for them (see pageCache).
+ * Unknown paths get the 404 page with status 404.
  */
 export function siteRoutes(ctx: AppContext) {
   const dir = ctx.config.siteDir;
@@ -97,14 +102,15 @@ export function siteRoutes(ctx: AppContext) {
       },
     });
   };
-  // A page: its links name the running origin (compressed here, not at build time).
-  const page = async (request: Request, path: string, status = 200) => {
-    const bodies = await rendered(path);
+  // A page: its links name the running origin (compressed here, not at build time). One marked for a
+  // signed-in visitor is theirs alone: no shared cache keeps it for others.
+  const page = async (request: Request, path: string, status = 200, signedInVisitor = false) => {
+    const bodies = await rendered(path, signedInVisitor);
     const encoding = acceptedEncodings(request.headers.get('accept-encoding'))[0];
     return new Response(bodies[encoding ?? 'identity'], {
       status,
       headers: {
-        'cache-control': 'no-cache',
+        'cache-control': signedInVisitor ? 'private, no-cache' : 'no-cache',
         'content-type': 'text/html;charset=utf-8',
         vary: 'Accept-Encoding',
         ...(encoding ? { 'content-encoding': encoding } : {}),
@@ -121,9 +127,10 @@ export function siteRoutes(ctx: AppContext) {
     const name = path === '/' ? 'index' : path.replace(/^\/+|\/+$/g, '').replace(/\.html$/, '');
     if (name === 'index') return page(request, (await signedIn(cookie)) ? '/dashboard.html' : '/index.html');
     if (APP_PAGES.has(name)) return page(request, (await signedIn(cookie)) ? `/${name}.html` : '/unauthorized.html');
-    if (name === 'login' && (await signedIn(cookie))) return redirect('/', 302);
-    if (files.has(`/${name}.html`) && name !== '404') return page(request, `/${name}.html`);
+    // Signing in, or being told to, is done: a signed-in visitor goes on to the dashboard.
+    if ((name === 'login' || name === 'unauthorized') && (await signedIn(cookie))) return redirect('/', 302);
+    if (files.has(`/${name}.html`) && name !== '404') return page(request, `/${name}.html`, 200, await signedIn(cookie));
     if (servable(path)) return file(request, path, 200, { 'cache-control': 'public, max-age=3600' });
-    return files.has('/404.html') ? page(request, '/404.html', 404) : new Response('404 Page Not Found', { status: 404 });
+    return files.has('/404.html') ? page(request, '/404.html', 404, await signedIn(cookie)) : new Response('404 Page Not Found', { status: 404 });
   });
 }

@@ -3,6 +3,7 @@
  * so the browser can import it too: the Settings screen and the server share one definition.
  */
 export const CHECK_FREQUENCIES = ['hourly', 'daily', 'weekly'] as const;
+export type CheckFrequencySetting = (typeof CHECK_FREQUENCIES)[number];
 export const CURRENCIES = ['GBP', 'USD', 'EUR'] as const;
 export const TIMEZONES = ['Europe/London', 'America/New_York', 'Europe/Paris', 'Asia/Tokyo'] as const;
 
@@ -10,7 +11,7 @@ export type SettingsValues = {
   emailNotifications: boolean;
   priceDropAlerts: boolean;
   weeklyReports: boolean;
-  checkFrequency: (typeof CHECK_FREQUENCIES)[number];
+  checkFrequency: CheckFrequencySetting;
   currency: (typeof CURRENCIES)[number];
   timezone: (typeof TIMEZONES)[number];
 };
@@ -23,3 +24,22 @@ export const DEFAULT_SETTINGS: SettingsValues = {
   currency: 'GBP',
   timezone: 'Europe/London',
 };
+
+/** Minutes between checks each frequency setting asks for. */
+export const CHECK_FREQUENCY_MINUTES: Record<CheckFrequencySetting, number> = { hourly: 60, daily: 1440, weekly: 10_080 };
+
+/**
+ * The frequencies a plan that checks every `planMinutes` lets a user choose, fastest first: none
+ * faster than the plan, since the schedule would only run it at the plan's pace anyway.
+ */
+export const frequenciesWithin = (planMinutes: number): CheckFrequencySetting[] =>
+  CHECK_FREQUENCIES.filter((f) => CHECK_FREQUENCY_MINUTES[f] >= planMinutes);
+
+/**
+ * What a saved frequency comes to on a plan: itself when the plan allows it, else the plan's
+ * fastest (a frequency saved before a downgrade is read, never refused).
+ */
+export function effectiveFrequency(saved: CheckFrequencySetting, planMinutes: number): CheckFrequencySetting {
+  const allowed = frequenciesWithin(planMinutes);
+  return allowed.includes(saved) ? saved : (allowed[0] ?? 'weekly');
+}

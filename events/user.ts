@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, type EventOf, type Settings } from './catalogue.ts';
-import type { Decider } from './decider.ts';
+import { DomainError, type Decider } from './decider.ts';
+import { frequenciesWithin } from './settings.ts';
 
 /** The user aggregate: identity, profile and settings. Stream `user-<id>`. */
 export type UserEvent = EventOf<'UserSignedUp'> | EventOf<'UserProfileUpdated'> | EventOf<'SettingsChanged'>;
@@ -12,7 +13,8 @@ export type UserState =
 
 export type UserCommand =
   | { type: 'SignIn'; userId: string; provider: 'google' | 'demo'; subject: string; profile: Profile }
-  | { type: 'ChangeSettings'; userId: string; settings: Settings };
+  /** `plan`: the user's plan now; a check frequency faster than it checks is refused. */
+  | { type: 'ChangeSettings'; userId: string; settings: Settings; plan: { name: string; checkIntervalMinutes: number } };
 
 export const userStream = (userId: string) => `user-${userId}`;
 
@@ -51,6 +53,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       }
       case 'ChangeSettings': {
         if (state.status !== 'registered') throw new Error(`Unknown user ${command.userId}`);
+        const allowed = frequenciesWithin(command.plan.checkIntervalMinutes);
+        if (!allowed.includes(command.settings.checkFrequency)) {
+          throw new DomainError(`Your ${command.plan.name} plan checks prices ${allowed[0]} at most: choose ${allowed.join(' or ')}.`, 400, 'checkFrequency');
+        }
         if (state.settings && sameSettings(state.settings, command.settings)) return [];
         return [{ type: 'SettingsChanged', data: { userId: command.userId, settings: command.settings } }];
       }

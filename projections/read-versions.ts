@@ -1,12 +1,14 @@
 import type { Projection } from './projection.ts';
 import { lastBy } from './batch.ts';
+import { PLAN_EVENTS } from '../events/subscription.ts';
 
 /**
  * For each user, the last event about their products. Once every read model has passed it, the
  * dashboard and price history cannot change until a newer one arrives (or the clock moves their
  * windows), so those endpoints can reuse an answer computed at that version
  * (api/http/user-cache.ts). Alerts count on the dashboard, so their events are here too, and
- * settings (a product's currency falls back on the user's).
+ * settings (a product's currency falls back on the user's), and plan changes (a product beyond
+ * the plan's limit is listed as paused).
  */
 export const readVersionsProjection: Projection = {
   name: 'read-versions',
@@ -19,7 +21,7 @@ export const readVersionsProjection: Projection = {
     );`,
   handles: [
     'ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed', 'PriceCorrected',
-    'AlertRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead', 'SettingsChanged',
+    'AlertRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead', 'SettingsChanged', ...PLAN_EVENTS,
   ],
   async apply(tx, events) {
     const latest = lastBy(

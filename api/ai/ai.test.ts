@@ -238,7 +238,7 @@ describe('POST /api/price-suggestions', () => {
     const { suggestions } = await res.json();
     expect(suggestions).toEqual([{
       title: 'Not enough price history yet',
-      description: expect.stringContaining('Only 1 price check in the last 7 days'),
+      description: expect.stringContaining('Only 1 recorded price in the last 7 days.'),
       confidence: 0.95,
       recommendedAction: expect.any(String),
     }]);

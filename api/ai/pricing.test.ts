@@ -105,10 +105,21 @@ describe('suggestion rules', () => {
   });
 
   test('sparse history: one honest suggestion', () => {
-    const honest = notEnoughHistory(2, 'last 30 days');
+    const honest = notEnoughHistory(history([20, 21], 48), 'last 30 days');
     expect(honest.title).toBe('Not enough price history yet');
-    expect(honest.description).toContain('Only 2 price checks in the last 30 days');
-    expect(notEnoughHistory(0, 'last 7 days').description).toContain('no prices');
+    expect(honest.description).toBe('Only 2 recorded prices in the last 30 days. Trends, medians and change patterns need at least 3.');
+    expect(notEnoughHistory([], 'last 7 days').description).toContain('no prices');
+  });
+
+  test('sparse history: the sentence says what is missing, never that 3 are fewer than 3', () => {
+    // Enough prices, all within hours: the span is what is missing.
+    const sameDay = notEnoughHistory(history([20, 21, 22], 1), 'last 30 days');
+    expect(sameDay.description).toBe('3 recorded prices in the last 30 days, all within a day. Trends, medians and change patterns need prices spread over at least a day.');
+    expect(priceFigures(history([20, 21, 22], 1), { range: 'month' })).toBeNull();
+    expect(notEnoughHistory(history([20, 21], 1), 'last 7 days').description)
+      .toBe('Only 2 recorded prices in the last 7 days, all within a day. Trends, medians and change patterns need at least 3 prices spread over at least a day.');
+    expect(notEnoughHistory(history([20]), 'last 7 days').description)
+      .toBe('Only 1 recorded price in the last 7 days. Trends, medians and change patterns need at least 3 prices spread over at least a day.');
   });
 
   test('most confident first', () => {

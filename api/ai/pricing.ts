@@ -188,14 +188,26 @@ export function figureSheet(f: PriceFigures): string[] {
   return lines;
 }
 
-/** The one honest answer for a history too short to read. */
-export function notEnoughHistory(points: number, rangeLabel: string): PricingSuggestion {
+/**
+ * The one honest answer for a history too short to read (`priceFigures` gave none): it says which
+ * is missing, prices or the time between them.
+ */
+export function notEnoughHistory(history: readonly HistoryPoint[], rangeLabel: string): PricingSuggestion {
+  const times = history.map((p) => p.at.getTime());
+  const count = times.length;
+  const shortSpan = count < 2 || Math.max(...times) - Math.min(...times) < MIN_SPAN_HOURS * 3_600_000;
+  const prices = `${count} recorded price${count === 1 ? '' : 's'} in the ${rangeLabel}`;
+  const need = 'Trends, medians and change patterns need';
+  const spread = 'spread over at least a day';
+  const description =
+    count === 0 ? `There are no prices for this product in the ${rangeLabel}, so there is nothing to compare yet.`
+    : count >= MIN_POINTS ? `${prices}, all within a day. ${need} prices ${spread}.`
+    : count === 1 ? `Only ${prices}. ${need} at least ${MIN_POINTS} prices ${spread}.`
+    : shortSpan ? `Only ${prices}, all within a day. ${need} at least ${MIN_POINTS} prices ${spread}.`
+    : `Only ${prices}. ${need} at least ${MIN_POINTS}.`;
   return {
     title: 'Not enough price history yet',
-    description:
-      points === 0
-        ? `There are no prices for this product in the ${rangeLabel}, so there is nothing to compare yet.`
-        : `Only ${points} price check${points === 1 ? '' : 's'} in the ${rangeLabel}, all within a day. Trends, medians and change patterns need at least ${MIN_POINTS} checks spread over more than a day.`,
+    description,
     confidence: 0.95,
     recommendedAction: 'Keep this product monitored and ask again in a few days, or choose a longer time range.',
   };

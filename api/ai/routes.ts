@@ -78,8 +78,9 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
       ORDER BY observed_at`;
     const settings = await readSettings(ctx.sql, userId);
     const currency = product.currency ?? rows.findLast((r) => r.currency)?.currency ?? settings.currency;
-    const figures = priceFigures(rows.map((r) => ({ price: r.price, at: r.observed_at })), { range: timeFilter, currency, timeZone: settings.timezone });
-    if (!figures) return { suggestions: [notEnoughHistory(rows.length, RANGE_LABELS[timeFilter])] };
+    const history = rows.map((r) => ({ price: r.price, at: r.observed_at }));
+    const figures = priceFigures(history, { range: timeFilter, currency, timeZone: settings.timezone });
+    if (!figures) return { suggestions: [notEnoughHistory(history, RANGE_LABELS[timeFilter])] };
     const suggestions = suggestPricing(figures);
     return { suggestions: await rewriteSuggestions(model, figureSheet(figures), suggestions) };
   }

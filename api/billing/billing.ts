@@ -7,7 +7,8 @@ import {
   cancellable, subscribeIntent, subscriptionDecider, subscriptionStream,
   type PaidPlanId, type SubscriptionCommand, type SubscriptionEvent, type SubscriptionState, type SubscriptionStatus,
 } from '../../events/subscription.ts';
-import { planOf, type CheckFrequency } from './plans.ts';
+import { PLANS, planOf, type CheckFrequency } from './plans.ts';
+import { splitByPlan } from '../products/beyond-plan.ts';
 import { demoProvider } from './provider.ts';
 import { stripeBilling } from './stripe.ts';
 
@@ -27,8 +28,19 @@ export type SubscriptionAnswer = {
   } | null;
   /** The 14-day trial is offered once per customer. */
   trialAvailable: boolean;
+  /**
+   * On the Free plan (after a cancellation takes effect, or now), which products keep being checked
+   * and which pause, in the order they were added; null when every product fits. `paused` names
+   * the first few; `pausedCount` counts them all.
+   */
+  productsOnFree: { checked: ProductRef[]; paused: ProductRef[]; pausedCount: number } | null;
   provider: 'stripe' | 'demo';
 };
+
+export type ProductRef = { id: string; name: string };
+
+/** Paused products named in the billing answer; the rest are counted. */
+export const PAUSED_NAMED = 20;
 
 export type Billing = ReturnType<typeof createBilling>;
 
@@ -101,6 +113,11 @@ export function createBilling(ctx: AppContext) {
         FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
         WHERE u.id = ${userId}`;
       const limits = planOf(row?.subscription_plan ?? row?.plan);
+      // In added order, as the schedule ranks them (products/beyond-plan.ts); a few past the Free limit suffice.
+      const products = await ctx.sql<ProductRef[]>`
+        SELECT id, name FROM products WHERE user_id = ${userId} ORDER BY created_at, id LIMIT ${PLANS.free.maxProducts + PAUSED_NAMED}`;
+      const [{ total }] = await ctx.sql<{ total: number }[]>`SELECT count(*)::int AS total FROM products WHERE user_id = ${userId}`;
+      const onFree = splitByPlan(PLANS.free, products);
       // An ended subscription is history: the user is back on the free plan.
       const live = row?.status && row.status !== 'canceled';
       return {
@@ -117,6 +134,7 @@ export function createBilling(ctx: AppContext) {
           amount: row.amount!,
         } : null,
         trialAvailable: !row?.trial_used,
+        productsOnFree: onFree.paused.length ? { checked: onFree.checked, paused: onFree.paused, pausedCount: total - onFree.checked.length } : null,
         provider: provider.kind,
       };
     },

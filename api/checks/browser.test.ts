@@ -68,6 +68,9 @@ function startServers() {
         // A page that shows its price after 1.5 s: long enough to crash the browser under it.
         case '/slow': return html(page('Mixer', `<h1>Mixer</h1><span class="price"></span>
             <script>setTimeout(() => { document.querySelector('.price').textContent = '£99.00'; }, 1500);</script>`));
+        // A price block as served, and the price a script writes where the user's selector looks.
+        case '/late-block': return html(page('Scales', `<h1>Scales</h1><div class="buy"><span class="amount">£30.00</span></div>
+            <script>addEventListener('load', () => setTimeout(() => { document.querySelector('.buy').insertAdjacentHTML('beforeend', '<span class="live-price">£27.50</span>'); }, 100));</script>`));
         // Static pages: one with a script that changes nothing, one without any script.
         case '/static': return html(page('Grill', '<h1>Grill</h1><span class="price">£20.00</span><script>window.analytics = [];</script>'));
         case '/plain': return html(page('Pan', '<h1>Pan</h1><span class="price">£5.00</span>'));
@@ -209,6 +212,25 @@ describe.skipIf(!browserAvailable)('pages that show their price with JavaScript'
     }
   });
 
+  test("a selector that matches only once scripts run is rendered, though the page as served shows a price block", async () => {
+    const target = await addProduct('/late-block', '.live-price');
+    const outcome = await check(target);
+    expect(observed(outcome)).toMatchObject({ price: 27.5, source: 'selector', fetcher: 'browser' });
+    expect(outcome.render).toBe('remember');
+  });
+
+  test('a selector that matches nothing even rendered: the price block as served stands, and the page is not remembered', async () => {
+    const target = await addProduct('/static', '.nothing-here');
+    const before = requestsFor('/static');
+    const outcome = await check(target);
+    expect(observed(outcome)).toMatchObject({ price: 20, source: 'page', fetcher: 'static' });
+    expect(outcome.selectorFailure).toBe('selector-no-match');
+    expect(outcome.render).toBeUndefined();
+    expect(await memoryOf(target.productId)).toBeNull();
+    // Rendered once to find out: the static fetch, then the browser's.
+    expect(requestsFor('/static') - before).toBe(2);
+  });
+
   test('an app shell built after 500 ms is rendered', async () => {
     const target = await addProduct('/shell', '.buy .price');
     expect(observed(await check(target))).toMatchObject({ price: 45, fetcher: 'browser' });
@@ -242,9 +264,9 @@ describe.skipIf(!browserAvailable)('pages that show their price with JavaScript'
         expect(observed(outcome).fetcher).toBe('static');
         expect(outcome.render).toBeUndefined();
       }
-      // A wrong selector on a page without scripts is a wrong selector: no browser either.
+      // A wrong selector on a page without scripts is a wrong selector: the price block stands in, no browser either.
       const wrong = await check(await addProduct('/plain', '.nothing-here'), untouched);
-      expect(wrong.event).toMatchObject({ type: 'PriceCheckFailed', data: { code: 'selector-no-match' } });
+      expect(observed(wrong)).toMatchObject({ price: 5, source: 'page', fetcher: 'static' });
       expect(untouched.launches).toBe(0);
       expect(untouched.currentBrowser()).toBeNull();
     } finally {

@@ -11,7 +11,7 @@ import { attr, parsePage, queryOne, type Document } from './page.ts';
 import { finishJobs, type RenderMemory } from './queue.ts';
 import { sharedRenderer, type Renderer, type RenderFailure } from './browser.ts';
 import { hasScripts, looksScriptRendered } from './script-rendered.ts';
-import { needsRendering } from './read-page.ts';
+import { needsRendering, renderHelped } from './read-page.ts';
 import { isDemoShopUrl } from '../demo-shop/address.ts';
 
 /**
@@ -64,8 +64,9 @@ type Reading = { fetcher: 'static' | 'browser'; url: string; status: number; bod
 
 /**
  * Checks products that track the same url with one fetch. Static first: the browser renders the
- * page only when the static HTML gives a product no price (nor a structured one), or is an app
- * shell; a page that needed it is remembered, and goes straight to the browser next time.
+ * page only when the static HTML gives a product neither its selector's price nor a stated one
+ * (see needsRendering), or is an app shell; a page that needed it is remembered, and goes
+ * straight to the browser next time.
  */
 export async function checkPage(
   config: AppContext['config'], url: string, targets: readonly CheckTarget[], fetcher: Fetcher = sharedFetcher, opts: CheckPageOptions = {},
@@ -122,11 +123,11 @@ export async function checkPage(
       if (statically.ok) return outcomeOf(t, reading, undefined, statically);
       return failed(t, rendered.code, rendered.reason, rendered.status ?? null, attemptedAt, statically.availability);
     }
-    const outcome = outcomeOf(t, rendered, undefined);
+    const again = extractPriceFromDocument(rendered.document, { selector: t.selector, url: t.url });
     // Remembered only when the browser gave the price the static page did not.
-    if (outcome.event.type === 'PriceObserved') return { ...outcome, render: 'remember' };
-    // The browser did not help: the static reading (with its structured price, if any) stands.
-    return statically.ok ? outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, statically) : outcome;
+    if (renderHelped(statically, again, shell)) return outcomeOf(t, rendered, 'remember', again);
+    // The browser did not help: the static reading (with its stated or price block's price, if any) stands.
+    return statically.ok ? outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, statically) : outcomeOf(t, rendered, undefined, again);
   });
 }
 

@@ -13,6 +13,7 @@ import { claimJobs, enqueueCheck, enqueueDueChecks, finishJobs, releaseJobs } fr
 import { runWorker } from './worker.ts';
 import { nextCheckAt, type CheckFrequencySetting } from './schedule.ts';
 import { signInDemo } from '../testing/sign-in.ts';
+import { startTrial } from '../testing/plans.ts';
 
 setDefaultTimeout(60_000);
 
@@ -25,7 +26,7 @@ const DAY = 86_400_000;
 const prices = new Map<string, string>();
 const requests = new Map<string, number>();
 
-/** `/p/<name>` pages carry JSON-LD; `/bare/<name>` pages have only the visible price, so a bad selector has no fallback. */
+/** `/p/<name>` pages carry JSON-LD; `/bare/<name>` pages have only the visible price, so a selector naming text without a price has no fallback. */
 function productPage(name: string, price: string, structured: boolean): string {
   const jsonLd = `<script type="application/ld+json">{"@type":"Product","name":"${name}","offers":{"@type":"Offer","price":"${price.replace(/[^\d.]/g, '')}","priceCurrency":"GBP"}}</script>`;
   return `<!doctype html><html><head><title>${name}</title>
@@ -199,6 +200,8 @@ describe('scheduling', () => {
 
   test('products checked together come due spread over the next interval, each at its slot', async () => {
     const { userId } = await signedIn();
+    // More products than Free allows (the rest would pause), checked daily.
+    await startTrial(ctx, userId, 'starter');
     const ids: string[] = [];
     for (let i = 0; i < 24; i++) ids.push(await addProduct(ctx, userId, `${shopUrl}/p/sched-spread-${i}`));
     await enqueueDueChecks(ctx);
@@ -243,6 +246,7 @@ describe('scheduling', () => {
 
   test('overlapping ticks do not enqueue twice', async () => {
     const { userId } = await signedIn();
+    await startTrial(ctx, userId, 'starter');
     for (let i = 0; i < 5; i++) await addProduct(ctx, userId, `${shopUrl}/p/sched-tick-${i}`);
     const counts = await Promise.all([enqueueDueChecks(ctx), enqueueDueChecks(ctx), enqueueDueChecks(ctx)]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
@@ -281,7 +285,7 @@ describe('checks through the queue', () => {
     const { userId } = await signedIn();
     prices.set('plain', '£5.00');
     const ok = await addProduct(ctx, userId, `${shopUrl}/bare/plain`);
-    const bad = await addProduct(ctx, userId, `${shopUrl}/bare/plain`, '#nothing');
+    const bad = await addProduct(ctx, userId, `${shopUrl}/bare/plain`, '.note');
     await enqueueDueChecks(ctx);
     await drain();
     const [[observed], [failed]] = await Promise.all([checkEvents(ok), checkEvents(bad)]);
@@ -337,17 +341,17 @@ describe('checks through the queue', () => {
     await drain();
     expect((await productRow(id)).current_price).toBe(19.99);
 
-    // The shop redesigns the page: the selector no longer matches, then it holds no price.
+    // The shop redesigns the page: the selector now names text without a price.
     const { appended } = await handleCommand(ctx.store, productStream(id), productDecider, {
-      type: 'Edit', productId: id, userId, details: { name: 'Product', url: `${shopUrl}/bare/flaky`, selector: '#gone', alertRule: { kind: 'none' } },
+      type: 'Edit', productId: id, userId, details: { name: 'Product', url: `${shopUrl}/bare/flaky`, selector: '.note', alertRule: { kind: 'none' } },
     });
     await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }), SETTLE_MS);
     await enqueueDueChecks(ctx); // edited since the last check: due at once
     await drain();
     const failed = (await checkEvents(id)).at(-1)!;
     expect(failed.type).toBe('PriceCheckFailed');
-    expect(failed.data).toMatchObject({ code: 'selector-no-match', httpStatus: 200 });
-    expect((failed.data as any).reason).toContain('matched nothing');
+    expect(failed.data).toMatchObject({ code: 'no-price-in-text', httpStatus: 200 });
+    expect((failed.data as any).reason).toContain('No price here');
     expect(failed.data).not.toHaveProperty('price');
     const row = await productRow(id);
     expect(row).toMatchObject({ current_price: 19.99, last_check_status: 'failed', consecutive_failures: 1, is_active: true });
@@ -428,6 +432,7 @@ describe('checks through the queue', () => {
 
   test('two workers never check the same job twice', async () => {
     const { userId } = await signedIn();
+    await startTrial(ctx, userId, 'pro');
     const count = 120;
     const ids: string[] = [];
     for (let i = 0; i < count; i++) ids.push(await addProduct(ctx, userId, `${shopUrl}/p/pair-${i}`));
@@ -477,6 +482,24 @@ describe('POST /api/products/:id/check-price', () => {
     expect((await (await checkPrice(id, cookie)).json()).message).toBe('Price unchanged: £49.99');
   });
 
+  test('a product that goes out of stock says so, not that its price is unchanged', async () => {
+    const { userId, cookie } = await signedIn();
+    const message = async (id: string) => (await (await checkPrice(id, cookie)).json()).message;
+    stock.set('kettle', { price: '30.00', availability: 'InStock' });
+    const id = await addProduct(ctx, userId, `${shopUrl}/stock/kettle`, '.price');
+    expect(await message(id)).toBe('Price found: £30.00');
+    stock.set('kettle', { price: '30.00', availability: 'OutOfStock' });
+    expect(await message(id)).toBe('Now out of stock: £30.00');
+    expect(await message(id)).toBe('Price unchanged: £30.00');
+    stock.set('kettle', { price: '27.00', availability: 'InStock' });
+    expect(await message(id)).toBe('Back in stock. Price dropped from £30.00 to £27.00');
+    // Sold out with no price on the page: the check found no price, and the stock is the news.
+    stock.set('kettle', { price: null, availability: 'OutOfStock' });
+    const soldOut = await (await checkPrice(id, cookie)).json();
+    expect(soldOut.success).toBe(false);
+    expect(soldOut.message).toStartWith('Now out of stock. ');
+  });
+
   test("a selector that gives no price says so: the price came from the page's structured data", async () => {
     const { userId, cookie } = await signedIn();
     prices.set('check-fallback', '£20.00');
@@ -494,6 +517,18 @@ describe('POST /api/products/:id/check-price', () => {
     });
     const listed = await (await request('/api/products', { headers: { cookie } })).json();
     expect(listed.find((p: { id: string }) => p.id === nothing).priceSource).toBe('structured-data');
+  });
+
+  test('a selector that matches nothing on a page without structured data: the price block next to the title gives the price, and the answer says so', async () => {
+    const { userId, cookie } = await signedIn();
+    prices.set('check-block', '£36.00');
+    const id = await addProduct(ctx, userId, `${shopUrl}/bare/check-block`, '.gone-price');
+    const note = "Read from the page's price next to the product title; your selector matched nothing.";
+    expect(await (await checkPrice(id, cookie)).json()).toEqual({
+      success: true, price: 36, currency: 'GBP', source: 'visible', selectorMatched: false, sourceNote: note, message: `Price found: £36.00. ${note}`,
+    });
+    const listed = await (await request('/api/products', { headers: { cookie } })).json();
+    expect(listed.find((p: { id: string }) => p.id === id)).toMatchObject({ priceSource: 'visible', checkStatus: 'ok' });
   });
 
   test("a page that states no currency is read in the user's currency", async () => {
@@ -536,26 +571,44 @@ describe('POST /api/products/:id/check-price', () => {
 });
 
 describe('the first price at once', () => {
-  test("an added product's price is in the list within 10 s without Check Now, and again after its address changes", async () => {
-    const { cookie } = await signedIn();
+  /** The signed-in user's API, and their product as the list shows it once `ready` holds (within `ms`). */
+  const as = (cookie: string) => {
     const send = (method: string, path: string, body?: unknown) => request(path, {
       method, headers: { origin: ORIGIN, cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
     });
-    const priceWithin = async (id: string, price: number, ms: number) => {
+    const listedWhen = async (id: string, ready: (product: any) => boolean, ms: number) => {
       const deadline = Date.now() + ms;
       for (;;) {
         const product = (await (await send('GET', '/api/products')).json()).find((p: { id: string }) => p.id === id);
-        if (product.currentPrice === price) return product;
-        if (Date.now() > deadline) throw new Error(`no price ${price} within ${ms} ms: ${JSON.stringify(product)}`);
+        if (ready(product)) return product;
+        if (Date.now() > deadline) throw new Error(`not as expected within ${ms} ms: ${JSON.stringify(product)}`);
         await Bun.sleep(100);
       }
     };
-    // As the server runs: read models kept up to date, and a worker that would otherwise look at
-    // the queue only once a minute here (a new product wakes it).
+    return { send, listedWhen, priceWithin: (id: string, price: number, ms: number) => listedWhen(id, (p) => p.currentPrice === price, ms) };
+  };
+
+  /**
+   * As the server runs: read models kept up to date, and a worker that would otherwise look at
+   * the queue only once a minute here (a new or changed product wakes it).
+   */
+  async function withWorker(workerId: string, run: () => Promise<void>) {
     ctx.projections.start();
     const stop = new AbortController();
-    const worker = runWorker(ctx, { signal: stop.signal, idleMs: 60_000, fetcher: fastFetcher(), workerId: 'first-price' });
+    const worker = runWorker(ctx, { signal: stop.signal, idleMs: 60_000, fetcher: fastFetcher(), workerId });
     try {
+      await run();
+    } finally {
+      stop.abort();
+      await worker;
+      await ctx.projections.stop();
+    }
+  }
+
+  test("an added product's price is in the list within 10 s without Check Now, and again after its address changes", async () => {
+    const { cookie } = await signedIn();
+    const { send, priceWithin } = as(cookie);
+    await withWorker('first-price', async () => {
       prices.set('first-price', '£31.50');
       prices.set('first-price-moved', '£29.00');
       const added = await send('POST', '/api/products', { name: 'First price', url: `${shopUrl}/p/first-price`, selector: '.buy .price', threshold: 'none' });
@@ -573,10 +626,31 @@ describe('the first price at once', () => {
       // A rename checks nothing.
       await send('PUT', `/api/products/${id}`, { name: 'Renamed', url: `${shopUrl}/p/first-price-moved`, selector: '.buy .price', threshold: null });
       expect(await queued(id)).toBe(false);
-    } finally {
-      stop.abort();
-      await worker;
-      await ctx.projections.stop();
-    }
+    });
+  });
+
+  test('a fixed selector is checked at once: the list says the new selector read the price, without Check Now', async () => {
+    const { cookie } = await signedIn();
+    const { send, listedWhen } = as(cookie);
+    await withWorker('fixed-selector', async () => {
+      prices.set('fixed-selector', '£44.00');
+      const url = `${shopUrl}/bare/fixed-selector`;
+      const added = await send('POST', '/api/products', { name: 'Fixed selector', url, selector: '.price-box', threshold: 'none' });
+      const { id } = await added.json();
+      // The selector matches nothing: the price block next to the title gives the price.
+      const first = await listedWhen(id, (p) => p.checkStatus !== 'pending', 10_000);
+      expect(first).toMatchObject({ currentPrice: 44, priceSource: 'visible' });
+
+      const before = requestsFor('/bare/fixed-selector');
+      const edited = await send('PUT', `/api/products/${id}`, { name: 'Fixed selector', url, selector: '.buy .price', threshold: null });
+      expect(edited.status).toBe(200);
+      const fixed = await listedWhen(id, (p) => p.priceSource === 'selector', 10_000);
+      expect(fixed).toMatchObject({ currentPrice: 44, checkStatus: 'ok', selector: '.buy .price' });
+      expect(Date.parse(fixed.lastChecked)).toBeGreaterThan(Date.parse(first.lastChecked));
+      expect(requestsFor('/bare/fixed-selector')).toBe(before + 1);
+      // Spaces around the same selector change nothing that is read: no check.
+      await send('PUT', `/api/products/${id}`, { name: 'Fixed selector', url, selector: ' .buy .price ', threshold: null });
+      expect(await queued(id)).toBe(false);
+    });
   });
 });

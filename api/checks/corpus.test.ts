@@ -21,6 +21,16 @@ describe('real product pages', () => {
     expect(f1(pages.map((page) => score(page.prices, priceOf(extractPrice(page.html, { url: page.url })))))).toBeGreaterThanOrEqual(0.85);
   });
 
+  test('a selector that matches nothing reads every page as no selector does', { timeout: 60_000 }, () => {
+    const differing = pages.flatMap((page) => {
+      const document = parsePage(page.html);
+      const missed = priceOf(extractPriceFromDocument(document, { selector: '.pricewatch-matches-nothing', url: page.url }));
+      const without = priceOf(extractPriceFromDocument(document, { url: page.url }));
+      return missed === without ? [] : [`${page.key}: ${missed} instead of ${without}`];
+    });
+    expect(differing).toEqual([]);
+  });
+
   test('availability: F1 >= 0.93, and the sold-out pages read as sold out', { timeout: 60_000 }, () => {
     const results = pages.map((page) => ({ page, availability: extractPrice(page.html, { url: page.url }).availability }));
     expect(f1(results.map(({ page, availability }) => score(page.availability, availability, exactly)))).toBeGreaterThanOrEqual(0.93);

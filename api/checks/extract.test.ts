@@ -262,10 +262,22 @@ describe('selector failures', () => {
       expect(reason).toContain(selector);
     }
   });
-  test('a selector that matches nothing', () => {
-    const reason = expectFailure(extractPrice(page('<span class="cost">£24.99</span>'), { selector: '.price' }), 'selector-no-match');
+  test('a selector that matches nothing on a page without a price of its own', () => {
+    const reason = expectFailure(extractPrice(page('<h1>Kettle</h1><p>Out of the box</p>'), { selector: '.price' }), 'selector-no-match');
     expect(reason).toContain('.price');
     expect(reason).toContain('matched nothing');
+  });
+  test("a selector that matches nothing: the page's visible price block stands in, as without a selector", () => {
+    const german = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Kaffeevollautomat X9 | Kaffeehaus</title></head><body>
+      <h1>Kaffeevollautomat X9</h1><div class="produkt-preis"><span class="betrag">1.399,00 €</span><span class="mwst">inkl. MwSt.</span></div>
+      <button class="in-den-warenkorb">In den Warenkorb</button></body></html>`;
+    const result = extractPrice(german, { selector: '.price' });
+    expectPrice(result, 1399, 'EUR', 'page');
+    expect(result.ok && result.selector).toBeNull();
+    expect(result.ok && result.selectorFailure).toBe('selector-no-match');
+    expect(result.ok && result.warning).toContain('next to the product title');
+    // The same reading as without a selector.
+    expect(extractPrice(german)).toMatchObject({ ok: true, price: 1399, currency: 'EUR', source: 'page', matchedText: result.ok ? result.matchedText : null });
   });
   test('a selected text without a price records the text', () => {
     const result = extractPrice(page('<span class="price">Sold out</span>'), { selector: '.price' });
@@ -444,9 +456,10 @@ describe('structured data order and failures', () => {
     expect(reason).toContain('structured data');
     expect(reason).toContain('selector');
   });
-  test('a failing selector on a page without structured data says both', () => {
+  test('a failing selector on a page without a price says what else was looked at', () => {
     const reason = expectFailure(extractPrice(page('<p>Kettle</p>'), { selector: '.price' }), 'selector-no-match');
     expect(reason).toContain('structured data');
+    expect(reason).toContain('next to the product title');
   });
   test('garbage input does not throw', () => {
     for (const html of ['', 'not html at all', '<<<>>>', '<script type="application/ld+json">{{{</script>']) {

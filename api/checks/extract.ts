@@ -1,6 +1,6 @@
 /**
  * Finds a product's price in a fetched page. With the user's CSS selector, the element it names
- * (or, when it matches nothing, the page's own statement of its price). Without one, the page's
+ * (or, when it matches nothing, the price read as without it). Without one, the page's
  * statements (structured data, meta tags, script state) and its visible price block are weighed
  * together: where they agree the price is certain; where they disagree the visible price block
  * wins only when the stated price appears nowhere on the page. Pure: html in, result out.
@@ -25,11 +25,11 @@ export interface ExtractedPrice {
   price: number;
   currency: string | null;
   source: ExtractionSource;
-  /** The selector that gave the price; null when structured data gave it. */
+  /** The selector that gave the price; null when the page's statement or price block gave it. */
   selector: string | null;
   /** Evidence: the text the price was read from, so a later parser can read it again. */
   matchedText: string;
-  /** Set when the selector failed and structured data stood in: why the selector failed. */
+  /** Set when the selector failed and the page's statement or price block stood in: why the selector failed. */
   warning: string | null;
   /** Set with `warning`: how the selector failed. */
   selectorFailure?: ExtractionFailureCode;
@@ -71,12 +71,17 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
   const pageCurrency = () => structuredPrices().find((price) => price.currency)?.currency ?? declaredCurrency(document) ?? regionCurrency(document, opts.url);
   const bySelector = extractBySelector(document, selector, pageCurrency, opts.url);
   if (bySelector.ok || bySelector.code === 'invalid-selector') return withAvailability(bySelector, availability);
-  const fallback = fromStructuredData(structuredPrices());
-  if (fallback) {
-    const warning = `${bySelector.reason} The price was taken from the page’s structured data instead.`;
+  // A selector that matches nothing says nothing about the page: it is read as without one. One that
+  // matched text without a price, or several prices, named the wrong place; only the page's statement stands in.
+  const missed = bySelector.code === 'selector-no-match';
+  const fallback = missed ? priceWithoutSelector(document, structuredPrices(), opts.url) : fromStructuredData(structuredPrices());
+  if (fallback?.ok) {
+    const where = fallback.source === 'page' ? 'price next to the product title' : 'structured data';
+    const warning = `${bySelector.reason} The price was taken from the page’s ${where} instead.`;
     return withAvailability({ ...fallback, warning, selectorFailure: bySelector.code }, availability);
   }
-  return withAvailability({ ...bySelector, reason: `${bySelector.reason} The page has no price in structured data either.` }, availability);
+  const either = missed ? 'Nor does the page state a price in its structured data or show one next to the product title.' : 'The page has no price in structured data either.';
+  return withAvailability({ ...bySelector, reason: `${bySelector.reason} ${either}` }, availability);
 }
 
 /** Whether the selector alone reads a price here: the cheap question a render asks while it waits. */

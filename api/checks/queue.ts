@@ -7,6 +7,7 @@ import { hostOf } from './host-backoff.ts';
 import { staggerByHost } from './stagger.ts';
 import { chooseJobs, type ClaimCandidate } from './fair-share.ts';
 import { MAX_FETCHES_PER_HOST } from './fetcher.ts';
+import { productsBeyondPlan } from '../products/beyond-plan.ts';
 
 /**
  * The check queue: an operational table, not events (the results are events).
@@ -224,7 +225,8 @@ type Candidate = {
 export const ENQUEUE_TICK_MS = 60_000;
 
 /**
- * The cron tick: enqueues every product that is due and has no job yet. An advisory lock makes
+ * The cron tick: enqueues every product that is due and has no job yet, except products beyond
+ * their owner's plan (paused until an upgrade or a removal: products/beyond-plan.ts). An advisory lock makes
  * a tick that overlaps another (several API replicas, or a slow tick) do nothing.
  * `aheadMs`: products due within that time are queued too, to run at their due time (run_at),
  * so a check starts at its slot rather than at the first tick after it.
@@ -254,6 +256,7 @@ export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = 
              LEFT JOIN plan_minutes pm ON pm.plan = coalesce(u.subscription_plan, u.plan)
              LEFT JOIN frequency_minutes fm ON fm.frequency = s.check_frequency
              WHERE NOT EXISTS (SELECT 1 FROM check_jobs j WHERE j.product_id = p.id)
+               AND p.id NOT IN (${productsBeyondPlan(tx, null)})
            )
       SELECT id, user_id, url, plan, check_frequency, last_check_at, consecutive_failures, updated_at FROM waiting w
       WHERE w.last_check_at IS NULL OR w.updated_at > w.last_check_at

@@ -51,8 +51,23 @@ export async function readPage(url: string, opts: ReadPageOptions): Promise<Read
   return opts.satisfied(browser.document) || !opts.satisfied(document) ? browser : statically;
 }
 
-/** The rule checks follow: the user's selector gave no price and nothing stated one, or the page is a shell and the selector did not find it. */
+/**
+ * The rule checks follow: the user's selector gave no price and nothing stated one, or the page is
+ * a shell and the selector did not find it. A price block read in place of a selector that matched
+ * nothing does not settle it: on a page with scripts, the selector may name what they write.
+ */
 export function needsRendering(found: ExtractionResult, shell: boolean): boolean {
   if (!found.ok) return found.code === 'selector-no-match' || found.code === 'no-price-in-text' || found.code === 'no-price' || (shell && found.code !== 'invalid-selector');
+  if (found.source === 'page' && found.selectorFailure === 'selector-no-match') return true;
   return shell && found.source !== 'selector';
+}
+
+/**
+ * Whether the rendered page gave what the static one did not: a price where it had none, the
+ * selector's own price where it only had the price block, or a shell's built page. Only then is
+ * the page remembered as needing the browser; otherwise the static reading stands.
+ */
+export function renderHelped(statically: ExtractionResult, rendered: ExtractionResult, shell: boolean): boolean {
+  if (!rendered.ok) return false;
+  return !statically.ok || shell || rendered.source === 'selector';
 }

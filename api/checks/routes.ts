@@ -10,6 +10,9 @@ import { checkPage, recordOutcomes } from './check.ts';
 import { hostOf, restLeft, restOf, watchingBlocks } from './host-backoff.ts';
 import { priceSourceOf, selectorMissNote, type PriceSource } from './price-source.ts';
 import { readProduct } from '../products/read-model.ts';
+import type { Availability } from '../../events/catalogue.ts';
+import { effectivePlan } from '../products/limit.ts';
+import { pausedReason } from '../products/beyond-plan.ts';
 
 /**
  * `source`: where the price came from; `selectorMatched`: whether the product's selector gave it,
@@ -40,6 +43,8 @@ export const checkStillRunning = (ms: number): TimeoutAnswer => ({
 export async function checkProductNow(ctx: AppContext, userId: string, productId: string, fetcher?: Fetcher): Promise<CheckNowAnswer> {
   const product = await readProduct(ctx.sql, userId, productId);
   if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
+  // Beyond the plan's limit: checking it by hand would be the check the plan does not include.
+  if (product.checksPaused) return { success: false, error: 'paused', message: `Checks of this product are paused. ${pausedReason(await effectivePlan(ctx.sql, userId))}` };
   // The shop turned checks away: knocking again by hand would only prolong the block.
   const host = hostOf(product.url);
   const rest = await restOf(ctx.sql, host);
@@ -57,28 +62,38 @@ export async function checkProductNow(ctx: AppContext, userId: string, productId
   // The list and the dashboard are read right after this answer: let them see the result.
   if (checkpoint) await ctx.projections.waitFor(checkpoint);
   const event = outcome!.event;
+  const stock = stockNews(product.availability, event.data.availability);
   if (event.type === 'PriceCheckFailed') {
     const paused = event.data.code === 'blocked' ? await restOf(ctx.sql, host) : null;
+    const message = stock ? `${stock}. ${event.data.reason}` : event.data.reason;
     return paused
-      ? { success: false, message: event.data.reason, error: event.data.code, retryAt: paused.until.toISOString() }
-      : { success: false, message: event.data.reason, error: event.data.code };
+      ? { success: false, message, error: event.data.code, retryAt: paused.until.toISOString() }
+      : { success: false, message, error: event.data.code };
   }
   const { price } = event.data;
   const currency = event.data.currency ?? product.currency;
   const source = priceSourceOf(event.data.source)!;
   const sourceNote = selectorMissNote(source, outcome!.selectorFailure);
-  const change = describeChange(product.currentPrice, price, currency);
+  const change = describeChange(product.currentPrice, price, currency, stock);
   return {
     success: true, price, currency, source, selectorMatched: source === 'selector', sourceNote,
     message: sourceNote ? `${change}. ${sourceNote}` : change,
   };
 }
 
-function describeChange(previous: number | null, price: number, currency: string): string {
+/** A change of stock the check saw, said before the price: it is the news when the price held. */
+function stockNews(was: Availability | null, now: Availability | null): string | null {
+  if (now === 'OutOfStock' && was !== 'OutOfStock') return 'Now out of stock';
+  if (was === 'OutOfStock' && now !== null && now !== 'OutOfStock') return 'Back in stock';
+  return null;
+}
+
+function describeChange(previous: number | null, price: number, currency: string, stock: string | null): string {
   const now = formatPrice(price, currency);
   if (previous === null) return `Price found: ${now}`;
-  if (previous === price) return `Price unchanged: ${now}`;
-  return `Price ${price < previous ? 'dropped' : 'rose'} from ${formatPrice(previous, currency)} to ${now}`;
+  if (previous === price) return stock ? `${stock}: ${now}` : `Price unchanged: ${now}`;
+  const change = `Price ${price < previous ? 'dropped' : 'rose'} from ${formatPrice(previous, currency)} to ${now}`;
+  return stock ? `${stock}. ${change}` : change;
 }
 
 function formatPrice(amount: number, currency: string): string {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PLANS, planOf } from '../billing/plans.ts';
 import type { Settings } from '../../events/catalogue.ts';
+import { CHECK_FREQUENCY_MINUTES } from '../../events/settings.ts';
 
 /**
  * When a product is checked next. Pure: the cron tick (enqueueDueChecks in queue.ts) asks it.
@@ -20,7 +21,7 @@ import type { Settings } from '../../events/catalogue.ts';
  */
 export type CheckFrequencySetting = Settings['checkFrequency'];
 
-export const FREQUENCY_MINUTES: Record<CheckFrequencySetting, number> = { hourly: 60, daily: 1440, weekly: 10_080 };
+export const FREQUENCY_MINUTES: Record<CheckFrequencySetting, number> = CHECK_FREQUENCY_MINUTES;
 
 export const MAX_BACKOFF_FACTOR = 16;
 export const MAX_BACKOFF_MINUTES = 7 * 24 * 60;

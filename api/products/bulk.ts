@@ -10,6 +10,7 @@ import { handleProductCommands, PRODUCT_NOT_FOUND, type ProductCommand } from '.
 import type { AlertRule } from '../../events/catalogue.ts';
 import { editThreshold } from './schemas.ts';
 import { withUserProducts } from './limit.ts';
+import { productsBeyondPlan } from './beyond-plan.ts';
 
 export const MAX_BULK_IDS = 1000;
 export const BULK_ACTIONS = ['delete', 'set-threshold', 'check-now'] as const;
@@ -28,8 +29,11 @@ export const BulkBody = z.object({
 export type BulkAnswer =
   | { action: 'delete'; count: number }
   | { action: 'set-threshold'; count: number; changed: number }
-  /** `paused`: products of shops that turned checks away lately; they are checked once the shop's rest ends. */
-  | { action: 'check-now'; count: number; queued: number; paused: number };
+  /**
+   * `paused`: products of shops that turned checks away lately; they are checked once the shop's rest ends.
+   * `beyondPlan`: products beyond the plan's limit, not queued (products/beyond-plan.ts).
+   */
+  | { action: 'check-now'; count: number; queued: number; paused: number; beyondPlan: number };
 
 /**
  * POST /api/products/bulk: one action on up to 1,000 of the user's products, in one transaction.
@@ -60,15 +64,18 @@ export function productBulkRoutes(ctx: AppContext) {
           return { action: 'set-threshold', count: ids.length, changed };
         }
         case 'check-now': {
-          const products = await ctx.sql<{ productId: string; url: string }[]>`
-            SELECT id AS "productId", url FROM products WHERE user_id = ${userId} AND id = ANY(${ids}::text[])`;
-          if (products.length !== ids.length) throw new HttpError(404, PRODUCT_NOT_FOUND);
+          const chosen = await ctx.sql<{ productId: string; url: string; beyondPlan: boolean }[]>`
+            SELECT p.id AS "productId", p.url, paused.id IS NOT NULL AS "beyondPlan" FROM products p
+            LEFT JOIN (${productsBeyondPlan(ctx.sql, userId)}) paused ON paused.id = p.id
+            WHERE p.user_id = ${userId} AND p.id = ANY(${ids}::text[])`;
+          if (chosen.length !== ids.length) throw new HttpError(404, PRODUCT_NOT_FOUND);
+          const products = chosen.filter((p) => !p.beyondPlan).map(({ productId, url }) => ({ productId, url }));
           const queued = await queueChecksPolitely(ctx.sql, userId, products);
           const hosts = [...new Set(products.map((p) => hostOf(p.url)))];
           const resting = new Set((await ctx.sql<{ host: string }[]>`
             SELECT host FROM host_backoff WHERE host = ANY(${hosts}::text[]) AND until > now()`).map((r) => r.host));
           const paused = products.filter((p) => resting.has(hostOf(p.url) ?? '')).length;
-          return { action: 'check-now', count: ids.length, queued, paused };
+          return { action: 'check-now', count: ids.length, queued, paused, beyondPlan: chosen.length - products.length };
         }
       }
     }, { signedIn: true, body: BulkBody });

@@ -312,7 +312,7 @@ describe('bulk actions', () => {
     await importCsv(user, csvOf('Resting,https://resting.example/r,.p,none'));
     const resting = (await list(user)).find((p) => p.name === 'Resting')!;
     const res = await bulk(user, { action: 'check-now', ids: [...ids, resting.id] });
-    expect(await res.json()).toEqual({ action: 'check-now', count: 6, queued: 6, paused: 1 });
+    expect(await res.json()).toEqual({ action: 'check-now', count: 6, queued: 6, paused: 1, beyondPlan: 0 });
     const due = await ctx.sql<{ due: number }[]>`SELECT extract(epoch FROM run_at - now()) AS due FROM check_jobs WHERE product_id = ANY(${ids}::text[]) ORDER BY run_at`;
     expect(due).toHaveLength(5);
     expect(Number(due.at(-1)!.due) - Number(due[0]!.due)).toBeGreaterThan(3);

@@ -2,9 +2,9 @@ import type { Sql } from '../db.ts';
 import { DomainError } from '../../events/decider.ts';
 import { ConcurrencyError } from '../../events/store.ts';
 import { planOf, type Plan } from '../billing/plans.ts';
+import { productLimitMessage } from './beyond-plan.ts';
 
-export const productLimitMessage = (plan: Plan) =>
-  `Your ${plan.name} plan allows ${plan.maxProducts} product${plan.maxProducts === 1 ? '' : 's'}. Upgrade your plan to add more.`;
+export { productLimitMessage };
 
 /** The plan that sets the user's limits: an active subscription's plan, else the account's. */
 export async function effectivePlan(tx: Sql, userId: string): Promise<Plan> {

@@ -94,7 +94,7 @@ describe('products API: add, list, edit, delete', () => {
       threshold: 10, alertRule: { kind: 'drop', percent: 10 },
       currentPrice: null, lastPriceAt: null, priceSource: null, currency: 'GBP', imageUrl: null, lastChecked: null, changePercent: null,
       isActive: true, lastCheckStatus: null, lastCheckError: null, checkStatus: 'pending', lastFailure: null, createdAt: expect.any(String),
-      availability: null, stockAlerts: true,
+      availability: null, stockAlerts: true, checksPaused: false,
     });
     expect(await list(user)).toEqual([product]);
   });

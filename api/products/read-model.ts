@@ -2,6 +2,7 @@ import type { Sql } from '../db.ts';
 import type { AlertRule, Availability } from '../../events/catalogue.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { priceSourceOf, type PriceSource } from '../checks/price-source.ts';
+import { productsBeyondPlan } from './beyond-plan.ts';
 
 /** A product as GET /api/products lists it. */
 export type ProductItem = {
@@ -41,6 +42,8 @@ export type ProductItem = {
   availability: Availability | null;
   /** Alerts when the product goes out of stock or comes back. */
   stockAlerts: boolean;
+  /** Beyond the plan's product limit: kept, but not checked until the owner upgrades or removes others (beyond-plan.ts). */
+  checksPaused: boolean;
 };
 
 type Row = {
@@ -50,7 +53,7 @@ type Row = {
   is_active: boolean; last_check_status: 'ok' | 'failed' | null; last_check_error: string | null; created_at: Date;
   last_check_at: Date | null; last_failure_code: string | null;
   availability: Availability | null; stock_alerts: boolean;
-  baseline: number | null;
+  baseline: number | null; checks_paused: boolean;
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -76,6 +79,7 @@ function toItem(row: Row): ProductItem {
       ? { code: row.last_failure_code ?? 'failed', message: row.last_check_error ?? 'The last price check failed.', at: iso(row.last_check_at)! }
       : null,
     createdAt: row.created_at.toISOString(), availability: row.availability, stockAlerts: row.stock_alerts,
+    checksPaused: row.checks_paused,
   };
 }
 
@@ -93,7 +97,8 @@ export async function readProducts(db: Sql, userId: string, productId?: string):
            coalesce(p.currency, s.currency, ${DEFAULT_SETTINGS.currency}) AS currency, p.price_updated_at, p.price_source,
            p.last_checked, p.is_active, p.last_check_status, p.last_check_error, p.last_check_at, p.last_failure_code,
            p.created_at, p.availability, p.stock_alerts,
-           coalesce(first_change.previous_price, p.current_price) AS baseline
+           coalesce(first_change.previous_price, p.current_price) AS baseline,
+           paused.id IS NOT NULL AS checks_paused
     FROM products p
     LEFT JOIN user_settings s ON s.user_id = p.user_id
     LEFT JOIN (
@@ -102,6 +107,7 @@ export async function readProducts(db: Sql, userId: string, productId?: string):
       WHERE user_id = ${userId} AND changed_at > now() - interval '24 hours'
       ORDER BY product_id, changed_at
     ) first_change ON first_change.product_id = p.id
+    LEFT JOIN (${productsBeyondPlan(db, userId)}) paused ON paused.id = p.id
     WHERE p.user_id = ${userId} ${productId === undefined ? db`` : db`AND p.id = ${productId}`}
     ORDER BY p.created_at DESC, p.id DESC`;
   return rows.map(toItem);

@@ -11,6 +11,7 @@ import { assertBelowProductLimit, withUserProducts } from './limit.ts';
 import { assertPageNotTracked } from './same-page.ts';
 import { readProduct, readProducts } from './read-model.ts';
 import { checkSoon } from '../checks/queue.ts';
+import { editNeedsCheck } from './recheck.ts';
 import { readSettings } from '../settings/routes.ts';
 
 const productIdOf = (id: string) => idOf(id, PRODUCT_NOT_FOUND);
@@ -52,13 +53,16 @@ export function productsRoutes(ctx: AppContext) {
       const productId = productIdOf(params.id);
       assertCheckableUrl(ctx.config, body.url);
       const { threshold: alertRule, ...details } = body;
-      const { appended, moved } = await withUserProducts(ctx.sql, userId, async (tx) => {
+      const { appended, recheck } = await withUserProducts(ctx.sql, userId, async (tx) => {
         const before = await assertPageNotTracked(tx, userId, body.url, productId);
-        return { appended: await run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }, tx), moved: before !== body.url };
+        // A new address or selector is checked at once, as a new product is.
+        return { appended: await run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }, tx), recheck: !before || editNeedsCheck(before, body) };
       });
       await caughtUp(appended);
-      if (appended && moved) await checkSoon(ctx.sql, { productId, userId, url: body.url });
-      return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
+      const saved = await readProduct(ctx.sql, userId, productId);
+      // A product beyond the plan stays paused at its new address too.
+      if (appended && recheck && !saved?.checksPaused) await checkSoon(ctx.sql, { productId, userId, url: body.url });
+      return saved ?? { id: productId };
     }, { signedIn: true, body: EditProductBody })
 
     .delete('/:id', async ({ userId, params }) => {

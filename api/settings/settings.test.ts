@@ -3,6 +3,7 @@ import { createApp } from '../server.ts';
 import { testContext } from '../testing/database.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
 import { signInDemo } from '../testing/sign-in.ts';
+import { endSubscription, startTrial } from '../testing/plans.ts';
 
 // Starting a database takes longer than the 5 s default.
 setDefaultTimeout(30_000);
@@ -47,7 +48,7 @@ describe('/api/settings', () => {
 
   test('PUT saves, GET returns what was saved', async () => {
     const { cookie, userId } = await signedIn();
-    const settings = { ...DEFAULT_SETTINGS, weeklyReports: true, checkFrequency: 'hourly', currency: 'USD', timezone: 'Asia/Tokyo' };
+    const settings = { ...DEFAULT_SETTINGS, weeklyReports: true, checkFrequency: 'weekly', currency: 'USD', timezone: 'Asia/Tokyo' };
     const put = await putSettings(cookie, JSON.stringify(settings));
     expect(put.status).toBe(200);
     expect(await put.json()).toEqual(settings);
@@ -103,5 +104,29 @@ describe('/api/settings', () => {
     expect((await putSettings(cookie, JSON.stringify({ ...saved, currency: 'JPY' }))).status).toBe(400);
     expect(await (await getSettings(cookie)).json()).toEqual(saved);
     expect(await settingsEvents(userId)).toHaveLength(1);
+  });
+
+  test('a frequency faster than the plan checks: 400 naming checkFrequency and the plan\'s fastest, nothing recorded', async () => {
+    const { cookie, userId } = await signedIn();
+    const res = await putSettings(cookie, JSON.stringify({ ...DEFAULT_SETTINGS, checkFrequency: 'hourly' }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ field: 'checkFrequency', message: 'Your Free plan checks prices daily at most: choose daily or weekly.' });
+    expect(await settingsEvents(userId)).toHaveLength(0);
+    await startTrial(ctx, userId, 'starter');
+    expect((await putSettings(cookie, JSON.stringify({ ...DEFAULT_SETTINGS, checkFrequency: 'hourly' }))).status).toBe(400);
+  });
+
+  test('hourly on Growth is saved; after the plan ends the saved settings still read back', async () => {
+    const { cookie, userId } = await signedIn();
+    const subscriptionId = await startTrial(ctx, userId, 'growth');
+    const hourly = { ...DEFAULT_SETTINGS, checkFrequency: 'hourly' };
+    expect((await putSettings(cookie, JSON.stringify(hourly))).status).toBe(200);
+    await endSubscription(ctx, userId, subscriptionId);
+    const res = await getSettings(cookie);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(hourly);
+    // Saving them again as they were is refused; the plan's pace is taken.
+    expect((await putSettings(cookie, JSON.stringify(hourly))).status).toBe(400);
+    expect((await putSettings(cookie, JSON.stringify({ ...hourly, checkFrequency: 'daily' }))).status).toBe(200);
   });
 });

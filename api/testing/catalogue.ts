@@ -3,6 +3,7 @@ import { handleCommand } from '../../events/decider.ts';
 import { productStream } from '../../events/product.ts';
 import { userDecider, userStream } from '../../events/user.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
+import { PLANS } from '../billing/plans.ts';
 import type { NewEvent } from '../../events/store.ts';
 
 /** Streams appended per statement while seeding: big enough to be quick, small enough for PGlite. */
@@ -24,7 +25,7 @@ export async function seedCatalogue(
   userId: string,
   opts: { products: number; days: number },
 ): Promise<string[]> {
-  await handleCommand(ctx.store, userStream(userId), userDecider, { type: 'ChangeSettings', userId, settings: { ...DEFAULT_SETTINGS, emailNotifications: false } });
+  await handleCommand(ctx.store, userStream(userId), userDecider, { type: 'ChangeSettings', userId, settings: { ...DEFAULT_SETTINGS, emailNotifications: false }, plan: PLANS.free });
   const ids: string[] = [];
   const start = Date.now() - opts.days * DAY_MS;
   for (let first = 0; first < opts.products; first += SEED_BATCH) {

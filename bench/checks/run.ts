@@ -17,6 +17,7 @@ import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/context.ts';
 import { openDatabase, transaction } from '../../api/db.ts';
 import { enqueueDueChecks } from '../../api/checks/queue.ts';
+import { PLANS } from '../../api/billing/plans.ts';
 import { runWorker } from '../../api/checks/worker.ts';
 import { productStream } from '../../events/product.ts';
 import type { NewEvent } from '../../events/store.ts';
@@ -134,7 +135,8 @@ async function spawnWorker(dbUrl: string, concurrency: number) {
 
 /** Users and their products, appended as events and projected. */
 async function seed(ctx: Awaited<ReturnType<typeof createContext>>, count: number, port: number, perUrl: number) {
-  const perUser = 10;
+  // Free users at their plan's limit: a product beyond it would never be queued (api/products/beyond-plan.ts).
+  const perUser = PLANS.free.maxProducts;
   const events: [string, NewEvent][] = [];
   for (let u = 0; u < Math.ceil(count / perUser); u++) {
     const userId = `bench-user-${u}`;

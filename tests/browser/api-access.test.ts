@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
 
-// Settings > API Access: why a free user has no key; a Pro user generates, sees once, rotates and revokes it.
+// Settings > API Access: why a free user has no key; a Pro user creates, sees once, rotates and revokes it.
 let product: RunningProduct;
 let browser: Browser;
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await product?.stop(); }, SETUP_TIMEOUT);
 
 describe.skipIf(!browserAvailable)('API access', () => {
-  test('free users see why and where to upgrade; Pro users generate a key, see it once, rotate and revoke it', async () => {
+  test('free users see why and where to upgrade; Pro users create a key, see it once, rotate and revoke it', async () => {
     const ctx = await newContext(browser);
     await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.url });
     const page = await ctx.newPage();
@@ -22,12 +22,14 @@ describe.skipIf(!browserAvailable)('API access', () => {
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await page.goto(`${product.url}/settings`);
     await page.getByText(/API access comes with the Pro plan; your plan is Free/).waitFor();
-    // API access and alert channels each say where to upgrade.
+    // The check frequency, API access and alert channels each say where to upgrade.
     const plans = await page.getByRole('link', { name: 'See plans' }).all();
-    expect(plans).toHaveLength(2);
+    expect(plans).toHaveLength(3);
     for (const link of plans) expect(await link.getAttribute('href')).toBe('/billing');
-    expect(await page.getByRole('button', { name: 'Generate API Key' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create API Key' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Show API key' }).isDisabled()).toBe(true);
+    // No key is shown as none, not as a mask.
+    expect(await page.getByLabel('API Key', { exact: true }).inputValue()).toBe('API access is on Pro');
 
     // A Pro trial through the demo billing API, as the Subscribe page makes it.
     const status = await page.evaluate(async () => {
@@ -39,9 +41,10 @@ describe.skipIf(!browserAvailable)('API access', () => {
     });
     expect(status).toBe(200);
     await page.reload();
-    await page.getByText('You have no API key yet.').waitFor();
-    await page.getByRole('button', { name: 'Generate API Key' }).click();
     const field = page.getByLabel('API Key', { exact: true });
+    await page.getByRole('button', { name: 'Create API Key' }).waitFor();
+    expect(await field.inputValue()).toBe('No key yet');
+    await page.getByRole('button', { name: 'Create API Key' }).click();
     await page.getByText(/Copy this key now/).waitFor();
     const key = await field.inputValue();
     expect(key).toMatch(/^pw_live_[A-Za-z0-9_-]{43}$/);
@@ -68,7 +71,8 @@ describe.skipIf(!browserAvailable)('API access', () => {
 
     await page.getByRole('button', { name: 'Revoke Key' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke Key' }).click();
-    await page.getByText('You have no API key yet.').waitFor();
+    await page.getByRole('button', { name: 'Create API Key' }).waitFor();
+    expect(await field.inputValue()).toBe('No key yet');
     const revoked = await page.evaluate(async (k) => (await fetch('/api/v1/products', { headers: { authorization: `Bearer ${k}` } })).status, rotated);
     expect(revoked).toBe(401);
     await ctx.close();

@@ -8,7 +8,7 @@ let browser: Browser;
 let shop: Server;
 
 /** What the competitor's pages do; tests change it between checks. */
-const pages = { widgetDown: false, firstAnswerDelayMs: 0 };
+const pages = { widgetDown: false, firstAnswerDelayMs: 0, deskDelayMs: 0 };
 
 beforeAll(async () => {
   if (!browserAvailable) return;
@@ -35,6 +35,11 @@ beforeAll(async () => {
         return html('<h1>Lamp</h1><p class="amount">19,99 €</p>', `<script type="application/ld+json">${ld}</script>`);
       }
       if (pathname === '/stool' || pathname === '/bench') return html(`<h1>${pathname}</h1><span class="price">£10.00</span>`);
+      // No structured data: only the price block next to the title, which the selector '.price' misses.
+      if (pathname === '/desk') {
+        await Bun.sleep(pages.deskDelayMs);
+        return html('<h1>Writing Desk</h1><div class="buy"><span class="amount">£120.00</span><button>Add to basket</button></div>');
+      }
       return new Response('Not found', { status: 404 });
     },
   });
@@ -173,6 +178,39 @@ describe.skipIf(!browserAvailable)('what a card says about its checks', () => {
     await page.waitForFunction(() => !document.body.innerText.includes('your selector matched nothing'));
     expect(await lamp.getByRole('button', { name: /Fix the selector/ }).count()).toBe(0);
     expect(await lamp.getByText('€19.99').isVisible()).toBe(true);
+    await ctx.close();
+  }, 60_000);
+
+  test('a selector fixed in the edit dialog is checked at once: the note goes without Check Now', async () => {
+    const { ctx, page } = await openProducts(browser, product, 'selector-fix@example.com');
+    await addThroughApi(page, 'Writing Desk', 'desk');
+    await page.reload();
+    const desk = card(page, 'Writing Desk');
+    await desk.getByText('£120.00').waitFor({ timeout: 20_000 });
+    await desk.getByText("Read from the page's price next to the product title; your selector matched nothing.").waitFor();
+
+    // The shop answers slowly, so the card can be seen checking.
+    pages.deskDelayMs = 1500;
+    await desk.getByRole('button', { name: 'Fix the selector of Writing Desk' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Product' });
+    await edit.getByLabel('CSS Selector').fill('.amount');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await desk.getByText('Check running…').waitFor();
+    expect(await dotTone(desk)).toBe('pending');
+    expect(await desk.getByText(/your selector matched nothing/).count()).toBe(0);
+    expect(await desk.getByRole('button', { name: 'Checking...' }).isDisabled()).toBe(true);
+
+    // The list is fetched again until the check is in: no Check Now, no reload.
+    await desk.getByText('Last checked: Just now').waitFor({ timeout: 20_000 });
+    expect(await dotTone(desk)).toBe('ok');
+    expect(await desk.getByText(/your selector matched nothing/).count()).toBe(0);
+    expect(await desk.getByRole('button', { name: /Fix the selector/ }).count()).toBe(0);
+    expect(await desk.getByText('£120.00').isVisible()).toBe(true);
+    pages.deskDelayMs = 0;
+    await page.reload();
+    await desk.getByText('£120.00').waitFor();
+    expect(await desk.getByText(/your selector matched nothing/).count()).toBe(0);
     await ctx.close();
   }, 60_000);
 

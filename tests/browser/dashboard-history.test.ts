@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Server } from 'bun';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserAvailable, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import { axeViolations, browserAvailable, describeViolations, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -16,10 +16,13 @@ beforeAll(async () => {
   shop = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    fetch: () =>
-      new Response(`<!doctype html><html><head><title>${NAME}</title></head><body><h1>${NAME}</h1><p class="price">£${shopPrice}</p></body></html>`, {
-        headers: { 'content-type': 'text/html; charset=utf-8' },
-      }),
+    // `/gone` is a product the shop took down: its checks fail.
+    fetch: (request) =>
+      new URL(request.url).pathname === '/gone'
+        ? new Response('Not found', { status: 404 })
+        : new Response(`<!doctype html><html><head><title>${NAME}</title></head><body><h1>${NAME}</h1><p class="price">£${shopPrice}</p></body></html>`, {
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+        }),
   });
   product = await startProduct({ CHECK_ALLOW_PRIVATE: 'true' });
   browser = await launchBrowser();
@@ -120,6 +123,58 @@ describe.skipIf(!browserAvailable)('dashboard and price history', () => {
     expect((await rows.nth(2).getByRole('cell').allTextContents())[3]).toBe('-20.0%');
     expect(await page.getByRole('link', { name: 'View all history' }).getAttribute('href')).toBe('/products');
   });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`on a phone each change is a stacked row with every figure in view (${theme} theme)`, async () => {
+      const phone = await newContext(browser, { mobile: true });
+      phone.setDefaultTimeout(15_000);
+      await phone.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+      const p = await phone.newPage();
+      await signIn(p, 'shopper@example.com');
+      const list = p.getByRole('list', { name: 'Price change history' });
+      await list.waitFor();
+      // No table to scroll sideways in a box of its own.
+      expect(await p.getByRole('table').count()).toBe(0);
+      const rows = list.getByRole('listitem');
+      expect(await rows.count()).toBe(2);
+      const rise = rows.nth(0);
+      const shown = [
+        rise.getByText(NAME), rise.getByText('127.0.0.1'), rise.getByText('£80.00', { exact: true }), rise.getByText('£90.00', { exact: true }),
+        rise.getByText('+12.5%'), rise.getByText(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/),
+      ];
+      for (const figure of shown) {
+        const box = (await figure.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+      }
+      expect(await rows.nth(1).getByText('-20.0%').isVisible()).toBe(true);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      const violations = await axeViolations(p);
+      expect(describeViolations(violations)).toBe('');
+      await phone.close();
+    });
+  }
+
+  for (const mobile of [false, true]) {
+    test(`the Last Scan card says all of a failure (${mobile ? 390 : 1280} px)`, async () => {
+      const view = await newContext(browser, { mobile });
+      view.setDefaultTimeout(15_000);
+      const p = await view.newPage();
+      await signIn(p, 'taken-down@example.com');
+      if (!(await (await p.request.get(product.url + '/api/products')).json()).length) {
+        const added = await post(p, '/api/products', { name: 'Withdrawn Boots', url: `http://127.0.0.1:${shop.port}/gone`, selector: '.price', threshold: 'none' });
+        expect((await post(p, `/api/products/${added.id}/check-price`)).success).toBe(false);
+        await p.reload();
+      }
+      const scan = card(p, 'Last Scan');
+      await scan.getByText('1 product failing').waitFor();
+      expect(await scan.getByText('Failed', { exact: true }).isVisible()).toBe(true);
+      // Nothing in the card is cut off: every text fits its box.
+      const cut = await scan.evaluate((el) => [...el.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+      expect(cut).toEqual([]);
+      await view.close();
+    });
+  }
 
   test('Price Trends draws today and switches between 7D, 30D and 90D', async () => {
     await page.goto(product.url + '/dashboard');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { Server } from 'bun';
 import { browserAvailable, launchBrowser, SETUP_TIMEOUT, startProduct, type RunningProduct, openProducts } from './harness.ts';
 
@@ -49,6 +49,8 @@ async function addThroughApi(page: Page, body: { name: string; url: string; sele
 
 const card = (page: Page, name: string) =>
   page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+/** What a card shows under one of its headings (Current Price, 24h Change). */
+const figure = (c: Locator, term: string) => c.locator('dl > div').filter({ has: c.page().getByText(term, { exact: true }) }).locator('dd').first();
 // An open modal hides the rest of the page from assistive technology, the toasts' region included.
 const toast = (page: Page, text: string) =>
   page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
@@ -85,7 +87,9 @@ describe.skipIf(!browserAvailable)('products screen', () => {
     const kettle = card(page, 'Steel Kettle');
     await kettle.waitFor();
     expect(await kettle.getByText('127.0.0.1', { exact: true }).isVisible()).toBe(true);
-    expect(await kettle.getByText('—', { exact: true }).isVisible()).toBe(true); // no price yet
+    // No price yet: a dash for the price and for its change, not a change of 0%.
+    expect(await figure(kettle, 'Current Price').textContent()).toBe('—');
+    expect(await figure(kettle, '24h Change').textContent()).toBe('—');
     expect(await kettle.getByText('10% drop').isVisible()).toBe(true);
     // No worker runs in this file: the first check waits, and the card never looks checked.
     expect(await kettle.getByText('First check running…').isVisible()).toBe(true);
@@ -144,6 +148,9 @@ describe.skipIf(!browserAvailable)('products screen', () => {
     await toast(page, 'New price: £21.50').waitFor();
     await manual.waitFor({ state: 'detached' });
     await renamed.getByText('£21.50').waitFor();
+    // Typed in, not checked: the card says so.
+    await renamed.getByText('Price set by hand: Just now').waitFor({ timeout: 10_000 });
+    expect(await renamed.getByText(/Last checked/).count()).toBe(0);
 
     // Delete: asks first; Cancel keeps the product.
     await renamed.getByRole('button', { name: 'Delete Steel Kettle 1.7L' }).click();
@@ -192,7 +199,7 @@ describe.skipIf(!browserAvailable)('products screen', () => {
     await ctx.close();
   });
 
-  test('search by name or address, the no-match state, and the plan limit in a toast', async () => {
+  test('search by name or address, the no-match state, and the plan limit before any form', async () => {
     const { ctx, page } = await openProducts(browser, product, 'search@example.com');
     await page.getByText('No products yet').waitFor();
     await addThroughApi(page, { name: 'Steel Kettle', url: shopUrl('kettle'), selector: '.price', threshold: 'none' });
@@ -218,16 +225,12 @@ describe.skipIf(!browserAvailable)('products screen', () => {
     await card(page, 'Steel Kettle').waitFor();
     expect(await headings.count()).toBe(3);
 
-    // The free plan allows three products: the server's refusal is the toast's text.
+    // The free plan allows three products: the screen says so, and Add Product says why instead of a form.
+    await page.getByText('3 of 3 products on Free.').waitFor();
     await page.getByRole('button', { name: 'Add Product' }).click();
-    const add = page.getByRole('dialog', { name: 'Add New Product' });
-    await add.getByLabel('Product Name').fill('Fourth');
-    await add.getByLabel('Product URL').fill(shopUrl('kettle?colour=red'));
-    await add.getByLabel('CSS Selector').fill('.price');
-    await add.getByRole('button', { name: 'Add Product' }).click();
-    await toast(page, 'Failed to add product').waitFor();
-    await toast(page, 'Your Free plan allows 3 products. Upgrade your plan to add more.').waitFor();
-    expect(await add.isVisible()).toBe(true); // the input is kept for another try
+    const limit = page.getByRole('dialog', { name: 'Product limit reached' });
+    await limit.getByText('Your Free plan allows 3 products. Upgrade your plan to add more.').waitFor();
+    expect(await page.getByRole('dialog', { name: 'Add New Product' }).count()).toBe(0);
     await ctx.close();
   });
 
@@ -280,6 +283,70 @@ describe.skipIf(!browserAvailable)('products screen', () => {
     await page.reload();
     await toast(page, 'Please log in again to continue.').waitFor();
     expect(await toast(page, 'Session Expired').isVisible()).toBe(true);
+    await ctx.close();
+  });
+});
+
+describe.skipIf(!browserAvailable)('toasts keep what matters in view', () => {
+  const email = 'toasts@example.com';
+  beforeAll(async () => {
+    if (!browserAvailable) return;
+    const { ctx, page } = await openProducts(browser, product, email);
+    const post = async (path: string, data?: unknown) => {
+      const res = await page.request.post(product.url + path, { data, headers: { origin: product.url } });
+      expect(res.ok()).toBe(true);
+    };
+    // Starter allows more than three products: enough rows that the bulk-action bar sticks to the window's bottom.
+    await post('/api/billing/create-trial-setup');
+    await post('/api/billing/create-subscription', { plan: 'starter', paymentMethodId: 'pm_demo_visa4242' });
+    // The first has a long name: the toast refusing it again runs to several lines.
+    await addThroughApi(page, { name: 'Kettle 1, brushed steel, 1.7 litres, with temperature control and keep-warm', url: shopUrl('kettle?n=1'), selector: '.price', threshold: 'none' });
+    for (let i = 2; i <= 9; i++) await addThroughApi(page, { name: `Kettle ${i}`, url: shopUrl(`kettle?n=${i}`), selector: '.price', threshold: 'none' });
+    await ctx.close();
+  }, SETUP_TIMEOUT);
+
+  type Box = { x: number; y: number; width: number; height: number };
+  const box = async (l: Locator): Promise<Box> => (await l.boundingBox())!;
+  const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const toastBox = (page: Page, title: string) => box(toast(page, title).locator('xpath=ancestor::li[1]'));
+  // The toasts find their place on the next frame.
+  const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+  for (const mobile of [false, true]) {
+    test(`a toast never covers the bulk-action bar (${mobile ? 390 : 1280} px)`, async () => {
+      const { ctx, page } = await openProducts(browser, product, email, { mobile });
+      ctx.setDefaultTimeout(15_000);
+      await card(page, 'Kettle 9').waitFor();
+      await page.getByRole('checkbox', { name: 'Select Kettle 9' }).check();
+      await page.getByRole('checkbox', { name: 'Select Kettle 8' }).check();
+      const bar = page.getByRole('region', { name: 'Bulk actions' });
+      await bar.waitFor();
+      await card(page, 'Kettle 9').getByRole('button', { name: 'Check Now' }).click();
+      await toast(page, 'Price checked').waitFor();
+      await settle(page);
+      const [toastAt, barAt] = [await toastBox(page, 'Price checked'), await box(bar)];
+      expect(overlap(toastAt, barAt)).toBe(false);
+      expect(toastAt.y + toastAt.height).toBeLessThanOrEqual(mobile ? 844 : 900);
+      await ctx.close();
+    });
+  }
+
+  test('on a phone a toast leaves the top of a dialog in view: its title and close button', async () => {
+    const { ctx, page } = await openProducts(browser, product, email, { mobile: true });
+    ctx.setDefaultTimeout(15_000);
+    await card(page, 'Kettle 9').waitFor();
+    // A refused add keeps the dialog open and says why in a toast.
+    await page.getByRole('button', { name: 'Add Product' }).first().click();
+    const add = page.getByRole('dialog', { name: 'Add New Product' });
+    await add.getByLabel('Product Name').fill('Kettle again');
+    await add.getByLabel('Product URL').fill(shopUrl('kettle?n=1'));
+    await add.getByLabel('CSS Selector').fill('.price');
+    await add.getByRole('button', { name: 'Add Product' }).click();
+    await toast(page, 'Failed to add product').waitFor();
+    await settle(page);
+    const refused = await toastBox(page, 'Failed to add product');
+    expect(overlap(refused, await box(add.getByRole('heading', { name: 'Add New Product' })))).toBe(false);
+    expect(overlap(refused, await box(add.getByRole('button', { name: 'Close' })))).toBe(false);
     await ctx.close();
   });
 });

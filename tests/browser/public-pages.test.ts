@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import { axeViolations, browserAvailable, describeViolations, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -81,6 +81,63 @@ describe.skipIf(!browserAvailable)('public pages', () => {
     const href = await page.getByRole('link', { name: /Sign in with Google/i }).getAttribute('href');
     expect(href).toBe('/api/auth/google?redirect=' + encodeURIComponent('/products?q=abc'));
     expect(await page.getByRole('link', { name: /Return to Homepage/i }).getAttribute('href')).toBe('/');
+    await ctx.close();
+  });
+
+  for (const mobile of [false, true]) {
+    for (const theme of ['light', 'dark'] as const) {
+      test(`a signed-in visitor is offered the dashboard, not sign-in, on every public page, at once and without a script (${mobile ? 390 : 1280} px, ${theme})`, async () => {
+        const ctx = await newContext(browser, { mobile });
+        ctx.setDefaultTimeout(15_000);
+        await ctx.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+        const page = await ctx.newPage();
+        await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent('visitor@example.com')}`);
+        await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+        for (const path of ['/how-it-works', '/terms', '/privacy', '/no-such-page']) {
+          // The server marks the page for a signed-in visitor: the first paint has the right links, no script decides them.
+          await page.goto(product.url + path);
+          expect(await page.locator('html').getAttribute('data-signed-in')).toBe('');
+          const header = page.getByRole('banner');
+          const dashboard = header.getByRole('link', { name: 'Open dashboard' });
+          expect(await dashboard.isVisible()).toBe(true);
+          expect(await dashboard.getAttribute('href')).toBe('/dashboard');
+          expect(await header.getByRole('link', { name: 'Sign In' }).count()).toBe(0);
+          expect(await header.getByRole('link', { name: 'Start Free Trial' }).count()).toBe(0);
+          expect(await page.locator('script[type="module"]').count()).toBe(0);
+        }
+        // How it works ends with the way in that fits: the dashboard, not a new trial.
+        await page.goto(product.url + '/how-it-works');
+        const closing = page.getByRole('region', { name: 'Ready to try it on your competitors?' });
+        expect(await closing.getByRole('link', { name: 'Open dashboard' }).isVisible()).toBe(true);
+        expect(await closing.getByRole('link', { name: 'Start Free Trial' }).count()).toBe(0);
+        if (mobile) {
+          await page.locator('[data-site-menu] summary').click();
+          const menu = page.getByRole('navigation', { name: 'Mobile' });
+          await menu.getByRole('link', { name: 'How It Works' }).waitFor();
+          expect(await menu.getByRole('link', { name: 'Sign In' }).count()).toBe(0);
+        }
+        expect(describeViolations(await axeViolations(page))).toBe('');
+        // Told to sign in while signed in: on to the dashboard instead.
+        await page.goto(product.url + '/unauthorized');
+        await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+        expect(await page.getByText('Sign in required').count()).toBe(0);
+        await ctx.close();
+      });
+    }
+  }
+
+  test('signed out, the same pages offer sign-in and the trial, not the dashboard', async () => {
+    const ctx = await newContext(browser, { javaScript: false });
+    const page = await ctx.newPage();
+    for (const path of ['/how-it-works', '/terms']) {
+      await page.goto(product.url + path);
+      const header = page.getByRole('banner');
+      expect(await header.getByRole('link', { name: 'Sign In' }).isVisible()).toBe(true);
+      expect(await header.getByRole('link', { name: 'Start Free Trial' }).isVisible()).toBe(true);
+      expect(await page.getByRole('link', { name: 'Open dashboard' }).count()).toBe(0);
+    }
+    await page.goto(product.url + '/unauthorized');
+    expect(await page.getByRole('heading', { name: 'Sign in required' }).isVisible()).toBe(true);
     await ctx.close();
   });
 });

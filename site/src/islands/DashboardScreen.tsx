@@ -115,16 +115,17 @@ function SummaryCard({ card }: { card: StatCard }) {
       <div className="flex items-start justify-between gap-3 p-5">
         <div className="min-w-0">
           <h2 className="text-sm font-medium text-muted-foreground">{card.title}</h2>
-          <p className="mt-2 truncate text-3xl font-bold tracking-tight">{card.value}</p>
+          {/* Long words wrap rather than being cut off: a narrow card still says all of it. */}
+          <p className="mt-2 break-words text-3xl font-bold tracking-tight">{card.value}</p>
           {(card.change || card.label) && (
-            <p className="mt-1.5 flex items-center gap-1.5 text-sm">
+            <p className="mt-1.5 flex flex-wrap items-center gap-x-1.5 gap-y-0.5 text-sm">
               {card.change && (
                 <span className={cn('inline-flex items-center gap-0.5 font-medium', className)}>
                   <ChangeIcon aria-hidden="true" className="size-4" />
                   {card.change}
                 </span>
               )}
-              {card.label && <span className="truncate text-muted-foreground">{card.label}</span>}
+              {card.label && <span className="text-muted-foreground">{card.label}</span>}
             </p>
           )}
         </div>
@@ -282,6 +283,9 @@ function RecentChangesCard({ changes, className }: { changes: Change[] | null; c
   );
 }
 
+/** A change in percent with its sign; a change from a price of 0 has none. */
+const changeText = (change: Change) => (change.changePercent === null ? '—' : formatSignedPercent(change.changePercent));
+
 function HistoryTableCard({ changes }: { changes: Change[] | null }) {
   return (
     <Card>
@@ -308,42 +312,71 @@ function HistoryTableCard({ changes }: { changes: Change[] | null }) {
             }
           />
         ) : (
-          // Up to 50 rows: the table scrolls inside the card instead of stretching the page. A scrolling
-          // region must be reachable by keyboard to be scrolled without a mouse, hence focusable and named.
-          <div
-            tabIndex={0}
-            role="region"
-            aria-label="Price change history"
-            className="-mx-6 max-h-[28rem] overflow-auto px-6 outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
-          >
-            <table className="w-full min-w-[36rem] text-sm">
-              <thead className="sticky top-0 z-10 bg-card shadow-[inset_0_-1px_0_var(--border)]">
-                <tr className="text-left text-muted-foreground">
-                  <th scope="col" className="py-2 pr-4 font-medium">Product</th>
-                  <th scope="col" className="py-2 pr-4 text-right font-medium">Previous Price</th>
-                  <th scope="col" className="py-2 pr-4 text-right font-medium">Current Price</th>
-                  <th scope="col" className="py-2 pr-4 text-right font-medium">Change</th>
-                  <th scope="col" className="py-2 font-medium">Time</th>
-                </tr>
-              </thead>
-              <tbody>
-                {changes.map((change) => (
-                  <tr key={`${change.productId}-${change.timestamp}`} className="border-b last:border-0">
-                    <td className="max-w-64 py-3 pr-4">
-                      <p className="truncate font-medium">{change.productName}</p>
+          <>
+            {/* Small screens: each change as a stacked row with every figure in view, nothing to scroll sideways. */}
+            <ul aria-label="Price change history" className="divide-y md:hidden">
+              {changes.map((change) => (
+                <li key={`${change.productId}-${change.timestamp}`} className="py-3 first:pt-0 last:pb-0">
+                  <div className="flex items-start justify-between gap-3">
+                    <div className="min-w-0">
+                      <p className="line-clamp-2 break-words font-medium" title={change.productName}>{change.productName}</p>
                       <p className="truncate text-xs text-muted-foreground">{hostWithoutWww(change.url)}</p>
-                    </td>
-                    <td className="py-3 pr-4 text-right tabular-nums text-muted-foreground">{formatPrice(change.previousPrice, change.currency)}</td>
-                    <td className="py-3 pr-4 text-right font-medium tabular-nums">{formatPrice(change.currentPrice, change.currency)}</td>
-                    <td className={cn('py-3 pr-4 text-right font-medium tabular-nums', change.currentPrice > change.previousPrice && 'text-destructive')}>
-                      {change.changePercent === null ? '—' : formatSignedPercent(change.changePercent)}
-                    </td>
-                    <td className="whitespace-nowrap py-3 text-muted-foreground">{formatDateTime(change.timestamp)}</td>
+                    </div>
+                    <p className={cn('shrink-0 font-medium tabular-nums', change.currentPrice > change.previousPrice && 'text-destructive')}>
+                      <span className="sr-only">Change </span>
+                      {changeText(change)}
+                    </p>
+                  </div>
+                  <div className="mt-1 flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
+                    <p className="tabular-nums">
+                      <span className="sr-only">From </span>
+                      <span className="text-muted-foreground">{formatPrice(change.previousPrice, change.currency)}</span>
+                      <span aria-hidden="true" className="px-1.5 text-muted-foreground">→</span>
+                      <span className="sr-only"> to </span>
+                      <span className="font-medium">{formatPrice(change.currentPrice, change.currency)}</span>
+                    </p>
+                    <p className="text-muted-foreground">{formatDateTime(change.timestamp)}</p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            {/* Up to 50 rows: the table scrolls inside the card instead of stretching the page. A scrolling
+                region must be reachable by keyboard to be scrolled without a mouse, hence focusable and named. */}
+            <div
+              tabIndex={0}
+              role="region"
+              aria-label="Price change history"
+              className="-mx-6 hidden max-h-[28rem] overflow-auto px-6 outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring md:block"
+            >
+              <table className="w-full min-w-[36rem] text-sm">
+                <thead className="sticky top-0 z-10 bg-card shadow-[inset_0_-1px_0_var(--border)]">
+                  <tr className="text-left text-muted-foreground">
+                    <th scope="col" className="py-2 pr-4 font-medium">Product</th>
+                    <th scope="col" className="py-2 pr-4 text-right font-medium">Previous Price</th>
+                    <th scope="col" className="py-2 pr-4 text-right font-medium">Current Price</th>
+                    <th scope="col" className="py-2 pr-4 text-right font-medium">Change</th>
+                    <th scope="col" className="py-2 font-medium">Time</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody>
+                  {changes.map((change) => (
+                    <tr key={`${change.productId}-${change.timestamp}`} className="border-b last:border-0">
+                      <td className="max-w-64 py-3 pr-4">
+                        <p className="truncate font-medium">{change.productName}</p>
+                        <p className="truncate text-xs text-muted-foreground">{hostWithoutWww(change.url)}</p>
+                      </td>
+                      <td className="py-3 pr-4 text-right tabular-nums text-muted-foreground">{formatPrice(change.previousPrice, change.currency)}</td>
+                      <td className="py-3 pr-4 text-right font-medium tabular-nums">{formatPrice(change.currentPrice, change.currency)}</td>
+                      <td className={cn('py-3 pr-4 text-right font-medium tabular-nums', change.currentPrice > change.previousPrice && 'text-destructive')}>
+                        {changeText(change)}
+                      </td>
+                      <td className="whitespace-nowrap py-3 text-muted-foreground">{formatDateTime(change.timestamp)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
       </CardContent>
     </Card>

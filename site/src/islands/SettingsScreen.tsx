@@ -4,7 +4,8 @@ import { Copy, Eye, EyeOff, KeyRound, RefreshCw, Save, Trash2 } from 'lucide-rea
 import { api, isUnauthorizedError, type ApiKeyStatus, type Settings, type User } from '../lib/api';
 import { errorMessage } from '../lib/billing';
 import { formatDateTime } from '../lib/format';
-import { CHECK_FREQUENCIES, CURRENCIES, DEFAULT_SETTINGS, TIMEZONES } from '../lib/settings';
+import { CURRENCIES, DEFAULT_SETTINGS, TIMEZONES } from '../lib/settings';
+import { apiKeyFieldText, frequencyChoices } from '../lib/plan-limits';
 import { $user } from '../stores/auth';
 import { toast } from '../stores/toast';
 import { AppShell } from './AppShell';
@@ -57,7 +58,8 @@ function SettingsForm() {
     event.preventDefault();
     setSaving(true);
     try {
-      const saved = await api.settings.save(settings);
+      // A frequency saved before a downgrade is saved as what applies now (the plan refuses faster ones).
+      const saved = await api.settings.save({ ...settings, checkFrequency: frequency.value });
       const next = { ...DEFAULT_SETTINGS, ...settings, ...(saved && typeof saved === 'object' ? saved : {}) };
       setSettings(next);
       // The time zone and currency the screens show things in change at once, without a reload.
@@ -76,6 +78,7 @@ function SettingsForm() {
   const set = <K extends keyof Settings>(key: K) => (value: Settings[K]) => setSettings((s) => ({ ...s, [key]: value }));
 
   if (!user) return null;
+  const frequency = frequencyChoices(user, settings.checkFrequency);
 
   // The form holds only the Save button: the channels section has forms of its own, which cannot
   // sit inside another one, and every preference lives in state, not in form fields.
@@ -138,10 +141,22 @@ function SettingsForm() {
           <CardContent className="grid gap-5 sm:grid-cols-2">
             <SelectField
               label="Default Check Frequency"
-              value={settings.checkFrequency}
-              options={CHECK_FREQUENCIES}
+              value={frequency.value}
+              options={frequency.options}
               onChange={set('checkFrequency')}
               loading={load === 'loading'}
+              hint={
+                (frequency.savedNote || frequency.note) && (
+                  <>
+                    {frequency.savedNote} {frequency.note}{' '}
+                    {frequency.note && (
+                      <a href="/billing" className="font-medium text-foreground underline underline-offset-4">
+                        See plans
+                      </a>
+                    )}
+                  </>
+                )
+              }
             />
             <SelectField
               label="Currency"
@@ -242,30 +257,38 @@ type SelectFieldProps<V extends string> = {
   options: readonly { value: V; label: string }[];
   onChange: (value: V) => void;
   loading: boolean;
+  /** A note under the select, linked to it. */
+  hint?: ReactNode;
 };
 
-function SelectField<V extends string>({ label, value, options, onChange, loading }: SelectFieldProps<V>) {
+function SelectField<V extends string>({ label, value, options, onChange, loading, hint }: SelectFieldProps<V>) {
   return (
     <Field label={label}>
-      {(id) =>
-        loading ? (
-          <Skeleton className="h-9 w-full" />
-        ) : (
-          <OptionSelect id={id} value={value} options={options} onChange={onChange} />
-        )
-      }
+      {(id) => (
+        <>
+          {loading ? (
+            <Skeleton className="h-9 w-full" />
+          ) : (
+            <OptionSelect id={id} value={value} options={options} onChange={onChange} aria-describedby={hint ? `${id}-hint` : undefined} />
+          )}
+          {hint && (
+            <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+              {hint}
+            </p>
+          )}
+        </>
+      )}
     </Field>
   );
 }
-
-const MASKED_KEY = '••••••••••••••••••••••••••••••••';
 
 type KeyAction = 'create' | 'rotate' | 'revoke';
 
 /**
  * The user's API key, masked, with show/hide for the full key, which exists on screen only right
- * after it was generated (the server keeps a hash). Pro users generate, rotate and revoke it;
- * anyone else sees why they cannot and where to upgrade.
+ * after it was created (the server keeps a hash); without a key the field says so rather than
+ * showing a mask. Pro users create, rotate and revoke it; anyone else sees why they cannot and
+ * where to upgrade.
  */
 function ApiAccessCard() {
   const [status, setStatus] = useState<ApiKeyStatus | null>(null);
@@ -317,7 +340,8 @@ function ApiAccessCard() {
   }
 
   const toggleLabel = visible ? 'Hide API key' : 'Show API key';
-  const shown = fullKey && visible ? fullKey : (status?.maskedKey ?? MASKED_KEY);
+  const shown = fullKey && visible ? fullKey : apiKeyFieldText(status, failed);
+  const isKey = !!fullKey || !!status?.hasKey;
   const noteId = `${id}-note`;
 
   return (
@@ -335,7 +359,7 @@ function ApiAccessCard() {
         <Label htmlFor={id}>API Key</Label>
         <div className="flex gap-2">
           {status || failed ? (
-            <Input id={id} readOnly value={shown} aria-describedby={noteId} className="font-mono" onFocus={(e) => e.currentTarget.select()} />
+            <Input id={id} readOnly value={shown} aria-describedby={noteId} className={isKey ? 'font-mono' : undefined} onFocus={(e) => e.currentTarget.select()} />
           ) : (
             <Skeleton className="h-9 w-full" />
           )}
@@ -344,7 +368,7 @@ function ApiAccessCard() {
             size="icon"
             aria-label={toggleLabel}
             aria-pressed={visible}
-            title={fullKey ? toggleLabel : 'The full key is shown only right after it is generated'}
+            title={fullKey ? toggleLabel : 'The full key is shown only right after it is created'}
             disabled={!fullKey}
             onClick={() => setVisible((v) => !v)}
           >
@@ -367,7 +391,7 @@ function ApiAccessCard() {
             status.hasKey ? (
               `Created ${formatDateTime(status.createdAt)}. For security the full key is shown only once; rotate it if it is lost.`
             ) : (
-              'You have no API key yet.'
+              'Create a key to read your data from your own tools.'
             )
           ) : (
             <>
@@ -382,8 +406,8 @@ function ApiAccessCard() {
           <div className="flex flex-wrap gap-2">
             {status.apiAccess && !status.hasKey && (
               <Button onClick={() => run('create')} disabled={busy !== null}>
-                {busy === 'create' ? <Spinner className="size-4 text-current" label="Generating" /> : <KeyRound aria-hidden="true" />}
-                Generate API Key
+                {busy === 'create' ? <Spinner className="size-4 text-current" label="Creating" /> : <KeyRound aria-hidden="true" />}
+                Create API Key
               </Button>
             )}
             {status.apiAccess && status.hasKey && (

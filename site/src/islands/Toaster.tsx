@@ -1,6 +1,8 @@
+import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Toast } from 'radix-ui';
 import { X } from 'lucide-react';
+import { TOASTS_KEEP_CLEAR, toastClearance } from '../lib/toasts';
 import { cn } from '../lib/utils';
 import { $toasts, dismissToast } from '../stores/toast';
 import { focusRing } from './ui/Button';
@@ -11,11 +13,33 @@ const variants = {
 };
 
 /**
+ * While toasts show: how far above the bottom edge they sit to keep the marked elements (the
+ * bulk-action bar) in view. Measured every frame, as such a bar comes, goes and moves with scrolling.
+ */
+function useClearance(showing: boolean): number {
+  const [clearance, setClearance] = useState(0);
+  useEffect(() => {
+    if (!showing) return;
+    let frame = 0;
+    const measure = () => {
+      const boxes = [...document.querySelectorAll(`[${TOASTS_KEEP_CLEAR}]`)].map((el) => el.getBoundingClientRect());
+      setClearance(toastClearance(window.innerHeight, boxes));
+      frame = requestAnimationFrame(measure);
+    };
+    measure();
+    return () => cancelAnimationFrame(frame);
+  }, [showing]);
+  return clearance;
+}
+
+/**
  * Renders the toast store with Radix Toast (spec section 9): 5000 ms by default, swipe right past
- * 50 px to dismiss, F8 moves focus to the toasts.
+ * 50 px to dismiss, F8 moves focus to the toasts. They show along the bottom edge on every screen
+ * (so never over the top of a dialog, where its title and close button are), above the bulk-action bar.
  */
 export function Toaster() {
   const toasts = useStore($toasts);
+  const clearance = useClearance(toasts.length > 0);
   return (
     <Toast.Provider duration={5000} swipeDirection="right" swipeThreshold={50}>
       {toasts.map((t) => (
@@ -42,7 +66,10 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport className="fixed top-0 right-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none sm:top-auto sm:bottom-0 sm:flex-col md:max-w-[420px]" />
+      <Toast.Viewport
+        style={{ bottom: clearance }}
+        className="fixed right-0 bottom-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none md:max-w-[420px]"
+      />
     </Toast.Provider>
   );
 }

@@ -12,12 +12,14 @@ const free: BillingAnswer = {
   subscription: null,
   trialAvailable: true,
   provider: 'demo',
+  productsOnFree: null,
 };
 const trial: BillingAnswer = {
   user: { subscriptionPlan: 'starter', planLimits: { maxProducts: 25, checkFrequency: 'daily', aiDetection: true, apiAccess: false } },
   subscription: { status: 'trialing', trial_end: 1_796_000_000, current_period_end: 1_796_000_000, cancel_at_period_end: false, plan: 'starter', amount: 1800 },
   trialAvailable: false,
   provider: 'demo',
+  productsOnFree: null,
 };
 const canceled: BillingAnswer = { ...trial, subscription: { ...trial.subscription!, cancel_at_period_end: true } };
 const ended: BillingAnswer = { ...free, trialAvailable: false };
@@ -26,6 +28,7 @@ const pro: BillingAnswer = {
   subscription: { status: 'active', trial_end: null, current_period_end: 1_797_000_000, cancel_at_period_end: false, plan: 'pro', amount: 9900 },
   trialAvailable: false,
   provider: 'demo',
+  productsOnFree: null,
 };
 const proCanceled: BillingAnswer = { ...pro, subscription: { ...pro.subscription!, cancel_at_period_end: true } };
 

@@ -49,7 +49,8 @@ export function bulkToast(answer: BulkAnswer): { title: string; description: str
       return { title: 'Alert threshold set', description: `${plural(answer.count, 'product')} updated.` };
     case 'check-now': {
       const paused = answer.paused ? ` ${plural(answer.paused, 'product')} wait${answer.paused === 1 ? 's' : ''} for a shop that asked us to slow down.` : '';
-      return { title: 'Checks queued', description: `${plural(answer.queued, 'product')} will be checked shortly, one page at a time per shop.${paused}` };
+      const beyond = answer.beyondPlan ? ` ${plural(answer.beyondPlan, 'product')} beyond your plan's limit ${answer.beyondPlan === 1 ? 'is' : 'are'} paused and not checked.` : '';
+      return { title: 'Checks queued', description: `${plural(answer.queued, 'product')} will be checked shortly, one page at a time per shop.${paused}${beyond}` };
     }
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import {
-  hasTrendData, percentRange, priceChartData, priceRange, priceTick, tickIndexes, timeAxisLabel,
+  hasTrendData, percentRange, priceChartData, priceRange, priceTick, tickIndexes, timeAxisLabel, timeAxisLabels, timeRange,
   trendChartData, trendDayLabel, trendDays, trendDayTitle, type DayOfChanges,
 } from './charts';
 import { setDisplayTimeZone } from './format';
@@ -107,6 +107,55 @@ describe('timeAxisLabel', () => {
     } finally {
       setDisplayTimeZone(null);
     }
+  });
+});
+
+describe('timeAxisLabels', () => {
+  const at = (iso: string) => Date.parse(iso) / 1000;
+  const distinct = (labels: string[]) => labels.filter(Boolean).length === new Set(labels.filter(Boolean)).size;
+
+  test('hours and minutes when they tell the ticks apart', () => {
+    const splits = ['10:00', '10:30', '11:00'].map((t) => at(`2026-03-05T${t}:00Z`));
+    expect(timeAxisLabels(splits, 3 * 3600)).toEqual(['10:00', '10:30', '11:00']);
+  });
+
+  test('checks seconds apart: seconds, never the same minute three times', () => {
+    const splits = [0, 20, 40].map((s) => at('2026-03-05T11:15:00Z') + s);
+    expect(timeAxisLabels(splits, 60)).toEqual(['11:15:00', '11:15:20', '11:15:40']);
+  });
+
+  test('ticks a day apart on a short axis: the day as well', () => {
+    const splits = [at('2026-03-05T12:00:00Z'), at('2026-03-06T00:00:00Z'), at('2026-03-06T12:00:00Z')];
+    const labels = timeAxisLabels(splits, 36 * 3600);
+    expect(distinct(labels)).toBe(true);
+    expect(labels[0]).toBe('5 Mar, 12:00');
+  });
+
+  test('days within a year, months beyond; the hour when a day has several ticks', () => {
+    expect(timeAxisLabels([at('2026-03-05T00:00:00Z'), at('2026-03-12T00:00:00Z')], 30 * 86_400)).toEqual(['5 Mar', '12 Mar']);
+    expect(timeAxisLabels([at('2026-03-01T00:00:00Z'), at('2026-04-01T00:00:00Z')], 800 * 86_400)).toEqual(['Mar 2026', 'Apr 2026']);
+    expect(distinct(timeAxisLabels([at('2026-03-05T00:00:00Z'), at('2026-03-05T12:00:00Z'), at('2026-03-06T00:00:00Z')], 5 * 86_400))).toBe(true);
+  });
+
+  test('never a label twice, whatever ticks the chart picks', () => {
+    const start = at('2026-03-05T11:15:00Z');
+    for (const [step, span] of [[0.25, 2], [1, 10], [10, 90], [60, 600], [3600, 86_400], [43_200, 3 * 86_400], [86_400, 40 * 86_400], [7 * 86_400, 500 * 86_400]]) {
+      const splits = Array.from({ length: 8 }, (_, i) => start + i * step!);
+      expect(distinct(timeAxisLabels(splits, span!))).toBe(true);
+    }
+  });
+});
+
+describe('timeRange', () => {
+  const t = Date.UTC(2026, 2, 5, 11, 15) / 1000;
+  test('a single point gets an hour either side', () => {
+    expect(timeRange(t, t)).toEqual([t - 3600, t + 3600]);
+  });
+  test('points seconds apart get two minutes around them, so ticks are whole seconds apart', () => {
+    expect(timeRange(t, t + 2)).toEqual([t - 59, t + 61]);
+  });
+  test('a longer history is drawn as it is', () => {
+    expect(timeRange(t, t + 600)).toEqual([t, t + 600]);
   });
 });
 

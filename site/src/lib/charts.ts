@@ -65,17 +65,52 @@ export function priceChartData(points: readonly PricePoint[]): [number[], number
 }
 
 const DAY_SECONDS = 86_400;
+const HOUR_SECONDS = 3600;
+/** The shortest time a price chart's axis spans: checks seconds apart still get ticks whole seconds apart. */
+const MIN_SPAN_SECONDS = 120;
+
+/**
+ * The x range of a price chart (Unix seconds): the history's own, a single point with an hour
+ * either side, and a history shorter than two minutes centred in two minutes.
+ */
+export function timeRange(min: number, max: number): [number, number] {
+  if (min === max) return [min - HOUR_SECONDS, max + HOUR_SECONDS];
+  const missing = MIN_SPAN_SECONDS - (max - min);
+  return missing > 0 ? [min - missing / 2, max + missing / 2] : [min, max];
+}
+
+const HOURS: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+const SECONDS: Intl.DateTimeFormatOptions = { ...HOURS, second: '2-digit' };
+const DAYS: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' };
+const MONTHS: Intl.DateTimeFormatOptions = { month: 'short', year: 'numeric' };
+
+/** The formats a time axis may use, the one that fits the span first, finer ones after it. */
+function axisFormats(spanSeconds: number): Intl.DateTimeFormatOptions[] {
+  if (spanSeconds <= 2 * DAY_SECONDS) return [HOURS, SECONDS, { ...DAYS, ...HOURS }, { ...DAYS, ...SECONDS }];
+  if (spanSeconds <= 400 * DAY_SECONDS) return [DAYS, { ...DAYS, ...HOURS }, { ...DAYS, year: 'numeric' }];
+  return [MONTHS, { ...DAYS, year: 'numeric' }];
+}
 
 /**
  * A time axis label (the user's time zone) fitted to how much time the axis spans: hours within
  * two days, '5 Mar' within a year, 'Mar 2026' beyond.
  */
 export function timeAxisLabel(seconds: number, spanSeconds: number): string {
-  const options: Intl.DateTimeFormatOptions =
-    spanSeconds <= 2 * DAY_SECONDS ? { hour: '2-digit', minute: '2-digit' }
-    : spanSeconds <= 400 * DAY_SECONDS ? { day: 'numeric', month: 'short' }
-    : { month: 'short', year: 'numeric' };
-  return formatInZone(seconds * 1000, options);
+  return formatInZone(seconds * 1000, axisFormats(spanSeconds)[0]!);
+}
+
+/**
+ * The labels of a time axis's ticks, none twice: the span's format, or the first finer one that
+ * tells every tick apart ('11:15:20' for checks seconds apart, '5 Mar, 12:00' for ticks a day
+ * apart). Ticks closer than any format can tell apart are labelled once, at the first of them.
+ */
+export function timeAxisLabels(splits: readonly number[], spanSeconds: number): string[] {
+  let labels: string[] = [];
+  for (const format of axisFormats(spanSeconds)) {
+    labels = splits.map((s) => formatInZone(s * 1000, format));
+    if (new Set(labels).size === labels.length) return labels;
+  }
+  return labels.map((label, i) => (labels.indexOf(label) === i ? label : ''));
 }
 
 /** A price axis tick in the product's currency: '£130' when whole, '€12.50' otherwise (the readout always has cents). */

@@ -7,6 +7,8 @@ import {
   serverError,
   checkView,
   selectorNote,
+  awaitingRecheck,
+  recheckAfterEdit,
   thresholdLabel,
   availabilityBadge,
   validatePrice,
@@ -36,12 +38,14 @@ describe('formatChange', () => {
     expect(formatChange(2.46)).toBe('+2.5%');
     expect(formatChange(-10)).toBe('-10.0%');
   });
-  test("'0%' when flat, tiny or unknown", () => {
+  test("'0%' when flat or tiny", () => {
     expect(formatChange(0)).toBe('0%');
     expect(formatChange(0.04)).toBe('0%');
     expect(formatChange(-0.04)).toBe('0%');
-    expect(formatChange(null)).toBe('0%');
-    expect(formatChange(undefined)).toBe('0%');
+  });
+  test('a dash without a figure: no price yet, or nothing to compare with', () => {
+    expect(formatChange(null)).toBe('—');
+    expect(formatChange(undefined)).toBe('—');
   });
 });
 
@@ -137,6 +141,12 @@ describe('checkView', () => {
   test('working checks: a green dot and when', () => {
     expect(checkView({ ...base, checkStatus: 'ok' }, now)).toEqual({ tone: 'ok', label: 'Checks working', line: 'Last checked: 5m ago' });
   });
+  test('a price typed in by hand was not checked: the card says so, with when', () => {
+    const manual = { ...base, checkStatus: 'ok' as const, priceSource: 'manual' as const, lastPriceAt: '2026-03-05T14:29:50Z', lastChecked: '2026-03-05T14:29:50Z' };
+    expect(checkView(manual, now)).toEqual({ tone: 'ok', label: 'Checks working', line: 'Price set by hand: Just now' });
+    // The next check reads the page again: its time is the last check's.
+    expect(checkView({ ...manual, priceSource: 'selector' }, now).line).toBe('Last checked: Just now');
+  });
   test('a new product: its first check runs, then it waits, never green', () => {
     expect(checkView({ ...base, checkStatus: 'pending', lastChecked: null, createdAt: '2026-03-05T14:29:50Z' }, now))
       .toEqual({ tone: 'pending', label: 'Not checked yet', line: 'First check running…' });
@@ -163,5 +173,24 @@ describe('selectorNote', () => {
   });
   test("Check Now's own sentence is preferred", () => {
     expect(selectorNote({ ...product, priceSource: 'visible' }, 'Read from X; your selector matched no price.')).toBe('Read from X; your selector matched no price.');
+  });
+});
+
+describe('the check an edit queues', () => {
+  const now = Date.parse('2026-03-05T14:30:00Z');
+  const product = { url: 'https://shop.example/lamp', selector: '.price', lastChecked: '2026-03-05T14:00:00Z' };
+
+  test('a new selector or address is waited for; a rename or a new threshold is not', () => {
+    expect(recheckAfterEdit(product, { ...product, selector: '.amount' }, now)).toEqual({ lastChecked: '2026-03-05T14:00:00Z', since: now });
+    expect(recheckAfterEdit(product, { ...product, url: 'https://shop.example/lamp-2' }, now)).not.toBeNull();
+    expect(recheckAfterEdit(product, { ...product }, now)).toBeNull();
+  });
+
+  test('until the product has been checked since, for a minute at most', () => {
+    const recheck = recheckAfterEdit(product, { ...product, selector: '.amount' }, now)!;
+    expect(awaitingRecheck(product, recheck, now + 2_000)).toBe(true);
+    expect(awaitingRecheck({ ...product, lastChecked: '2026-03-05T14:30:01Z' }, recheck, now + 2_000)).toBe(false);
+    expect(awaitingRecheck(product, recheck, now + 60_000)).toBe(false);
+    expect(awaitingRecheck(product, undefined, now)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 import { formatSignedPercent, relativeTime } from './format';
 import { parseManualPrice } from '../../../api/products/manual-price';
 import { selectorMissNote, type PriceSource } from '../../../api/checks/price-source';
+import { editNeedsCheck, type ReadFrom } from '../../../api/products/recheck';
 
 type Searchable = { name: string; url: string };
 
@@ -12,9 +13,13 @@ export function filterProducts<P extends Searchable>(products: readonly P[], que
   return products.filter((p) => p.name.toLowerCase().includes(needle) || p.url.toLowerCase().includes(needle));
 }
 
-/** The card's 24h Change: '+2.5%', '-1.0%', or '0%' when flat or without a baseline. */
+/**
+ * The card's 24h Change: '+2.5%', '-1.0%', '0%' when flat, and a dash without a figure (no price
+ * yet, or a change from a price of 0, which has no percent).
+ */
 export function formatChange(changePercent: number | null | undefined): string {
-  if (changePercent === null || changePercent === undefined || Number(changePercent.toFixed(1)) === 0) return '0%';
+  if (changePercent === null || changePercent === undefined) return formatSignedPercent(null);
+  if (Number(changePercent.toFixed(1)) === 0) return '0%';
   return formatSignedPercent(changePercent);
 }
 
@@ -46,6 +51,9 @@ type CheckState = {
   lastChecked: string | null;
   lastFailure: { message: string; at: string } | null;
   createdAt: string;
+  /** Where the current price came from, and when: a price typed in by hand was not checked. */
+  priceSource?: PriceSource | null;
+  lastPriceAt?: string | null;
 };
 
 /** How long a new product's first check may take before the card stops saying it is running. */
@@ -74,7 +82,26 @@ export function checkView(product: CheckState, now: number = Date.now()): CheckV
       ? { tone: 'warning', label: `The last check failed: ${reason}`, line }
       : { tone: 'failing', label: `Checks keep failing: ${reason}`, line };
   }
+  if (product.priceSource === 'manual' && product.lastPriceAt) {
+    return { tone: 'ok', label: 'Checks working', line: `Price set by hand: ${relativeTime(product.lastPriceAt, now)}` };
+  }
   return { tone: 'ok', label: 'Checks working', line: `Last checked: ${product.lastChecked ? relativeTime(product.lastChecked, now) : 'Never'}` };
+}
+
+/** An edit that changed what checks read, waiting for the check it queued: the last check before it, and when. */
+export type Recheck = { lastChecked: string | null; since: number };
+
+/** What the card says while that check runs: the last result was read with the old address or selector. */
+export const RECHECK_VIEW: CheckView = { tone: 'pending', label: 'Checking with your changes', line: 'Check running…' };
+
+/** The check to wait for after an edit (a new address or selector is checked at once), or null when the edit queued none. */
+export function recheckAfterEdit(before: ReadFrom & { lastChecked: string | null }, after: ReadFrom, now: number = Date.now()): Recheck | null {
+  return editNeedsCheck(before, after) ? { lastChecked: before.lastChecked, since: now } : null;
+}
+
+/** Whether that check is still to arrive: the product not checked since the edit, for a minute at most (as a first check). */
+export function awaitingRecheck(product: { lastChecked: string | null }, recheck: Recheck | undefined, now: number = Date.now()): boolean {
+  return recheck !== undefined && product.lastChecked === recheck.lastChecked && now - recheck.since < FIRST_CHECK_WAIT_MS;
 }
 
 type Priced = { checkStatus: CheckState['checkStatus']; selector: string; priceSource: PriceSource | null };

@@ -1,10 +1,11 @@
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { Brain, CalendarClock, CalendarX, Clock, Gift, Package, PoundSterling, TriangleAlert } from 'lucide-react';
+import { Brain, CalendarClock, CalendarX, CirclePause, Clock, Gift, Package, PoundSterling, TriangleAlert } from 'lucide-react';
 import { CHECK_FREQUENCY_LABEL } from '../../../../api/billing/plans';
 import { api, isUnauthorizedError, type BillingAnswer } from '../../lib/api';
 import {
   currentPlanId, formatBillingDate, formatMonthly, isCanceled, PLANS, productLimitLabel, subscribePath, subscriptionOutlook, withRetries,
 } from '../../lib/billing';
+import { productsAfterEnd } from '../../lib/plan-limits';
 import { cn } from '../../lib/utils';
 import { AppShell } from '../AppShell';
 import { Badge } from '../ui/Badge';
@@ -75,6 +76,7 @@ function Billing() {
       {cancelling && answer.subscription && (
         <CancelSubscriptionDialog
           subscription={answer.subscription}
+          productsAfterEnd={productsAfterEnd(answer)}
           onClose={() => setCancelling(false)}
           onCancelled={(next) => {
             setAnswer(next);
@@ -101,6 +103,8 @@ function CurrentPlan({ answer, onCancel }: { answer: BillingAnswer; onCancel: ()
   const trialing = sub?.status === 'trialing';
   const canceled = isCanceled(sub);
   const outlook = subscriptionOutlook(answer);
+  // Once cancelled (or on Free already), which products Free keeps checking and which pause.
+  const products = canceled || !sub || !answer.user.subscriptionPlan ? productsAfterEnd(answer) : null;
 
   return (
     <Card>
@@ -132,6 +136,17 @@ function CurrentPlan({ answer, onCancel }: { answer: BillingAnswer; onCancel: ()
               <Gift aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
             )}
             <span>{outlook}</span>
+          </p>
+        )}
+        {products && (
+          <p className="flex items-start gap-3 rounded-lg border bg-muted/50 p-4 text-sm">
+            <CirclePause aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+            <span>
+              {products}{' '}
+              <a href="/products" className="font-medium underline underline-offset-4">
+                Manage products
+              </a>
+            </span>
           </p>
         )}
         {sub && PAYMENT_NOTICE[sub.status] && (

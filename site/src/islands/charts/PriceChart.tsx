@@ -1,11 +1,9 @@
 import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
 import type { PricePoint } from '../../lib/api';
-import { priceChartData, priceRange, priceTick, timeAxisLabel } from '../../lib/charts';
+import { priceChartData, priceRange, priceTick, timeAxisLabels, timeRange } from '../../lib/charts';
 import { currencySymbol, formatDateTime, formatPrice, zonedDate } from '../../lib/format';
 import { LineChart, tooltipPlugin, type ChartColors } from './LineChart';
-
-const HOUR = 3600;
 
 /** A product's prices over time, in its currency and the user's time zone; drag across it to zoom in, double-click to zoom out. */
 export function PriceChart({ points, currency, height = 320 }: { points: PricePoint[]; currency: string; height?: number }) {
@@ -18,8 +16,8 @@ export function PriceChart({ points, currency, height = 320 }: { points: PricePo
       tzDate: zonedDate,
       cursor: { y: false, drag: { x: true, y: false }, points: { size: 8, fill: colors.line, stroke: colors.background } },
       scales: {
-        // A single point gets an hour either side, so it is not squeezed into an empty range.
-        x: { time: true, range: (_u, min, max) => (min === max ? [min - HOUR, max + HOUR] : [min, max]) },
+        // A single point or checks seconds apart are not squeezed into a range of next to nothing.
+        x: { time: true, range: (_u, min, max) => timeRange(min, max) },
         y: { range: (_u, min, max) => priceRange(min, max) },
       },
       series: [
@@ -43,7 +41,7 @@ export function PriceChart({ points, currency, height = 320 }: { points: PricePo
           ticks: { stroke: colors.grid },
           values: (u, splits) => {
             const span = (u.scales.x!.max ?? 0) - (u.scales.x!.min ?? 0);
-            return splits.map((s) => timeAxisLabel(s, span));
+            return timeAxisLabels(splits, span);
           },
         },
         {

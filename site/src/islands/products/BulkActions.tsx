@@ -45,6 +45,7 @@ export function BulkBar({ count, ids, onOpen, onClear, onDone }: BulkBarProps) {
     <div
       role="region"
       aria-label="Bulk actions"
+      data-toasts-keep-clear
       className="sticky bottom-4 z-40 flex flex-wrap items-center gap-2 rounded-lg border bg-background p-3 shadow-lg"
     >
       <p className="mr-auto text-sm font-medium" aria-live="polite">

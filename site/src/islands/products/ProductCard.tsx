@@ -1,10 +1,13 @@
-import { useState } from 'react';
-import { Banknote, ExternalLink, Info, Pencil, RefreshCw, Trash2, TrendingDown, TrendingUp, TriangleAlert } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { Banknote, CirclePause, ExternalLink, Info, Pencil, RefreshCw, Trash2, TrendingDown, TrendingUp, TriangleAlert } from 'lucide-react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
 import { formatDateTime, formatPrice, hostWithoutWww } from '../../lib/format';
-import { availabilityBadge, checkView, formatChange, selectorNote, serverError, thresholdLabel, type CheckView } from '../../lib/products';
+import { availabilityBadge, checkView, formatChange, RECHECK_VIEW, selectorNote, serverError, thresholdLabel, type CheckView } from '../../lib/products';
 import { cn } from '../../lib/utils';
 import { refreshProducts } from '../../stores/products';
+import { $user } from '../../stores/auth';
+import { pausedCheckView, type PausedView } from '../../lib/plan-limits';
 import { toast } from '../../stores/toast';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
@@ -20,12 +23,16 @@ type ProductCardProps = {
   /** Chosen for a bulk action. */
   selected: boolean;
   onSelectedChange: (selected: boolean) => void;
+  /** The check an edit queued (a new address or selector) is still running: the last result was read with the old ones. */
+  rechecking?: boolean;
 };
 
-export function ProductCard({ product, onAction, selected, onSelectedChange }: ProductCardProps) {
+export function ProductCard({ product, onAction, selected, onSelectedChange, rechecking = false }: ProductCardProps) {
   const [checking, setChecking] = useState(false);
   // Check Now's own words on why the selector gave no price; the list only knows where the price came from.
   const [checkNote, setCheckNote] = useState<string | null>(null);
+  // Those words were about the old selector or address.
+  useEffect(() => setCheckNote(null), [product.selector, product.url]);
 
   async function checkNow() {
     setChecking(true);
@@ -57,9 +64,14 @@ export function ProductCard({ product, onAction, selected, onSelectedChange }: P
 
   const threshold = thresholdLabel(product.alertRule);
   const stock = availabilityBadge(product.availability);
-  const status = checkView(product);
+  const user = useStore($user);
+  // Beyond the plan's limit the product is not checked at all: that, not the last check, is its status.
+  const paused = product.checksPaused ? pausedCheckView(user) : null;
+  const status = paused ?? (rechecking ? RECHECK_VIEW : checkView(product));
   const failing = product.checkStatus === 'failing';
-  const note = selectorNote(product, checkNote);
+  // Until the edit's check is in, the note would speak of the old selector.
+  const note = rechecking ? null : selectorNote(product, checkNote);
+  const busy = checking || rechecking;
   return (
     <Card className={cn('flex w-full flex-col gap-5 p-5', selected && 'ring-2 ring-primary')}>
       {/* The name has the card's width beside the image (the actions sit with the status below), two lines at most; the title attribute holds the rest. */}
@@ -106,7 +118,20 @@ export function ProductCard({ product, onAction, selected, onSelectedChange }: P
         )}
       </dl>
 
-      {failing && (
+      {paused && (
+        <div className="rounded-md border bg-muted/60 p-3 text-sm">
+          <p className="flex items-center gap-1.5 font-medium">
+            <CirclePause aria-hidden="true" className="size-4 shrink-0" />
+            Checks paused
+          </p>
+          <p className="mt-1">{paused.reason}</p>
+          <a href="/billing" className="mt-1 inline-block font-medium underline underline-offset-4">
+            See plans
+          </a>
+        </div>
+      )}
+
+      {failing && !paused && (
         <div
           className={cn(
             'rounded-md border p-3 text-sm',
@@ -172,9 +197,9 @@ export function ProductCard({ product, onAction, selected, onSelectedChange }: P
           <Banknote aria-hidden="true" />
           Update Price
         </Button>
-        <Button onClick={checkNow} disabled={checking}>
-          <RefreshCw aria-hidden="true" className={cn(checking && 'animate-spin')} />
-          {checking ? 'Checking...' : 'Check Now'}
+        <Button onClick={checkNow} disabled={busy || !!paused}>
+          <RefreshCw aria-hidden="true" className={cn(busy && 'animate-spin')} />
+          {busy ? 'Checking...' : 'Check Now'}
         </Button>
       </div>
     </Card>
@@ -200,7 +225,8 @@ function Change({ percent }: { percent: number | null }) {
   );
 }
 
-const DOT: Record<CheckView['tone'], string> = {
+const DOT: Record<(CheckView | PausedView)['tone'], string> = {
+  paused: 'bg-muted-foreground',
   ok: 'bg-success',
   pending: 'animate-pulse bg-muted-foreground',
   warning: 'bg-amber-500',
@@ -208,7 +234,7 @@ const DOT: Record<CheckView['tone'], string> = {
 };
 
 /** Green while checks work, amber after a failure, red when they keep failing; the reason shows on hover and focus. */
-function StatusDot({ status }: { status: CheckView }) {
+function StatusDot({ status }: { status: CheckView | PausedView }) {
   const { label } = status;
   return (
     <Tooltip>

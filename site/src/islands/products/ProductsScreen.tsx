@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { Download, Plus, Search, Upload } from 'lucide-react';
+import { Download, Info, Plus, Search, Upload } from 'lucide-react';
 import { api, type Product } from '../../lib/api';
-import { filterProducts, FIRST_CHECK_WAIT_MS } from '../../lib/products';
+import { awaitingRecheck, filterProducts, FIRST_CHECK_WAIT_MS, recheckAfterEdit, type Recheck } from '../../lib/products';
 import { EXPORT_HREF, keepExisting } from '../../lib/catalogue';
 import { $productsVersion, refreshProducts } from '../../stores/products';
+import { $user } from '../../stores/auth';
+import { productUsage } from '../../lib/plan-limits';
 import { AppShell } from '../AppShell';
 import { Button } from '../ui/Button';
 import { Input } from '../ui/Input';
@@ -18,6 +20,7 @@ import { EditProductDialog } from './EditProductDialog';
 import { GRID, LoadFailed, NoMatch, NoProducts, ProductSkeletons } from './ListStates';
 import { ProductCard, type ProductAction } from './ProductCard';
 import { UpdatePriceDialog } from './UpdatePriceDialog';
+import { ProductLimitDialog } from './ProductLimitDialog';
 
 export default function ProductsScreen() {
   return (
@@ -27,7 +30,7 @@ export default function ProductsScreen() {
   );
 }
 
-type OpenDialog = { kind: 'add' | 'import' | BulkDialog } | { kind: ProductAction; product: Product } | null;
+type OpenDialog = { kind: 'add' | 'limit' | 'import' | BulkDialog } | { kind: ProductAction; product: Product } | null;
 
 /** While a new product waits for its first price, the list is fetched again this often. */
 const FIRST_CHECK_POLL_MS = 2_000;
@@ -36,6 +39,7 @@ const CARDS_PER_PAGE = 48;
 
 function Products() {
   const version = useStore($productsVersion);
+  const user = useStore($user);
   const [products, setProducts] = useState<Product[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [query, setQuery] = useState('');
@@ -47,6 +51,8 @@ function Products() {
   const [poll, setPoll] = useState(0);
   /** When this screen first saw each product still waiting for its first check. */
   const pendingSince = useRef(new Map<string, number>());
+  /** Products whose address or selector was just changed, waiting for the check the edit queued. */
+  const [rechecks, setRechecks] = useState(new Map<string, Recheck>());
 
   // Fetched on load, after every change, and while a first check runs; a refresh keeps the cards on screen meanwhile.
   useEffect(() => {
@@ -66,7 +72,8 @@ function Products() {
     };
   }, [version, poll]);
 
-  // A new product is checked at once: fetch again until its price (or failure) arrives, for a minute at most.
+  // A new product is checked at once, and so is a new address or selector: fetch again until the
+  // result (or failure) arrives, for a minute at most.
   useEffect(() => {
     const now = Date.now();
     const waiting = (products ?? []).filter((p) => {
@@ -75,10 +82,13 @@ function Products() {
       pendingSince.current.set(p.id, since);
       return now - since < FIRST_CHECK_WAIT_MS;
     });
-    if (!waiting.length) return;
+    const rechecking = (products ?? []).filter((p) => awaitingRecheck(p, rechecks.get(p.id), now));
+    // Checked (or given up on): those cards go back to saying how their last check went.
+    if (rechecking.length < rechecks.size) setRechecks(new Map(rechecking.map((p) => [p.id, rechecks.get(p.id)!])));
+    if (!waiting.length && !rechecking.length) return;
     const timer = setTimeout(() => setPoll((n) => n + 1), FIRST_CHECK_POLL_MS);
     return () => clearTimeout(timer);
-  }, [products]);
+  }, [products, rechecks]);
 
   function open(next: Exclude<OpenDialog, null>) {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -100,7 +110,9 @@ function Products() {
     refreshProducts();
   }
 
-  const addProduct = () => open({ kind: 'add' });
+  // At the plan's limit Add Product says why instead of opening a form the server would refuse.
+  const usage = products ? productUsage(user, products.length) : null;
+  const addProduct = () => open({ kind: usage ? 'limit' : 'add' });
   const visible = products ? filterProducts(products, query) : [];
   const paged = usePaged(visible, CARDS_PER_PAGE, query);
   const dialogProps = { onClose: close, onCloseAutoFocus: restoreFocus };
@@ -149,12 +161,25 @@ function Products() {
               Export CSV
             </a>
           </Button>
-          <Button onClick={addProduct}>
+          <Button onClick={addProduct} aria-describedby={usage ? 'product-limit' : undefined}>
             <Plus aria-hidden="true" />
             Add Product
           </Button>
         </div>
       </div>
+
+      {usage && (
+        <p id="product-limit" className="flex items-start gap-2 rounded-lg border bg-muted/50 p-3 text-sm">
+          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+          <span>
+            <strong className="font-semibold">{usage.text}.</strong>{' '}
+            <a href="/billing" className="font-medium underline underline-offset-4">
+              Upgrade your plan
+            </a>{' '}
+            to add more{usage.paused ? ' and to check paused products again' : ''}.
+          </span>
+        </p>
+      )}
 
       {visible.length > 0 && (
         <div className="flex items-center gap-3 text-sm">
@@ -190,6 +215,7 @@ function Products() {
                 onAction={(kind, p) => open({ kind, product: p })}
                 selected={selected.has(product.id)}
                 onSelectedChange={(on) => select(product.id, on)}
+                rechecking={awaitingRecheck(product, rechecks.get(product.id))}
               />
             </li>
           ))}
@@ -215,6 +241,7 @@ function Products() {
       {dialog?.kind === 'delete' && !('product' in dialog) && <BulkDeleteDialog {...dialogProps} ids={selectedIds} onDone={bulkDone} />}
       {dialog?.kind === 'threshold' && <BulkThresholdDialog {...dialogProps} ids={selectedIds} onDone={bulkDone} />}
 
+      {dialog?.kind === 'limit' && usage && <ProductLimitDialog {...dialogProps} reason={usage.reason} />}
       {dialog?.kind === 'add' && (
         <AddProductDialog
           {...dialogProps}
@@ -230,7 +257,13 @@ function Products() {
           {...dialogProps}
           product={dialog.product}
           fixSelector={dialog.kind === 'fix-selector'}
-          onSaved={(saved) => changed(saved ? (list) => list.map((p) => (p.id === saved.id ? saved : p)) : undefined)}
+          onSaved={(saved) => {
+            // The server checks a new address or selector at once (not a paused product): wait for it as for a first check.
+            const before = products?.find((p) => p.id === dialog.product.id) ?? dialog.product;
+            const recheck = saved && !saved.checksPaused ? recheckAfterEdit(before, saved) : null;
+            if (saved && recheck) setRechecks((waiting) => new Map(waiting).set(saved.id, recheck));
+            changed(saved ? (list) => list.map((p) => (p.id === saved.id ? saved : p)) : undefined);
+          }}
         />
       )}
       {dialog?.kind === 'price' && <UpdatePriceDialog {...dialogProps} product={dialog.product} onSaved={() => changed()} />}
