@@ -72,6 +72,12 @@ export function matches(element: Element, selector: string): boolean {
   return is(element, selector);
 }
 
+/** `matches` for one selector tried on many elements: compiled once, not on every call. */
+export function matcher(selector: string): (element: Element) => boolean {
+  const compiled = compile<AnyNode, Element>(selector);
+  return (element) => compiled(element);
+}
+
 export const isElement = (node: AnyNode | null | undefined): node is Element => !!node && isTag(node);
 
 export function attr(element: Element, name: string): string | null {
@@ -109,12 +115,17 @@ export function descendants(root: Element | Document, limit = Infinity): Element
 
 /** All text under a node, as DOM textContent gives it (script text included). */
 export function textOf(node: AnyNode): string {
-  if (isText(node)) return node.data;
+  return textStart(node, Infinity);
+}
+
+/** The first `limit` characters of `textOf`: a look at a block that may hold a whole script, or a whole page. */
+export function textStart(node: AnyNode, limit: number): string {
+  if (isText(node)) return node.data.slice(0, limit);
   let text = '';
   const stack: AnyNode[] = [node];
-  while (stack.length > 0) {
+  while (stack.length > 0 && text.length < limit) {
     const next = stack.pop()!;
-    if (isText(next)) text += next.data;
+    if (isText(next)) text += next.data.length > limit - text.length ? next.data.slice(0, limit - text.length) : next.data;
     else if ('children' in next) for (let i = next.children.length - 1; i >= 0; i--) stack.push(next.children[i]!);
   }
   return text;

@@ -8,7 +8,7 @@
  * AI Detect both read pages through it.
  */
 import { PRICE_ATTRIBUTES, priceTextOf } from './element-text.ts';
-import { attr, bodyOf, childElements, descendants, hasAttr, isElement, matches, parentOf, queryAll, queryOne, textOf, wordsOf, type Document, type Element } from './page.ts';
+import { attr, bodyOf, childElements, descendants, hasAttr, isElement, matcher, parentOf, queryAll, queryOne, textOf, textStart, wordsOf, type AnyNode, type Document, type Element } from './page.ts';
 import { findPriceMentions, mayMentionMoney, readPrice, type PriceMention } from './price-text.ts';
 import { regionCurrency } from './page-currency.ts';
 import { structuredDataPrices, type StructuredPrice } from './structured-data.ts';
@@ -16,6 +16,21 @@ import { structuredDataPrices, type StructuredPrice } from './structured-data.ts
 /** Below this a candidate is not taken for the page's main price: listings and price-less pages offer nothing. */
 export const MIN_SCORE = 22;
 const MAX_CANDIDATE_TEXT = 160;
+/**
+ * The most elements read as prices on a page, the first met. Reading a price is the costly step,
+ * and a hostile page of 50,000 prices held the process for half a minute; the real pages of
+ * bench/corpus read at most about 420, so none is cut short.
+ */
+export const MAX_PRICE_READS = 2_000;
+/**
+ * A price, a button, a heading or a sentence holds a few elements (a price at most about 150 on the
+ * real pages of bench/corpus, and no element looked at there for a price more than about 700); one
+ * holding thousands is a part of the page, and is not read: each level of a nested page would walk
+ * it all again.
+ */
+const MAX_NODES_READ = 5_000;
+/** The most of an element's text read for money or words, scripts inside it included (real pages reach about 48,000). */
+const MAX_TEXT_READ = 100_000;
 
 // ---------------------------------------------------------------------------------------------
 // The page: its elements in order, the product title, the add-to-cart button, structured data
@@ -137,7 +152,7 @@ function findTitle(document: Document, visible: Element[]): Element | null {
   const headings = visible.filter((element) => element.name === 'h1' && !inPageChrome(element));
   const pageTitle = titleWords(document);
   if (headings.length > 1 && pageTitle.size > 0) {
-    const overlap = (element: Element) => [...wordsOf(textOf(element))].filter((word) => pageTitle.has(word)).length;
+    const overlap = (element: Element) => [...wordsOf(shortTextOf(element))].filter((word) => pageTitle.has(word)).length;
     const best = headings.reduce((a, b) => (overlap(b) > overlap(a) ? b : a));
     if (overlap(best) > 0) return best;
   }
@@ -176,7 +191,7 @@ function findBuyButton(visible: Element[], title: Element | null, depth: Map<Ele
     const tag = element.name;
     if (tag !== 'button' && tag !== 'input' && tag !== 'a') return false;
     if ((textLength.get(element) ?? 0) > 80) return false;
-    const label = `${textOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'aria-label') ?? ''} ${attr(element, 'title') ?? ''}`.replace(/\s+/g, ' ');
+    const label = `${shortTextOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'aria-label') ?? ''} ${attr(element, 'title') ?? ''}`.replace(/\s+/g, ' ');
     const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''} ${attr(element, 'name') ?? ''}`;
     return (BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(element) && !inPageChrome(element);
   });
@@ -215,7 +230,9 @@ const PLATFORM_PATTERNS: PlatformPattern[] = [
   { platform: 'Amazon', selector: '#priceblock_dealprice' },
 ];
 
-const ANY_PLATFORM_PATTERN = PLATFORM_PATTERNS.map((pattern) => pattern.selector).join(', ');
+// Compiled once: compiling the selectors for every candidate cost far more than matching them.
+const ANY_PLATFORM_PATTERN = matcher(PLATFORM_PATTERNS.map((pattern) => pattern.selector).join(', '));
+const PLATFORM_MATCHERS = PLATFORM_PATTERNS.map((pattern) => ({ pattern, matches: matcher(pattern.selector) }));
 
 /** Matching only the elements that read as prices is far cheaper than querying the page for every pattern. */
 function platformPatterns(): (element: Element) => PlatformPattern | null {
@@ -223,7 +240,7 @@ function platformPatterns(): (element: Element) => PlatformPattern | null {
   return (element) => {
     let pattern = known.get(element);
     if (pattern === undefined) {
-      pattern = matches(element, ANY_PLATFORM_PATTERN) ? PLATFORM_PATTERNS.find((p) => matches(element, p.selector)) ?? null : null;
+      pattern = ANY_PLATFORM_PATTERN(element) ? PLATFORM_MATCHERS.find((m) => m.matches(element))?.pattern ?? null : null;
       known.set(element, pattern);
     }
     return pattern;
@@ -302,7 +319,7 @@ function inPageChrome(element: Element): boolean {
       break;
     }
     unknown.push(parent);
-    if (CHROME_TAGS.has(parent.name) && !queryOne(parent, 'h1')) {
+    if (CHROME_TAGS.has(parent.name) && !subtreeOf(parent).h1) {
       inside = true;
       break;
     }
@@ -314,7 +331,15 @@ function inPageChrome(element: Element): boolean {
 /** Inside a block of other products: related, recommended, a mini cart, a nested microdata product. */
 const relatedCache = new WeakMap<Element, boolean>();
 
-const opensRelated = (heading: Element | null) => !!heading && RELATED_HEADING.test(textOf(heading));
+const openerCache = new WeakMap<Element, boolean>();
+
+/** A heading that opens a block of other products; each heading is read once, however many elements follow it. */
+function opensRelated(heading: Element | null): boolean {
+  if (!heading) return false;
+  let opens = openerCache.get(heading);
+  if (opens === undefined) openerCache.set(heading, (opens = RELATED_HEADING.test(shortTextOf(heading))));
+  return opens;
+}
 
 /** Walks up from the element: a related block, a heading that opens one, or a second product scope around it. */
 export function inRelatedBlock(element: Element): boolean {
@@ -341,15 +366,24 @@ export function inRelatedBlock(element: Element): boolean {
   return related;
 }
 
-/** The heading that opens the part of `parent` holding `child`: the last h2-h4 (or heading wrapper) before it. */
+/** Per parent, the heading before each child read so far, and where reading stopped. */
+const headingsCache = new WeakMap<Element, { before: Map<Element, Element | null>; next: number; last: Element | null }>();
+
+/**
+ * The heading that opens the part of `parent` holding `child`: the last h2-h4 (or heading wrapper) before it.
+ * A parent's children are read once, as far as asked, for all of them: a read per child was quadratic in a long list.
+ */
 function headingBefore(parent: Element, child: Element): Element | null {
-  let found: Element | null = null;
-  for (const sibling of childElements(parent)) {
-    if (sibling === child) return found;
-    if (/^h[1-4]$/.test(sibling.name) || attr(sibling, 'role') === 'heading') found = sibling;
-    else if (/\b(?:title|heading|header)\b/i.test(attr(sibling, 'class') ?? '') && textOf(sibling).length < 120) found = sibling;
+  let read = headingsCache.get(parent);
+  if (!read) headingsCache.set(parent, (read = { before: new Map(), next: 0, last: null }));
+  while (!read.before.has(child) && read.next < parent.children.length) {
+    const sibling = parent.children[read.next++]!;
+    if (!isElement(sibling)) continue;
+    read.before.set(sibling, read.last);
+    if (/^h[1-4]$/.test(sibling.name) || attr(sibling, 'role') === 'heading') read.last = sibling;
+    else if (/\b(?:title|heading|header)\b/i.test(attr(sibling, 'class') ?? '') && subtreeOf(sibling).length < 120) read.last = sibling;
   }
-  return null;
+  return read.before.get(child) ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,9 +427,13 @@ function readElement(element: Element, currency: string | null): { amount: numbe
 export function scoreCandidates(page: Page): Candidate[] {
   const referenceDigits = page.reference ? String(Math.trunc(page.reference.amount)) : null;
   const read: Omit<Candidate, 'score' | 'reasons' | 'nearTitle' | 'nearBuy' | 'inBuyForm' | 'sale' | 'matchesReference'>[] = [];
+  let reads = 0;
   for (const element of page.elements) {
-    const plain = (page.textLength.get(element) ?? 0) > MAX_CANDIDATE_TEXT * 4 || !page.withDigits.has(element) || !mayBeMoney(textOf(element), referenceDigits);
-    if (plain && !isMicrodataPrice(element) && !hasPriceAttribute(element)) continue;
+    const shortWithDigits = (page.textLength.get(element) ?? 0) <= MAX_CANDIDATE_TEXT * 4 && page.withDigits.has(element);
+    const inMarkup = isMicrodataPrice(element) || hasPriceAttribute(element);
+    if ((!shortWithDigits && !inMarkup) || subtreeOf(element).nodes > MAX_NODES_READ) continue;
+    if (!inMarkup && !mayBeMoney(shortTextOf(element), referenceDigits)) continue;
+    if (++reads > MAX_PRICE_READS) break;
     // The title is never the price, nor is a block around it ("EOS R50" reads as 50 rand).
     // (A price element inside the title, as classified ads write it, is fine: it has a currency sign.)
     if (page.title && contains(element, page.title)) continue;
@@ -512,29 +550,52 @@ function inListItem(element: Element): boolean {
   return false;
 }
 
-const listItemCache = new WeakMap<Element, boolean>();
+/** Per parent: its children grouped by tag and classes, and the answer for each group asked about. */
+const listItemCache = new WeakMap<Element, { groups: Map<string, Element[]>; answers: Map<string, boolean> }>();
 
-/** Three or more siblings of the same tag and classes, each with a link or heading and figures. */
+const markupOf = (element: Element) => `${element.name}.${attr(element, 'class') ?? ''}`;
+
+/** Three or more siblings of the same tag and classes, each with a link or heading (a[href], h2-h4) and figures. */
 function isListItem(item: Element): boolean {
-  let known = listItemCache.get(item);
-  if (known !== undefined) return known;
-  const key = `${item.name}.${attr(item, 'class') ?? ''}`;
-  const sameMarkup = childElements(parentOf(item)!).filter((sibling) => `${sibling.name}.${attr(sibling, 'class') ?? ''}` === key);
-  // Fewer than three alike need no look inside (each look is a walk of the sibling's whole tree).
-  const alike = sameMarkup.length < 3 ? [] : sameMarkup.filter((sibling) => queryOne(sibling, 'a[href], h2, h3, h4') !== null && /\d/.test(textOf(sibling)));
-  known = alike.length >= 3;
-  for (const sibling of alike) listItemCache.set(sibling, known);
-  listItemCache.set(item, known);
-  return known;
+  const parent = parentOf(item)!;
+  let known = listItemCache.get(parent);
+  if (!known) {
+    // Grouped once a parent, each group looked at once: a long list of unlike siblings was gone through for each.
+    const groups = new Map<string, Element[]>();
+    for (const child of childElements(parent)) {
+      const group = groups.get(markupOf(child));
+      if (group) group.push(child);
+      else groups.set(markupOf(child), [child]);
+    }
+    listItemCache.set(parent, (known = { groups, answers: new Map() }));
+  }
+  const key = markupOf(item);
+  let answer = known.answers.get(key);
+  if (answer === undefined) {
+    const sameMarkup = known.groups.get(key)!;
+    // Fewer than three alike need no look inside, and three are enough.
+    let alike = 0;
+    if (sameMarkup.length >= 3) {
+      for (const sibling of sameMarkup) if (subtreeOf(sibling).linkOrHeading && subtreeOf(sibling).digit && ++alike === 3) break;
+    }
+    known.answers.set(key, (answer = alike >= 3));
+  }
+  return answer;
 }
+
+const proseCache = new WeakMap<Element, boolean>();
 
 /** A price mentioned inside a sentence of prose ("usually sells for around <b>£165</b>"). */
 function inRunningText(element: Element): boolean {
   const block = parentOf(element);
   if (!block || !/^(?:p|li|blockquote)$/.test(block.name)) return false;
-  const blockText = textOf(block);
-  const around = blockText.length - textOf(element).length;
-  return around >= 30 && /[a-z]{3,}\s+[a-z]{2,}\s+[a-z]{2,}/i.test(blockText);
+  const around = subtreeOf(block).length - subtreeOf(element).length;
+  if (around < 30) return false;
+  // Read once a block, however many prices it holds. Three words in a row: `[a-z]{3,}` and a last
+  // `[a-z]{2,}` would say the same, but backtrack quadratically through a long run of letters.
+  let prose = proseCache.get(block);
+  if (prose === undefined) proseCache.set(block, (prose = /[a-z]{3}\s+[a-z]{2,}\s+[a-z]{2}/i.test(shortTextOf(block))));
+  return prose;
 }
 
 /** Crossed out by an inline style, which extraction's text reading does not see. */
@@ -619,6 +680,7 @@ export function statedPriceShown(document: Document, stated: StructuredPrice): b
   // Innermost first: an element is read once its children are, when its text is known to be short.
   // A stack of its own (each element going down, then back up): a call per level would overflow on deep pages.
   const length = new Map<Element, number>();
+  let reads = 0;
   const stack: { element: Element; up?: boolean }[] = [{ element: body }];
   while (stack.length > 0) {
     const { element, up } = stack.pop()!;
@@ -637,7 +699,8 @@ export function statedPriceShown(document: Document, stated: StructuredPrice): b
     const total = length.get(element)!;
     const parent = parentOf(element);
     if (parent && element !== body) length.set(parent, length.get(parent)! + total);
-    if (total === 0 || total > MAX_CANDIDATE_TEXT || !mayMentionMoney(textOf(element))) continue;
+    if (total === 0 || total > MAX_CANDIDATE_TEXT || !mayMentionMoney(shortTextOf(element))) continue;
+    if (++reads > MAX_PRICE_READS) return false;
     const found = readElement(element, stated.currency);
     if (found && samePrice(found.amount, stated.amount) && shownAsSellingPrice(element, found.mention)) return true;
   }
@@ -664,6 +727,54 @@ export function classList(element: Element): string[] {
 // ---------------------------------------------------------------------------------------------
 // Tree helpers
 
+/** What an element holds: its nodes, the length of its text (as `textOf` gives it), a digit, an h1, a link or a heading. */
+type Subtree = { nodes: number; length: number; digit: boolean; h1: boolean; linkOrHeading: boolean };
+const subtrees = new WeakMap<AnyNode, Subtree>();
+/** What an empty element, or a comment, holds: itself (not kept per node, as most elements of a page are leaves). */
+const NOTHING: Subtree = { nodes: 1, length: 0, digit: false, h1: false, linkOrHeading: false };
+
+/**
+ * What an element holds, worked out once a page from what its children hold: a walk of each
+ * block asked about walked a nested page again for every level of it.
+ */
+function subtreeOf(root: Element): Subtree {
+  const stack: { node: AnyNode; up?: boolean }[] = [{ node: root }];
+  while (stack.length > 0) {
+    const { node, up } = stack.pop()!;
+    if (!('children' in node) || subtrees.has(node)) continue;
+    if (!up) {
+      stack.push({ node, up: true });
+      for (const child of node.children) if ('children' in child && child.children.length > 0 && !subtrees.has(child)) stack.push({ node: child });
+      continue;
+    }
+    const held: Subtree = { ...NOTHING };
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        held.nodes++;
+        held.length += child.data.length;
+        held.digit ||= /\d/.test(child.data);
+        continue;
+      }
+      const inner = subtrees.get(child) ?? NOTHING;
+      held.nodes += inner.nodes;
+      held.length += inner.length;
+      held.digit ||= inner.digit;
+      if (!isElement(child)) continue;
+      // Elements as css-select finds them (`h1`, `a[href], h2, h3, h4`): it does not look inside templates.
+      const inside = child.name !== 'template';
+      held.h1 ||= child.name === 'h1' || (inside && inner.h1);
+      held.linkOrHeading ||= /^h[234]$/.test(child.name) || (child.name === 'a' && hasAttr(child, 'href')) || (inside && inner.linkOrHeading);
+    }
+    subtrees.set(node, held);
+  }
+  return subtrees.get(root)!;
+}
+
+/** An element's text to read money or words from: none from one holding thousands of nodes (see MAX_NODES_READ). */
+function shortTextOf(element: Element): string {
+  return subtreeOf(element).nodes > MAX_NODES_READ ? '' : textStart(element, MAX_TEXT_READ);
+}
+
 /** The element's tag and classes with its parent's: the same signature means the same markup. */
 function signature(element: Element): string {
   const own = (e: Element | null) => (e ? `${e.name}.${classList(e).sort().join('.')}` : '');
@@ -675,11 +786,33 @@ function closest(element: Element, tag: string): Element | null {
   return null;
 }
 
-function commonAncestor(a: Element, b: Element): Element | null {
-  const seen = new Set<Element>();
-  for (let e: Element | null = a; e; e = parentOf(e)) seen.add(e);
-  for (let e: Element | null = b; e; e = parentOf(e)) if (seen.has(e)) return e;
-  return null;
+/** Per landmark (the title, the button): its ancestors, and the common ancestor found for each element walked. */
+const landmarkCache = new WeakMap<Element, { ancestors: Set<Element>; common: Map<Element, Element | null> }>();
+
+/** The innermost element holding both; what is found on the way up is kept, so many elements deep in a page share one walk. */
+function commonAncestor(element: Element, landmark: Element): Element | null {
+  let known = landmarkCache.get(landmark);
+  if (!known) {
+    const ancestors = new Set<Element>();
+    for (let e: Element | null = landmark; e; e = parentOf(e)) ancestors.add(e);
+    landmarkCache.set(landmark, (known = { ancestors, common: new Map() }));
+  }
+  const passed: Element[] = [];
+  let common: Element | null = null;
+  for (let e: Element | null = element; e; e = parentOf(e)) {
+    if (known.ancestors.has(e)) {
+      common = e;
+      break;
+    }
+    const found = known.common.get(e);
+    if (found !== undefined) {
+      common = found;
+      break;
+    }
+    passed.push(e);
+  }
+  for (const e of passed) known.common.set(e, common);
+  return common;
 }
 
 /**
