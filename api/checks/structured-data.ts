@@ -265,22 +265,45 @@ function offerPrices(offer: JsonObject, inheritedCurrency: string | null = null,
 
 // Microdata and RDFa -----------------------------------------------------------------------------
 
-function isInside(element: Element, ancestor: Element): boolean {
-  for (let parent = parentOf(element); parent; parent = parentOf(parent)) if (parent === ancestor) return true;
-  return false;
-}
+// A page may hold thousands of offers: asking per offer for its scope or its currency, each a walk
+// over the tree or the list, was quadratic. These lookups are built so that each element's chain of
+// ancestors is walked once, whatever is asked of it.
 
-/** The first of `elements` (document order) inside `scope`, or the first at all without a scope. */
-function firstInside(elements: Element[], scope: Element | null, test: (element: Element) => boolean): Element | null {
-  return elements.find((element) => test(element) && (!scope || isInside(element, scope))) ?? null;
-}
-
-function scopeOf(element: Element, scopeAttribute: 'itemscope' | 'typeof', type?: RegExp): Element | null {
-  const typeAttribute = scopeAttribute === 'itemscope' ? 'itemtype' : 'typeof';
-  for (let parent = parentOf(element); parent; parent = parentOf(parent)) {
-    if (hasAttr(parent, scopeAttribute) && (!type || type.test(attr(parent, typeAttribute) ?? ''))) return parent;
+/**
+ * A lookup of the first of `elements` (document order) passing `test` inside a scope (strictly), or
+ * the first at all without one. A walk up stops at an ancestor already given an element: an earlier
+ * element is inside it, and so inside all its ancestors, which were given that one already.
+ */
+function firstInsideOf(elements: Element[], test: (element: Element) => boolean): (scope: Element | null) => Element | null {
+  const first = new Map<Element, Element>();
+  let overall: Element | null = null;
+  for (const element of elements) {
+    if (!test(element)) continue;
+    overall ??= element;
+    for (let parent = parentOf(element); parent && !first.has(parent); parent = parentOf(parent)) first.set(parent, element);
   }
-  return null;
+  return (scope) => (scope ? first.get(scope) ?? null : overall);
+}
+
+/** A lookup of an element's nearest ancestor that opens a scope (of a type, if given), remembered along each path. */
+function scopeFinder(scopeAttribute: 'itemscope' | 'typeof', type?: RegExp): (element: Element) => Element | null {
+  const typeAttribute = scopeAttribute === 'itemscope' ? 'itemtype' : 'typeof';
+  const opens = (element: Element) => hasAttr(element, scopeAttribute) && (!type || type.test(attr(element, typeAttribute) ?? ''));
+  /** For an element: the nearest scope among itself and its ancestors. */
+  const nearest = new Map<Element, Element | null>();
+  return (element) => {
+    const path: Element[] = [];
+    let found: Element | null = null;
+    for (let at = parentOf(element); at; at = parentOf(at)) {
+      const known = nearest.get(at);
+      if (known !== undefined) { found = known; break; }
+      if (opens(at)) { found = at; break; }
+      path.push(at);
+    }
+    for (const at of path) nearest.set(at, found);
+    if (found) nearest.set(found, found);
+    return found;
+  };
 }
 
 const PRODUCT_ITEMTYPE = /Product|Vehicle|Car\b|Book\b/i;
@@ -294,11 +317,12 @@ function scopedPrices(
   scopeAttribute: 'itemscope' | 'typeof',
   read: (element: Element, offer: Element | null) => OfferPrice | null,
 ): OfferPrice[] {
-  const productOf = (element: Element) => scopeOf(element, scopeAttribute, PRODUCT_ITEMTYPE);
-  const mainProduct = priceElements.map(productOf).find((product) => product && !scopeOf(product, scopeAttribute, PRODUCT_ITEMTYPE)) ?? null;
+  const productOf = scopeFinder(scopeAttribute, PRODUCT_ITEMTYPE);
+  const offerOf = scopeFinder(scopeAttribute);
+  const mainProduct = priceElements.map(productOf).find((product) => product && !productOf(product)) ?? null;
   return priceElements
     .filter((element) => productOf(element) === mainProduct)
-    .flatMap((element) => read(element, scopeOf(element, scopeAttribute)) ?? []);
+    .flatMap((element) => read(element, offerOf(element)) ?? []);
 }
 
 const hasToken = (value: string | undefined, tokens: RegExp) => !!value && value.split(/\s+/).some((token) => tokens.test(token));
@@ -307,14 +331,14 @@ function microdataPrices(marked: MarkedElements, url: string | undefined): Struc
   const itemprops = marked.itemprops;
   const priceElements = itemprops.filter((element) => hasToken(element.attribs.itemprop, /^(?:price|lowPrice)$/));
   if (priceElements.length === 0) return [];
-  const isCurrency = (element: Element) => hasToken(element.attribs.itemprop, /^priceCurrency$/);
-  const isUrl = (element: Element) => hasToken(element.attribs.itemprop, /^url$/);
+  const currencyIn = firstInsideOf(itemprops, (element) => hasToken(element.attribs.itemprop, /^priceCurrency$/));
+  const urlIn = firstInsideOf(itemprops, (element) => hasToken(element.attribs.itemprop, /^url$/));
   const prices = scopedPrices(priceElements, 'itemscope', (element, offer) => {
-    const currencyElement = firstInside(itemprops, offer, isCurrency);
+    const currencyElement = currencyIn(offer);
     const currency = currencyCode(currencyElement && (attr(currencyElement, 'content') ?? textOf(currencyElement)));
     const value = attr(element, 'content') ?? attr(element, 'value') ?? priceTextOf(element);
     const found = structuredAmount(value, currency);
-    const offerUrl = offer && firstInside(itemprops, offer, isUrl);
+    const offerUrl = offer && urlIn(offer);
     return found ? { ...found, url: offerUrl ? attr(offerUrl, 'href') ?? attr(offerUrl, 'content') : null } : null;
   });
   return bestFirst(prices, url).map(({ amount, currency, raw }) => ({ source: 'microdata', amount, currency, raw }));
@@ -330,22 +354,27 @@ const rdfaTerm = (element: Element, term: string) =>
 
 function rdfaPrices(marked: MarkedElements, url: string | undefined): StructuredPrice[] {
   // Only inside a typed resource: a bare property="price" elsewhere is not a statement about an offer.
-  const typed = marked.rdfa.filter((element) => scopeOf(element, 'typeof') !== null);
+  const resourceOf = scopeFinder('typeof');
+  const typed = marked.rdfa.filter((element) => resourceOf(element) !== null);
   const priceElements = typed.filter((element) => rdfaTerm(element, 'price') || rdfaTerm(element, 'lowPrice'));
   if (priceElements.length === 0) return [];
+  const currencyIn = firstInsideOf(typed, (e) => rdfaTerm(e, 'priceCurrency'));
+  const urlIn = firstInsideOf(typed, (e) => rdfaTerm(e, 'url'));
   const prices = scopedPrices(priceElements, 'typeof', (element, offer) => {
-    const currencyElement = firstInside(typed, offer, (e) => rdfaTerm(e, 'priceCurrency'));
+    const currencyElement = currencyIn(offer);
     const currency = currencyCode(currencyElement && (attr(currencyElement, 'content') ?? textOf(currencyElement)));
     const found = structuredAmount(attr(element, 'content') ?? priceTextOf(element), currency);
-    const offerUrl = offer && firstInside(typed, offer, (e) => rdfaTerm(e, 'url'));
+    const offerUrl = offer && urlIn(offer);
     return found ? { ...found, url: offerUrl ? attr(offerUrl, 'href') ?? attr(offerUrl, 'resource') ?? attr(offerUrl, 'content') : null } : null;
   });
   return bestFirst(prices, url).map(({ amount, currency, raw }) => ({ source: 'rdfa', amount, currency, raw }));
 }
 
 function rdfaAvailability(marked: MarkedElements): Availability | null {
-  const product = marked.rdfa.map((element) => scopeOf(element, 'typeof', PRODUCT_ITEMTYPE)).find((p) => p && !scopeOf(p, 'typeof', PRODUCT_ITEMTYPE)) ?? null;
-  const element = marked.rdfa.find((e) => rdfaTerm(e, 'availability') && scopeOf(e, 'typeof') && scopeOf(e, 'typeof', PRODUCT_ITEMTYPE) === product);
+  const productOf = scopeFinder('typeof', PRODUCT_ITEMTYPE);
+  const resourceOf = scopeFinder('typeof');
+  const product = marked.rdfa.map(productOf).find((p) => p && !productOf(p)) ?? null;
+  const element = marked.rdfa.find((e) => rdfaTerm(e, 'availability') && resourceOf(e) && productOf(e) === product);
   return element ? availabilityOf(attr(element, 'href') ?? attr(element, 'resource') ?? attr(element, 'content') ?? textOf(element)) : null;
 }
 
