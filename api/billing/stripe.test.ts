@@ -85,6 +85,7 @@ describe('billing calls with Stripe', () => {
       subscription: null,
       trialAvailable: true,
       provider: 'stripe',
+      productsOnFree: null,
     });
   });
 

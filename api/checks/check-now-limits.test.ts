@@ -102,6 +102,8 @@ describe('Check Now on a page that takes longer than the answer may', () => {
   test('answers in time with a timeout, refuses a check beyond the cap with 429, leaves other users be, and records every check', async () => {
     const heavy = await signInDemo(app, ORIGIN);
     const other = await signInDemo(app, ORIGIN);
+    // More products than Free checks (the rest would pause).
+    await startTrial(ctx, heavy.userId, 'starter');
     const slow = await Promise.all(Array.from({ length: CHECK_NOWS_PER_USER }, (_, i) => addProduct(heavy.userId, slowUrl(`/${i}`))));
     const heavyFast = await addProduct(heavy.userId, fastUrl());
     const otherFast = await addProduct(other.userId, fastUrl());

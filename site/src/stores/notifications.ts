@@ -23,8 +23,13 @@ export const $alertsVersion = atom(0);
 
 let loading: Promise<void> | null = null;
 
-/** Fetches the list (one call at a time); failures keep the last list, as the spec shows no error. */
-export function loadNotifications(): Promise<void> {
+/**
+ * Fetches the list (one call at a time); failures keep the last list, as the spec shows no error.
+ * `fresh`: after a change of ours, a load already under way may have read the list before it, so
+ * another follows it.
+ */
+export function loadNotifications(opts: { fresh?: boolean } = {}): Promise<void> {
+  if (opts.fresh && loading) return loading.then(() => loadNotifications());
   loading ??= Promise.all([api.notifications.list(), api.notifications.unreadCount()]).then(
     ([list, counts]) => {
       const before = $unreadCounts.get();
@@ -62,14 +67,14 @@ export async function markNotificationRead(id: string): Promise<void> {
   if ($notifications.get().find((n) => n.id === id)?.isRead) return;
   try {
     await api.notifications.markRead(id);
-    await loadNotifications();
+    await loadNotifications({ fresh: true });
   } catch {}
 }
 
 export async function markAllNotificationsRead(): Promise<void> {
   try {
     await api.notifications.markAllRead();
-    await loadNotifications();
+    await loadNotifications({ fresh: true });
   } catch {}
 }
 

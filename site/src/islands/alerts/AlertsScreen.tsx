@@ -97,7 +97,7 @@ function Alerts() {
   /** After a change: this list and the bell's. */
   const refresh = () => {
     setReloads((n) => n + 1);
-    void loadNotifications();
+    void loadNotifications({ fresh: true });
   };
 
   async function markRead(alert: Alert) {
