@@ -281,24 +281,32 @@ describe('every route under hostile input', () => {
   }
 });
 
+/** Shop pages on loopback, which checks may visit from this app. */
+const shopApp = createApp({ ...ctx, config: { ...ctx.config, checkAllowPrivate: true } });
+
+/** A fresh user's product on `url`, and how that user posts to the app that may reach it. */
+async function shopProduct(url: string) {
+  const me = await fuzzer();
+  const product = await addProduct(ctx, me.userId, { url });
+  await ctx.projections.catchUp();
+  const post = (path: string, body?: unknown) => shopApp.handle(new Request(new URL(path, ORIGIN), {
+    method: 'POST',
+    headers: { cookie: me.cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }));
+  return { product, post };
+}
+
 describe('a product whose page is nested 200,000 levels deep', () => {
   // A megabyte of <div>s never closed, from a shop on loopback, which checks may visit here.
   const DEEP_PAGE = `<!doctype html><html><head><title>Steel Kettle</title></head><body>${'<div>'.repeat(200_000)}<span class="price">£24.99</span>`;
   const REASON = 'The page is nested too deeply to be read safely (more than 1,024 levels of elements).';
   const shop = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(DEEP_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }) });
   afterAll(() => shop.stop(true));
-  const shopApp = createApp({ ...ctx, config: { ...ctx.config, checkAllowPrivate: true } });
   const url = `http://127.0.0.1:${shop.port}/kettle`;
 
   test('Check Now and AI Detect answer without 5xx, and the check records page-too-deep', async () => {
-    const me = await fuzzer();
-    const product = await addProduct(ctx, me.userId, { url });
-    await ctx.projections.catchUp();
-    const post = (path: string, body?: unknown) => shopApp.handle(new Request(new URL(path, ORIGIN), {
-      method: 'POST',
-      headers: { cookie: me.cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }));
+    const { product, post } = await shopProduct(url);
 
     const check = await post(`/api/products/${product}/check-price`);
     expect(check.status).toBe(200);
@@ -327,18 +335,10 @@ describe.skipIf(!existsSync(chromiumPath()))('a product whose page opens popups 
     shop.stop(true);
     await sharedRenderer().close();
   });
-  const shopApp = createApp({ ...ctx, config: { ...ctx.config, checkAllowPrivate: true } });
   const url = `http://127.0.0.1:${shop.port}/kettle`;
 
   test('Check Now reads its price in the browser, AI Detect suggests the selector, and no popup is loaded', async () => {
-    const me = await fuzzer();
-    const product = await addProduct(ctx, me.userId, { url });
-    await ctx.projections.catchUp();
-    const post = (path: string, body?: unknown) => shopApp.handle(new Request(new URL(path, ORIGIN), {
-      method: 'POST',
-      headers: { cookie: me.cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }));
+    const { product, post } = await shopProduct(url);
     const check = await post(`/api/products/${product}/check-price`);
     expect(check.status).toBe(200);
     expect(await check.json()).toMatchObject({ success: true, price: 12.34 });
