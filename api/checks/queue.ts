@@ -1,6 +1,7 @@
 import { transaction, type Sql } from '../db.ts';
 import type { Config } from '../config.ts';
-import { PLAN_MINUTES, FREQUENCY_MINUTES, nextCheckAt, type CheckFrequencySetting } from './schedule.ts';
+import { PLAN_MINUTES, nextCheckAt, type CheckFrequencySetting } from './schedule.ts';
+import { CHECK_FREQUENCY_MINUTES } from '../../events/settings.ts';
 import { PLANS } from '../billing/plans.ts';
 import { demoShopPrefix, isDemoShopUrl } from '../demo-shop/address.ts';
 import { hostOf } from './host-backoff.ts';
@@ -243,7 +244,7 @@ export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = 
     if (!lock?.ok) return 0;
     const candidates = await tx<Candidate[]>`
       WITH plan_minutes AS (SELECT * FROM unnest(${PLAN_MINUTES.map(([id]) => id)}::text[], ${PLAN_MINUTES.map(([, m]) => m)}::int[]) AS t(plan, minutes)),
-           frequency_minutes AS (SELECT * FROM unnest(${Object.keys(FREQUENCY_MINUTES)}::text[], ${Object.values(FREQUENCY_MINUTES)}::int[]) AS t(frequency, minutes)),
+           frequency_minutes AS (SELECT * FROM unnest(${Object.keys(CHECK_FREQUENCY_MINUTES)}::text[], ${Object.values(CHECK_FREQUENCY_MINUTES)}::int[]) AS t(frequency, minutes)),
            waiting AS (
              SELECT p.id, p.user_id, p.url, coalesce(u.subscription_plan, u.plan) AS plan, s.check_frequency, p.last_check_at, p.consecutive_failures, p.updated_at,
                60000::bigint * CASE

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PLANS, planOf } from '../billing/plans.ts';
-import type { Settings } from '../../events/catalogue.ts';
-import { CHECK_FREQUENCY_MINUTES } from '../../events/settings.ts';
+import { CHECK_FREQUENCY_MINUTES, type CheckFrequencySetting } from '../../events/settings.ts';
 
 /**
  * When a product is checked next. Pure: the cron tick (enqueueDueChecks in queue.ts) asks it.
@@ -19,9 +18,7 @@ import { CHECK_FREQUENCY_MINUTES } from '../../events/settings.ts';
  *   added or checked together (an import, a restart) drift apart instead of all coming due at :00,
  *   and a product that is on its slot stays there.
  */
-export type CheckFrequencySetting = Settings['checkFrequency'];
-
-export const FREQUENCY_MINUTES: Record<CheckFrequencySetting, number> = CHECK_FREQUENCY_MINUTES;
+export type { CheckFrequencySetting };
 
 export const MAX_BACKOFF_FACTOR = 16;
 export const MAX_BACKOFF_MINUTES = 7 * 24 * 60;
@@ -47,7 +44,7 @@ export type ProductSchedule = {
 export function checkIntervalMinutes(p: Pick<ProductSchedule, 'plan' | 'checkFrequency' | 'demoShop'>, rules: ScheduleRules): number {
   if (p.demoShop) return rules.demoCheckMinutes;
   const planMinutes = planOf(p.plan).checkIntervalMinutes;
-  return Math.max(planMinutes, p.checkFrequency ? FREQUENCY_MINUTES[p.checkFrequency] : 0);
+  return Math.max(planMinutes, p.checkFrequency ? CHECK_FREQUENCY_MINUTES[p.checkFrequency] : 0);
 }
 
 /** How many normal intervals to wait after `failures` failed checks in a row. */

@@ -4,8 +4,6 @@ import { ConcurrencyError } from '../../events/store.ts';
 import { planOf, type Plan } from '../billing/plans.ts';
 import { productLimitMessage } from './beyond-plan.ts';
 
-export { productLimitMessage };
-
 /** The plan that sets the user's limits: an active subscription's plan, else the account's. */
 export async function effectivePlan(tx: Sql, userId: string): Promise<Plan> {
   const [user] = await tx<{ plan: string | null; subscription_plan: string | null }[]>`
