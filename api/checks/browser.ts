@@ -257,10 +257,11 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
       const answer = async (route: Route) => {
         const req = route.request();
         const navigation = req.isNavigationRequest();
+        const frame = navigation ? frameOf(req) : null;
         // A popup's first document belongs to no frame of this page yet: it is not loaded.
-        if (navigation && frameOf(req)?.page() !== page) return route.abort('blockedbyclient');
+        if (navigation && frame?.page() !== page) return route.abort('blockedbyclient');
         if (BLOCKED_TYPES.has(req.resourceType()) || !isWebAddress(req.url())) return route.abort('blockedbyclient');
-        const isDocument = navigation && frameOf(req) === mainFrame;
+        const isDocument = frame === mainFrame;
         inFlight++;
         lastActivity = Date.now();
         try {
