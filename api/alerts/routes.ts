@@ -95,8 +95,9 @@ async function listAlerts(ctx: AppContext, userId: string, limit: number, opts: 
 /**
  * Loads what the user's alert stream says about some alerts (their AlertRaised and reads),
  * decides, and appends, in one transaction that holds the stream's lock from before the read.
- * Mark all as read sends one call per alert at once: optimistic appends would race on the stream
- * version and fail most of them, and a bounded retry can still run out under that many callers.
+ * Clients mark many alerts at once (the specification's client sends one call per alert for mark
+ * all): optimistic appends would race on the stream version and fail most of them, and a bounded
+ * retry can still run out under that many callers.
  * The lock makes the calls take turns, so each one decides on every read committed before it
  * (no alert is recorded read twice). Only these routes record reads, all under the lock, so the
  * decision cannot go stale before the append; alerts and notices raised meanwhile (appended with
