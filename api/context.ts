@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import { openDatabase, type Database, type Sql } from './db.ts';
+import { openDatabase, type Database, type Sql } from '../db/index.ts';
 import { createEventStore, EVENT_STORE_DDL, type EventStore } from '../events/store.ts';
 import { ensurePartitions, reportPartitionFailure } from '../events/partitions.ts';
 import { EVENT_ARCHIVES_DDL } from '../events/archive.ts';

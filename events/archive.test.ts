@@ -9,12 +9,12 @@ import { client, observe, settle } from '../api/testing/alerts.ts';
 import { failCheck } from '../api/testing/prices.ts';
 import { startTrial } from '../api/testing/plans.ts';
 import { readModelSnapshot } from '../api/testing/read-models.ts';
-import type { Sql } from '../api/db.ts';
+import type { Sql } from '../db/index.ts';
 import { DEFAULT_SETTINGS } from './catalogue.ts';
 import { ARCHIVED_TYPES, archivePartitions, digestOfFile, type ArchivedPartition } from './archive.ts';
 import { exportEvents, importEvents, linesOfFiles } from './ndjson.ts';
 import { appendingTransaction } from './store.ts';
-import { transaction } from '../api/db.ts';
+import { transaction } from '../db/index.ts';
 import { addMonths, ensurePartitions, listPartitions, monthStart, partitionName } from './partitions.ts';
 
 setDefaultTimeout(120_000);

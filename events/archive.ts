@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createWriteStream, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createGzip } from 'node:zlib';
-import type { Sql } from '../api/db.ts';
+import type { Sql } from '../db/index.ts';
 import { exportEvents, linesOfFiles, parseExportedLine, streamSink } from './ndjson.ts';
 import { buildIndexesLike, ensurePartitions, listPartitions, schemaTransaction, type Partition } from './partitions.ts';
 

@@ -1,6 +1,6 @@
 import type { DomainEvent } from './catalogue.ts';
 import { ConcurrencyError, type EventStore, type AppendResult } from './store.ts';
-import type { Sql } from '../api/db.ts';
+import type { Sql } from '../db/index.ts';
 
 /** A pure aggregate: decide(command, state) -> events, evolve(state, event) -> state. */
 export type Decider<State, Command, Event extends DomainEvent> = {

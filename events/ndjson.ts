@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { transaction, type Sql } from '../api/db.ts';
+import { transaction, type Sql } from '../db/index.ts';
 import { upcastAndValidate } from './catalogue.ts';
 import { ensurePartitions } from './partitions.ts';
 import { createEventStore, pageHashKey, START, type Checkpoint } from './store.ts';

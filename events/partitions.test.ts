@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import postgres from 'postgres';
-import { transaction, type Sql } from '../api/db.ts';
+import { transaction, type Sql } from '../db/index.ts';
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
 import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';

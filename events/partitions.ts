@@ -1,4 +1,4 @@
-import { transaction, type Sql } from '../api/db.ts';
+import { transaction, type Sql } from '../db/index.ts';
 
 /**
  * Time partitions of a log table (docs/decisions/0006-time-partitioned-log.md).

@@ -1,7 +1,7 @@
 import { upcastAndValidate, type AlertRule, type EventData, type EventOf } from './catalogue.ts';
 import { DomainError, fold, type Decider } from './decider.ts';
 import { ConcurrencyError, type AppendResult, type Checkpoint, type EventStore } from './store.ts';
-import type { Sql } from '../api/db.ts';
+import type { Sql } from '../db/index.ts';
 
 /**
  * The product aggregate: one tracked competitor page, its details and what happened to its price.

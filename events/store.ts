@@ -1,4 +1,4 @@
-import { transaction, type Sql } from '../api/db.ts';
+import { transaction, type Sql } from '../db/index.ts';
 import { upcastAndValidate, validateForAppend, type DomainEvent, type DomainEventInput } from './catalogue.ts';
 import { SCHEMA_LOCK } from './partitions.ts';
 

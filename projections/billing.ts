@@ -1,5 +1,5 @@
 import type { Projection } from './projection.ts';
-import type { Sql } from '../api/db.ts';
+import type { Sql } from '../db/index.ts';
 import type { RecordedEvent } from '../events/store.ts';
 import {
   subscriptionDecider, type BillingProviderKind, type PaidPlanId, type SubscriptionEvent, type SubscriptionState, type SubscriptionStatus,

@@ -1,4 +1,4 @@
-import type { Sql } from '../api/db.ts';
+import type { Sql } from '../db/index.ts';
 import type { AlertRule, Availability, EventOf } from '../events/catalogue.ts';
 import type { RecordedEvent } from '../events/store.ts';
 import type { ProductEvent } from '../events/product.ts';

@@ -1,4 +1,4 @@
-import type { Sql } from '../api/db.ts';
+import type { Sql } from '../db/index.ts';
 import type { EventType } from '../events/catalogue.ts';
 import type { RecordedEvent } from '../events/store.ts';
 

@@ -1,4 +1,4 @@
-import { transaction, type Sql } from '../api/db.ts';
+import { transaction, type Sql } from '../db/index.ts';
 import { START, checkpointOf, type Checkpoint, type EventStore } from '../events/store.ts';
 import type { Projection } from './projection.ts';
 

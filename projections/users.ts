@@ -1,6 +1,6 @@
 import type { Projection } from './projection.ts';
 import { lastBy } from './batch.ts';
-import type { Sql } from '../api/db.ts';
+import type { Sql } from '../db/index.ts';
 import type { RecordedEvent } from '../events/store.ts';
 import { PLAN_EVENTS, planAfter, type SubscriptionEvent } from '../events/subscription.ts';
 

@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
-import type { Sql } from '../api/db.ts';
+import type { Sql } from '../db/index.ts';
 import { join } from 'node:path';
 import { eventStats, exportEvents, importEvents, linesOf, linesOfFiles, streamSink, type ExportFilter } from '../events/ndjson.ts';
 import { archivePartitions } from '../events/archive.ts';

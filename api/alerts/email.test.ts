@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../server.ts';
-import { transaction } from '../db.ts';
+import { transaction } from '../../db/index.ts';
 import { SETUP_TIMEOUT, testContext, usingPostgresServer } from '../testing/database.ts';
 import { client, observe, ORIGIN, settle } from '../testing/alerts.ts';
 import { startSmtp, type TestSmtp } from '../testing/smtp.ts';
@@ -280,7 +280,7 @@ describe('delivery exactly once', () => {
     const child = Bun.spawn([process.execPath, '-e', `
       const { loadConfig } = await import(${JSON.stringify(`${import.meta.dir}/../config.ts`)});
       const { createContext } = await import(${JSON.stringify(`${import.meta.dir}/../context.ts`)});
-      const { openDatabase } = await import(${JSON.stringify(`${import.meta.dir}/../db.ts`)});
+      const { openDatabase } = await import(${JSON.stringify(`${import.meta.dir}/../../db/index.ts`)});
       const { createMailer } = await import(${JSON.stringify(`${import.meta.dir}/mailer.ts`)});
       const { createOutboxSender } = await import(${JSON.stringify(`${import.meta.dir}/sender.ts`)});
       const config = loadConfig({ DATABASE_URL: ${JSON.stringify(url)}, SMTP_URL: ${JSON.stringify(smtp.url)}, PUBLIC_URL: ${JSON.stringify(ORIGIN)} });

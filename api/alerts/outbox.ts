@@ -3,7 +3,7 @@ import type { EventData, EventOf } from '../../events/catalogue.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { appendingTransaction, type RecordedEvent } from '../../events/store.ts';
 import type { Projection } from '../../projections/projection.ts';
-import { transaction, type Sql } from '../db.ts';
+import { transaction, type Sql } from '../../db/index.ts';
 import type { WeeklyReport } from './email.ts';
 
 /**

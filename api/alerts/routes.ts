@@ -7,7 +7,7 @@ import { idOf } from '../http/ids.ts';
 import { ALERT_TYPES, upcastAndValidate, type AlertRule } from '../../events/catalogue.ts';
 import { fold } from '../../events/decider.ts';
 import { type AppendResult } from '../../events/store.ts';
-import { transaction, type Sql } from '../db.ts';
+import { transaction, type Sql } from '../../db/index.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { ALERT_NOT_FOUND, alertDecider, alertStream, backtest, decideMarkAllRead, type AlertEvent } from '../../events/alert.ts';
 import { readSettings } from '../settings/routes.ts';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { pollUntilAborted } from '../polling.ts';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { claimBatches, retryBatchLater, settleBatch, type AlertMail, type Batch } from './outbox.ts';
 import { composeAlertEmail, composeNoticeEmail, composeWeeklyEmail, type NoticeMail, type WeeklyReport } from './email.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { transaction } from '../db.ts';
+import { transaction } from '../../db/index.ts';
 import type { WeeklyReport } from './email.ts';
 import { enqueueWeeklyReport } from './outbox.ts';
 

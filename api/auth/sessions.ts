@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 
 /**
  * Sessions (operational state, not events). A token is `<id>.<secret>`; only the SHA-256 of the

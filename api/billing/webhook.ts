@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { AppContext } from '../context.ts';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { handleCommand } from '../../events/decider.ts';
 import { appendingTransaction, checkpointOf, ConcurrencyError } from '../../events/store.ts';
 import { subscriptionDecider, subscriptionStream, type SubscriptionCommand } from '../../events/subscription.ts';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { pollUntilAborted } from '../polling.ts';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { appendingTransaction, type NewEvent } from '../../events/store.ts';
 import { handleCommand } from '../../events/decider.ts';
 import { alertStream } from '../../events/alert.ts';

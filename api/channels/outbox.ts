@@ -1,7 +1,7 @@
 import type { EventOf } from '../../events/catalogue.ts';
 import type { RecordedEvent } from '../../events/store.ts';
 import type { Projection } from '../../projections/projection.ts';
-import { transaction, type Sql } from '../db.ts';
+import { transaction, type Sql } from '../../db/index.ts';
 import { EMAIL_MAX_AGE_MS } from '../alerts/outbox.ts';
 import { messageIdFor, type AlertMessage } from './messages.ts';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { validateForAppend, type Availability, type EventOf } from '../../events/catalogue.ts';
 import { appendingTransaction, checkpointOf, type Checkpoint, type RepeatedCheck } from '../../events/store.ts';
 import { repeatsObservation } from './repeat.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { createApp } from '../server.ts';
 import { loadConfig } from '../config.ts';
 import { createContext } from '../context.ts';
-import { openDatabase, transaction } from '../db.ts';
+import { openDatabase, transaction } from '../../db/index.ts';
 import { SETUP_TIMEOUT, testContext, usingPostgresServer } from '../testing/database.ts';
 import { handleCommand } from '../../events/decider.ts';
 import { checkpointOf } from '../../events/store.ts';

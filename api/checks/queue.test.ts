@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import postgres from 'postgres';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { SETUP_TIMEOUT, testContext, usingPostgresServer } from '../testing/database.ts';
 import { appendingTransaction } from '../../events/store.ts';
 import { handleProductCommands, type ProductCommand } from '../../events/product.ts';

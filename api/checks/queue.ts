@@ -1,4 +1,4 @@
-import { transaction, type Sql } from '../db.ts';
+import { transaction, type Sql } from '../../db/index.ts';
 import type { Config } from '../config.ts';
 import { PLAN_MINUTES, nextCheckAt, type CheckFrequencySetting } from './schedule.ts';
 import { CHECK_FREQUENCY_MINUTES } from '../../events/settings.ts';

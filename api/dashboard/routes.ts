@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { authentication } from '../auth/plugin.ts';
 import { createUserCache } from '../http/user-cache.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';

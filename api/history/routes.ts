@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { idOf } from '../http/ids.ts';

@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 
 /**
  * Answers of a signed-in user's read endpoints, kept until anything they show changes.

@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { PLANS, type Plan } from '../billing/plans.ts';
 
 /**

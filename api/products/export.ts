@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { productsCsv, type ExportProduct } from './csv.ts';

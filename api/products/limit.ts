@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { DomainError } from '../../events/decider.ts';
 import { ConcurrencyError } from '../../events/store.ts';
 import { planOf, type Plan } from '../billing/plans.ts';

@@ -5,7 +5,7 @@ import { handleProductCommand, type ProductCommand } from '../../events/product.
 import type { Availability } from '../../events/catalogue.ts';
 import { productsProjection } from '../../projections/products.ts';
 import { alertsProjection } from '../../projections/alerts.ts';
-import { transaction } from '../db.ts';
+import { transaction } from '../../db/index.ts';
 import type { ProductItem } from './read-model.ts';
 import { signInDemo } from '../testing/sign-in.ts';
 

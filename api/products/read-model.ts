@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import type { AlertRule, Availability } from '../../events/catalogue.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { priceSourceOf, type PriceSource } from '../checks/price-source.ts';

@@ -5,7 +5,7 @@ import { idOf } from '../http/ids.ts';
 import { createUserCache } from '../http/user-cache.ts';
 import { handleProductCommand, PRODUCT_NOT_FOUND, type ProductCommand } from '../../events/product.ts';
 import type { AppendResult } from '../../events/store.ts';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { AddProductBody, assertCheckableUrl, EditProductBody, UpdatePriceBody } from './schemas.ts';
 import { assertBelowProductLimit, withUserProducts } from './limit.ts';
 import { assertPageNotTracked } from './same-page.ts';

@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { HttpError } from '../http/errors.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { normaliseAddress } from './address.ts';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { transaction, type Sql } from '../db.ts';
+import { transaction, type Sql } from '../../db/index.ts';
 import { planOf, type Plan } from '../billing/plans.ts';
 import { effectivePlan } from '../products/limit.ts';
 

@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 
 /**
  * A token bucket per API key, kept in PostgreSQL so that it holds across every API process:

@@ -4,7 +4,7 @@ import { handleCommand } from '../../events/decider.ts';
 import { userDecider, userStream } from '../../events/user.ts';
 import { checkpointOf } from '../../events/store.ts';
 import type { AppContext } from '../context.ts';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 import { authentication } from '../auth/plugin.ts';
 import { effectivePlan } from '../products/limit.ts';
 

@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import { openDatabase, type Database } from '../db.ts';
+import { openDatabase, type Database } from '../../db/index.ts';
 import { loadConfig } from '../config.ts';
 import { createContext } from '../context.ts';
 

@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../db/index.ts';
 
 /**
  * The event log as releases before time partitions created it (a plain table with an identity

@@ -15,7 +15,7 @@
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/context.ts';
-import { openDatabase, transaction, type Database } from '../../api/db.ts';
+import { openDatabase, transaction, type Database } from '../../db/index.ts';
 import { createMailer } from '../../api/alerts/mailer.ts';
 import { createOutboxSender } from '../../api/alerts/sender.ts';
 import { startSmtp } from '../../api/testing/smtp.ts';

@@ -15,7 +15,7 @@
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/context.ts';
-import { openDatabase, type Sql } from '../../api/db.ts';
+import { openDatabase, type Sql } from '../../db/index.ts';
 import { claimJobs } from '../../api/checks/queue.ts';
 import { MAX_FETCHES_PER_HOST } from '../../api/checks/fetcher.ts';
 

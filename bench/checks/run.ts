@@ -15,7 +15,7 @@
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/context.ts';
-import { openDatabase, transaction } from '../../api/db.ts';
+import { openDatabase, transaction } from '../../db/index.ts';
 import { enqueueDueChecks } from '../../api/checks/queue.ts';
 import { PLANS } from '../../api/billing/plans.ts';
 import { runWorker } from '../../api/checks/worker.ts';

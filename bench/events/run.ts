@@ -7,7 +7,7 @@
  * Prints figures; it is not a test. Usage: bun run bench:events [--events N]
  */
 import postgres from 'postgres';
-import { openDatabase, type Database } from '../../api/db.ts';
+import { openDatabase, type Database } from '../../db/index.ts';
 import { createEventStore, EVENT_STORE_DDL, START, type NewEvent } from '../../events/store.ts';
 import { ensurePartitions } from '../../events/partitions.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';

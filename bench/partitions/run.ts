@@ -13,7 +13,7 @@
  * Then the past months of the third are archived (bun run events archive), with the time and the bytes.
  */
 import postgres from 'postgres';
-import { openDatabase, type Database, type Sql } from '../../api/db.ts';
+import { openDatabase, type Database, type Sql } from '../../db/index.ts';
 import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/context.ts';
 import { UNPARTITIONED_LOG_DDL } from '../../api/testing/unpartitioned-log.ts';

@@ -5,7 +5,7 @@
  * Prints figures; it is not a test. Usage: bun bench/products/rebuild.ts [--products N] [--checks N]
  */
 import postgres from 'postgres';
-import { openDatabase, type Database } from '../../api/db.ts';
+import { openDatabase, type Database } from '../../db/index.ts';
 import { createEventStore, EVENT_STORE_DDL, type NewEvent } from '../../events/store.ts';
 import { createProjectionRunner } from '../../projections/runner.ts';
 import { productsProjection } from '../../projections/products.ts';

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
 import { createContext, type AppContext } from '../../api/context.ts';
-import { openDatabase } from '../../api/db.ts';
+import { openDatabase } from '../../db/index.ts';
 import { checkPage, type CheckEvent } from '../../api/checks/check.ts';
 import { nextCheckAt, slotOffsetMs, checkIntervalMinutes, type CheckFrequencySetting, type ProductSchedule } from '../../api/checks/schedule.ts';
 import { productStream } from '../../events/product.ts';
