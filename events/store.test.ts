@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { transaction } from '../db/index.ts';
-import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';
+import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../db/testing.ts';
 import postgres from 'postgres';
 import { appendingTransaction, ConcurrencyError, createEventStore, EVENT_STORE_DDL, START, type EventStore, type NewEvent } from './store.ts';
 import { EventValidationError, DEFAULT_SETTINGS } from './catalogue.ts';

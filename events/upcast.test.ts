@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { z } from 'zod';
-import { testContext, SETUP_TIMEOUT } from '../api/testing/database.ts';
+import { testDatabase, SETUP_TIMEOUT } from '../db/testing.ts';
+import { createEventStore, EVENT_STORE_DDL } from './store.ts';
 import { createProjectionRunner } from '../projections/runner.ts';
 import type { Projection } from '../projections/projection.ts';
 import { events, upcastAndValidate, type EventDefinition, type EventType } from './catalogue.ts';
@@ -39,10 +40,13 @@ const notedPrices: Projection = {
   },
 };
 
-let ctx: Awaited<ReturnType<typeof testContext>>;
+let db: Awaited<ReturnType<typeof testDatabase>>;
+let ctx: { sql: typeof db.sql; store: ReturnType<typeof createEventStore>; close(): Promise<void> };
 beforeAll(async () => {
   catalogue[TYPE] = definition;
-  ctx = await testContext();
+  db = await testDatabase();
+  await db.sql.unsafe(EVENT_STORE_DDL);
+  ctx = { sql: db.sql, store: createEventStore(db.sql), close: () => db.close() };
 }, SETUP_TIMEOUT);
 afterAll(async () => {
   delete catalogue[TYPE];

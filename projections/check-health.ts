@@ -1,6 +1,6 @@
 import type { Projection } from './projection.ts';
-import { hostOf } from '../api/checks/host-backoff.ts';
-import { normaliseFailureCode } from '../api/checks/fetch-errors.ts';
+import { hostOf } from '../domain/shops.ts';
+import { normaliseFailureCode } from '../domain/check-failures.ts';
 
 /**
  * How the checks of each shop went, per user, host and UTC day of the check: checks, prices

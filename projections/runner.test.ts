@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { transaction } from '../db/index.ts';
-import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';
+import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../db/testing.ts';
 import { createEventStore, EVENT_STORE_DDL, type EventStore } from '../events/store.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../events/catalogue.ts';
 import { createProjectionRunner, type ProjectionRunner } from './runner.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { detectBotChallenge, failures, normaliseFailureCode, parseRetryAfter } from './fetch-errors.ts';
+import { detectBotChallenge, parseRetryAfter } from './fetch-errors.ts';
+import { failures, normaliseFailureCode } from '../../domain/check-failures.ts';
 
 // Answers as the vendors serve them (headers and the start of the body, trimmed).
 type Sample = { name: string; status: number; headers: Record<string, string | string[]>; body: string; vendor: string | null };

@@ -17,7 +17,8 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Dialog, type Frame, type Page, type Request, type Route, type WebSocketRoute } from 'playwright-core';
 import { createFetcher, isWebAddress, type Fetcher, type FetchOptions, type ResourceRequest } from './fetcher.ts';
-import { detectBotChallenge, failures, type FetchFailure } from './fetch-errors.ts';
+import { detectBotChallenge } from './fetch-errors.ts';
+import { failures, type FetchFailure } from '../../domain/check-failures.ts';
 
 export const NEEDS_BROWSER_REASON =
   'This page needs JavaScript to show its price; install Chromium on the server (apt-get install chromium).';

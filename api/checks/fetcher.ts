@@ -16,9 +16,10 @@ import { pipeline } from 'node:stream';
 import tls from 'node:tls';
 import zlib from 'node:zlib';
 import ipaddr from 'ipaddr.js';
-import { describeError, detectBotChallenge, FetchError, failures, parseRetryAfter, type FetchFailure } from './fetch-errors';
+import { describeError, detectBotChallenge, parseRetryAfter } from './fetch-errors.ts';
+import { FetchError, failures, type FetchFailure } from '../../domain/check-failures.ts';
 
-export type { FetchFailure, FetchFailureCode } from './fetch-errors';
+export type { FetchFailure, FetchFailureCode } from '../../domain/check-failures.ts';
 
 export type FetchOptions = {
   /** Lift the private-address block (tests and the built-in demo shop only). */

@@ -8,7 +8,8 @@ import { productDecider, productStream } from '../../events/product.ts';
 import { createFetcher } from './fetcher.ts';
 import { claimJobs, enqueueCheck } from './queue.ts';
 import { runWorker } from './worker.ts';
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, hostOf, nextBackoff, restLeft, RETRY_AFTER_CAP_MS } from './host-backoff.ts';
+import { hostOf } from '../../domain/shops.ts';
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, nextBackoff, restLeft, RETRY_AFTER_CAP_MS } from './host-backoff.ts';
 
 setDefaultTimeout(60_000);
 

@@ -1,5 +1,6 @@
 import type { Sql } from '../../db/index.ts';
 import type { Fetcher, FetchResult } from './fetcher.ts';
+import { hostOf } from '../../domain/shops.ts';
 
 /**
  * Resting a shop that turned checks away (a bot wall or HTTP 429): no product on that host is
@@ -25,16 +26,6 @@ export const BACKOFF_MAX_MS = 12 * HOUR;
 export const RETRY_AFTER_CAP_MS = 24 * HOUR;
 /** A refusal this long after the last rest ended starts the doubling again. */
 export const BACKOFF_RESET_MS = 24 * HOUR;
-
-/** The host whose checks rest together: host name (and port), lower case, without "www.". */
-export function hostOf(url: string): string | null {
-  try {
-    const host = new URL(url).host.toLowerCase();
-    return host ? host.replace(/^www\./, '') : null;
-  } catch {
-    return null;
-  }
-}
 
 export type Backoff = { until: Date; failures: number };
 

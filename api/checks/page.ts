@@ -9,7 +9,7 @@
 import { Parser } from 'htmlparser2';
 import { selectAll, selectOne, compile, is } from 'css-select';
 import { Document, DomHandler, isTag, isText, type AnyNode, type Element } from 'domhandler';
-import { failures, type FetchFailure } from './fetch-errors.ts';
+import { failures, type FetchFailure } from '../../domain/check-failures.ts';
 
 export type { Document, Element, AnyNode };
 

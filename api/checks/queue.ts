@@ -4,7 +4,7 @@ import { PLAN_MINUTES, nextCheckAt, type CheckFrequencySetting } from './schedul
 import { CHECK_FREQUENCY_MINUTES } from '../../events/settings.ts';
 import { PLANS } from '../billing/plans.ts';
 import { demoShopPrefix, isDemoShopUrl } from '../demo-shop/address.ts';
-import { hostOf } from './host-backoff.ts';
+import { hostOf } from '../../domain/shops.ts';
 import { staggerByHost } from './stagger.ts';
 import { chooseJobs, type ClaimCandidate } from './fair-share.ts';
 import { MAX_FETCHES_PER_HOST } from './fetcher.ts';

@@ -7,7 +7,8 @@ import { answerWithin, perUserLimit, type TimeoutAnswer } from '../http/long-wor
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { sharedFetcher, type Fetcher } from './fetcher.ts';
 import { checkPage, recordOutcomes } from './check.ts';
-import { hostOf, restLeft, restOf, watchingBlocks } from './host-backoff.ts';
+import { hostOf } from '../../domain/shops.ts';
+import { restLeft, restOf, watchingBlocks } from './host-backoff.ts';
 import { priceSourceOf, selectorMissNote, type PriceSource } from './price-source.ts';
 import { readProduct } from '../products/read-model.ts';
 import type { Availability } from '../../events/catalogue.ts';

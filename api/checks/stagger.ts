@@ -1,4 +1,4 @@
-import { hostOf } from './host-backoff.ts';
+import { hostOf } from '../../domain/shops.ts';
 
 /** The gap between two queued checks of one shop: what a large import or a bulk "Check now" waits per page. */
 export const HOST_CHECK_SPACING_MS = 1_000;

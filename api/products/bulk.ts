@@ -5,7 +5,7 @@ import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { isId } from '../http/ids.ts';
 import { queueChecksPolitely } from '../checks/queue.ts';
-import { hostOf } from '../checks/host-backoff.ts';
+import { hostOf } from '../../domain/shops.ts';
 import { handleProductCommands, PRODUCT_NOT_FOUND, type ProductCommand } from '../../events/product.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 import { editThreshold } from './schemas.ts';

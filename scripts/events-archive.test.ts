@@ -10,12 +10,12 @@ import { failCheck } from '../api/testing/prices.ts';
 import { startTrial } from '../api/testing/plans.ts';
 import { readModelSnapshot } from '../api/testing/read-models.ts';
 import type { Sql } from '../db/index.ts';
-import { DEFAULT_SETTINGS } from './catalogue.ts';
-import { ARCHIVED_TYPES, archivePartitions, digestOfFile, type ArchivedPartition } from './archive.ts';
-import { exportEvents, importEvents, linesOfFiles } from './ndjson.ts';
-import { appendingTransaction } from './store.ts';
+import { DEFAULT_SETTINGS } from '../events/catalogue.ts';
+import { ARCHIVED_TYPES, archivePartitions, digestOfFile, type ArchivedPartition } from '../events/archive.ts';
+import { exportEvents, importEvents, linesOfFiles } from '../events/ndjson.ts';
+import { appendingTransaction } from '../events/store.ts';
 import { transaction } from '../db/index.ts';
-import { addMonths, ensurePartitions, listPartitions, monthStart, partitionName } from './partitions.ts';
+import { addMonths, ensurePartitions, listPartitions, monthStart, partitionName } from '../events/partitions.ts';
 
 setDefaultTimeout(120_000);
 
@@ -265,7 +265,7 @@ test.skipIf(!usingPostgresServer())('bun run events archive, then projections re
     expect(printed).toMatch(/Archived 2 partitions: \d+ events left the live log\./);
     for (const month of months()) expect(existsSync(join(out, `${month}.ndjson.gz`))).toBe(true);
 
-    const refused = run('projections/cli.ts', ['rebuild'], url);
+    const refused = run('scripts/projections.ts', ['rebuild'], url);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr.toString()).toContain('is archived');
     expect(refused.stderr.toString()).toContain('--without-archived');

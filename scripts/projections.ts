@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
-import { chooseProjections, rebuildInto } from './replay.ts';
+import { chooseProjections, rebuildInto } from '../projections/replay.ts';
 import { archivedHistory } from '../events/archive.ts';
 
 const usage = 'usage: bun run projections rebuild [name ...] [--as-of ISO --into SCHEMA] [--without-archived] | status';

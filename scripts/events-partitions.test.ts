@@ -5,10 +5,10 @@ import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
 import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';
 import { createUnpartitionedLog } from '../api/testing/unpartitioned-log.ts';
-import { DEFAULT_SETTINGS } from './catalogue.ts';
+import { DEFAULT_SETTINGS } from '../events/catalogue.ts';
 import { observed } from '../api/testing/prices.ts';
-import { addMonths, createPartition, ensurePartitions, listPartitions, monthStart, MONTHS_AHEAD, partitionName, uncovered } from './partitions.ts';
-import { appendingTransaction, checkpointOf, createEventStore, EVENT_STORE_DDL, START, type Checkpoint, type NewEvent } from './store.ts';
+import { addMonths, createPartition, ensurePartitions, listPartitions, monthStart, MONTHS_AHEAD, partitionName, uncovered } from '../events/partitions.ts';
+import { appendingTransaction, checkpointOf, createEventStore, EVENT_STORE_DDL, START, type Checkpoint, type NewEvent } from '../events/store.ts';
 
 setDefaultTimeout(120_000);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { testContext, usingPostgresServer, SETUP_TIMEOUT } from '../api/testing/database.ts';
 import { addProduct, observePrices } from '../api/testing/prices.ts';
 import { readModelSnapshot } from '../api/testing/read-models.ts';
-import { rebuildInto } from './replay.ts';
+import { rebuildInto } from '../projections/replay.ts';
 
 setDefaultTimeout(60_000);
 
@@ -64,7 +64,7 @@ describe('rebuild into a schema', () => {
   });
 
   test.skipIf(!usingPostgresServer())('bun run projections rebuild --as-of --into, with progress', () => {
-    const run = (...args: string[]) => Bun.spawnSync([process.execPath, 'projections/cli.ts', 'rebuild', ...args], {
+    const run = (...args: string[]) => Bun.spawnSync([process.execPath, 'scripts/projections.ts', 'rebuild', ...args], {
       env: { ...process.env, DATABASE_URL: (ctx.database as { url?: string }).url! }, cwd: join(import.meta.dir, '..'),
     });
     const ok = run('products', '--as-of', between.toISOString(), '--into', 'cli_past');

@@ -9,9 +9,9 @@ import { failCheck } from '../api/testing/prices.ts';
 import { startTrial } from '../api/testing/plans.ts';
 import { readModelSnapshot } from '../api/testing/read-models.ts';
 import { reparsePrices } from '../api/checks/reparse.ts';
-import { DEFAULT_SETTINGS } from './catalogue.ts';
-import { appendingTransaction } from './store.ts';
-import { exportEvents, importEvents, linesOf, linesOfFiles, type ExportFilter } from './ndjson.ts';
+import { DEFAULT_SETTINGS } from '../events/catalogue.ts';
+import { appendingTransaction } from '../events/store.ts';
+import { exportEvents, importEvents, linesOf, linesOfFiles, type ExportFilter } from '../events/ndjson.ts';
 import { gzipSync } from 'node:zlib';
 
 setDefaultTimeout(60_000);
