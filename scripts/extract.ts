@@ -21,11 +21,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { detectPriceSelectors } from '../api/ai/detect.ts';
-import { extractPriceFromDocument } from '../api/checks/extract.ts';
+import { extractPriceFromDocument } from '../api/reading/extract.ts';
 import { createFetcher } from '../api/checks/fetcher.ts';
-import { parsePage, type Document } from '../api/checks/page.ts';
+import { parsePage, type Document } from '../api/reading/page.ts';
 import { needsRendering, readPage } from '../api/checks/read-page.ts';
-import { looksScriptRendered } from '../api/checks/script-rendered.ts';
+import { looksScriptRendered } from '../api/reading/script-rendered.ts';
 
 const USAGE = 'Usage: bun run extract <url or path of a saved .html file> [--url <original address>] [--selector <css>] [--detect] [--render]';
 

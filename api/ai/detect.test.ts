@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { parsePage, queryAll, queryOne } from '../checks/page.ts';
+import { parsePage, queryAll, queryOne } from '../reading/page.ts';
 import { detectPriceSelectors, isGeneratedName, positionalSelector, rankPriceCandidates, stableSelector } from './detect.ts';
-import { extractPrice } from '../checks/extract.ts';
+import { extractPrice } from '../reading/extract.ts';
 import { readPage } from '../checks/read-page.ts';
 import type { Renderer } from '../checks/browser.ts';
 import type { Fetcher } from '../checks/fetcher.ts';

@@ -10,10 +10,10 @@
  * main price is the best candidate's; every offered selector is stable, unique on the page, and
  * verified by the extraction code price checks run, returning exactly that price.
  */
-import { extractPriceFromDocument } from '../checks/extract.ts';
-import type { StructuredPrice } from '../checks/structured-data.ts';
-import { attr, childElements, descendants, matches, parentOf, queryAll, type Document, type Element } from '../checks/page.ts';
-import { classList, mainPrice, MIN_SCORE, analysePage, samePrice, scoreCandidates, type Candidate, type Page, type PlatformPattern } from '../checks/visible-price.ts';
+import { extractPriceFromDocument } from '../reading/extract.ts';
+import type { StructuredPrice } from '../reading/structured-data.ts';
+import { attr, childElements, descendants, matches, parentOf, queryAll, type Document, type Element } from '../reading/page.ts';
+import { classList, mainPrice, MIN_SCORE, analysePage, samePrice, scoreCandidates, type Candidate, type Page, type PlatformPattern } from '../reading/visible-price.ts';
 
 export type SelectorSuggestion = { selector: string; description: string; confidence: number };
 

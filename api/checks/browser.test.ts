@@ -9,8 +9,8 @@ import { chromiumPath, createRenderer, NEEDS_BROWSER_REASON, type Renderer } fro
 import { checkPage, recordOutcomes, STATIC_RETRY_RENDERS, type CheckOutcome, type CheckTarget } from './check.ts';
 import { claimJobs, enqueueCheck } from './queue.ts';
 import { readPage } from './read-page.ts';
-import { parsePage } from './page.ts';
-import { hasScripts, looksScriptRendered } from './script-rendered.ts';
+import { parsePage } from '../reading/page.ts';
+import { hasScripts, looksScriptRendered } from '../reading/script-rendered.ts';
 import { detectPriceSelectors } from '../ai/detect.ts';
 
 setDefaultTimeout(60_000);

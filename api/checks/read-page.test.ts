@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { extractPrice } from './extract.ts';
+import { extractPrice } from '../reading/extract.ts';
 import { needsRendering, renderHelped } from './read-page.ts';
 
 const page = (body: string, head = '') => `<!doctype html><html lang="en"><head><title>Kettle</title>${head}</head><body><h1>Kettle</h1>${body}</body></html>`;

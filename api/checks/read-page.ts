@@ -1,8 +1,8 @@
-import type { ExtractionResult } from './extract.ts';
+import type { ExtractionResult } from '../reading/extract.ts';
 import { sharedFetcher, type Fetcher, type FetchFailure, type FetchOptions } from './fetcher.ts';
 import { sharedRenderer, type RenderFailure, type Renderer } from './browser.ts';
-import { parsePage, tooDeep, type Document } from './page.ts';
-import { hasScripts, looksScriptRendered } from './script-rendered.ts';
+import { parsePage, tooDeep, type Document } from '../reading/page.ts';
+import { hasScripts, looksScriptRendered } from '../reading/script-rendered.ts';
 
 /**
  * A page read once for a person (AI Detect, `bun run extract`) rather than by the queue: static

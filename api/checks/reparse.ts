@@ -2,7 +2,7 @@ import type { EventData } from '../../events/catalogue.ts';
 import { DomainError } from '../../events/decider.ts';
 import { handleProductCommand, productStream, type PriceCorrection } from '../../events/product.ts';
 import { START, checkpointOf, type EventStore, type RecordedEvent } from '../../events/store.ts';
-import { parsePriceText } from './price-text.ts';
+import { parsePriceText } from '../reading/price-text.ts';
 
 export const REPARSE_REASON = 'Re-read from the observation’s matched text with a newer price parser.';
 

@@ -9,7 +9,7 @@ import { sharedFetcher, type Fetcher } from './fetcher.ts';
 import { checkPage, recordOutcomes } from './check.ts';
 import { hostOf } from '../../domain/shops.ts';
 import { restLeft, restOf, watchingBlocks } from './host-backoff.ts';
-import { priceSourceOf, selectorMissNote, type PriceSource } from './price-source.ts';
+import { priceSourceOf, selectorMissNote, type PriceSource } from '../reading/price-source.ts';
 import { readProduct } from '../products/read-model.ts';
 import type { Availability } from '../../events/catalogue.ts';
 import { effectivePlan } from '../products/limit.ts';

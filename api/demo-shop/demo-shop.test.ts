@@ -2,7 +2,7 @@ import { START } from '../../events/store.ts';
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
-import { extractPrice } from '../checks/extract.ts';
+import { extractPrice } from '../reading/extract.ts';
 import { checkPage } from '../checks/check.ts';
 import { enqueueDueChecks } from '../checks/queue.ts';
 import { runWorker } from '../checks/worker.ts';

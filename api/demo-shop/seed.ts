@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 import { checkpointOf, type NewEvent } from '../../events/store.ts';
 import { productDecider, productStream, type ProductCommand, type ProductState } from '../../events/product.ts';
-import { extractPrice } from '../checks/extract.ts';
+import { extractPrice } from '../reading/extract.ts';
 import { DEMO_PRICE_SELECTOR, DEMO_PRODUCTS } from './shop.ts';
 import { imagePath, productPage, productPath } from './pages.ts';
 

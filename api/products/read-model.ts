@@ -1,7 +1,7 @@
 import type { Sql } from '../../db/index.ts';
 import type { AlertRule, Availability } from '../../events/catalogue.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
-import { priceSourceOf, type PriceSource } from '../checks/price-source.ts';
+import { priceSourceOf, type PriceSource } from '../reading/price-source.ts';
 import { productsBeyondPlan } from './beyond-plan.ts';
 
 /** A product as GET /api/products lists it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compileSelector } from '../checks/page.ts';
+import { compileSelector } from '../reading/page.ts';
 import { uncheckableUrlReason } from '../checks/fetcher.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import type { Config } from '../config.ts';

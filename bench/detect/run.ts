@@ -9,9 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePage } from '../../api/checks/page.ts';
+import { parsePage } from '../../api/reading/page.ts';
 import { detectPriceSelectors } from '../../api/ai/detect.ts';
-import { extractPrice } from '../../api/checks/extract.ts';
+import { extractPrice } from '../../api/reading/extract.ts';
 import { Parser } from 'htmlparser2';
 import { f1, loadCorpus, score } from '../corpus/corpus.ts';
 

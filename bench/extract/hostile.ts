@@ -6,8 +6,8 @@
  *
  *   bun bench/extract/hostile.ts [shape ...]
  */
-import { extractPrice } from '../../api/checks/extract.ts';
-import { parsePage } from '../../api/checks/page.ts';
+import { extractPrice } from '../../api/reading/extract.ts';
+import { parsePage } from '../../api/reading/page.ts';
 
 const page = (body: string, head = '') => `<!doctype html><html lang="en"><head><title>Steel Kettle</title>${head}</head><body>${body}</body></html>`;
 const times = (count: number, make: (index: number) => string) => Array.from({ length: count }, (_, index) => make(index)).join('');

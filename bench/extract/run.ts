@@ -9,8 +9,8 @@
 import os from 'node:os';
 import { Parser } from 'htmlparser2';
 import { detectPriceSelectors } from '../../api/ai/detect.ts';
-import { extractPrice, extractPriceFromDocument } from '../../api/checks/extract.ts';
-import { parsePage } from '../../api/checks/page.ts';
+import { extractPrice, extractPriceFromDocument } from '../../api/reading/extract.ts';
+import { parsePage } from '../../api/reading/page.ts';
 import { exactly, f1, loadCorpus, loadPredictions, score } from '../corpus/corpus.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 5);

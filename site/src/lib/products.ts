@@ -1,7 +1,7 @@
 /** Pure rules of the Products screen: search, card figures and the dialogs' validation (spec sections 2 and 5). */
 import { formatSignedPercent, relativeTime } from './format';
 import { parseManualPrice } from '../../../api/products/manual-price';
-import { selectorMissNote, type PriceSource } from '../../../api/checks/price-source';
+import { selectorMissNote, type PriceSource } from '../../../api/reading/price-source';
 import { editNeedsCheck, type ReadFrom } from '../../../api/products/recheck';
 
 type Searchable = { name: string; url: string };

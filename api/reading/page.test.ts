@@ -2,12 +2,12 @@ import { describe, expect, test } from 'bun:test';
 import { parseDocument } from 'htmlparser2';
 import { bodyOf, descendants, MAX_PAGE_DEPTH, parsePage, textOf } from './page.ts';
 import { extractPrice, extractPriceFromDocument, type ExtractionResult } from './extract.ts';
-import { checkPage } from './check.ts';
+import { checkPage } from '../checks/check.ts';
 import { pageAvailability } from './availability.ts';
 import { looksScriptRendered } from './script-rendered.ts';
 import { loadConfig } from '../config.ts';
-import type { Fetcher } from './fetcher.ts';
-import type { Renderer } from './browser.ts';
+import type { Fetcher } from '../checks/fetcher.ts';
+import type { Renderer } from '../checks/browser.ts';
 
 const page = (body: string, head = '') =>
   `<!doctype html><html lang="en"><head><title>Steel Kettle</title>${head}</head><body>${body}</body></html>`;
