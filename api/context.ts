@@ -9,7 +9,7 @@ import { createSessionStore, SESSIONS_DDL, type SessionStore } from './auth/sess
 import { OAUTH_STATE_DDL } from './auth/oauth-state.ts';
 import { BILLING_DDL } from './billing/webhook.ts';
 import { CHECK_JOBS_DDL } from './checks/queue.ts';
-import { HOST_BACKOFF_DDL } from './checks/host-backoff.ts';
+import { HOST_BACKOFF_DDL } from './fetching/host-backoff.ts';
 import { OUTBOX_DDL } from './alerts/outbox.ts';
 import { CHANNELS_DDL } from './channels/outbox.ts';
 import { API_KEYS_DDL } from './public-api/keys.ts';

@@ -4,7 +4,7 @@ import { createContext } from './context.ts';
 import { createApp } from './server.ts';
 import { ENQUEUE_TICK_MS, enqueueDueChecks } from './checks/queue.ts';
 import { runWorker } from './checks/worker.ts';
-import { containBrowserErrors, sharedRenderer } from './checks/browser.ts';
+import { containBrowserErrors, sharedRenderer } from './fetching/browser.ts';
 import { createMailer } from './alerts/mailer.ts';
 import { createOutboxSender } from './alerts/sender.ts';
 import { queueWeeklyReports } from './alerts/weekly.ts';

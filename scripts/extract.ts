@@ -22,7 +22,7 @@
 import { readFile } from 'node:fs/promises';
 import { detectPriceSelectors } from '../api/ai/detect.ts';
 import { extractPriceFromDocument } from '../api/reading/extract.ts';
-import { createFetcher } from '../api/checks/fetcher.ts';
+import { createFetcher } from '../api/fetching/fetcher.ts';
 import { parsePage, type Document } from '../api/reading/page.ts';
 import { needsRendering, readPage } from '../api/checks/read-page.ts';
 import { looksScriptRendered } from '../api/reading/script-rendered.ts';

@@ -1,7 +1,7 @@
 import { loadConfig } from '../api/config.ts';
 import { createContext } from '../api/context.ts';
 import { runWorker } from '../api/checks/worker.ts';
-import { containBrowserErrors, sharedRenderer } from '../api/checks/browser.ts';
+import { containBrowserErrors, sharedRenderer } from '../api/fetching/browser.ts';
 import { keepPartitionsAhead } from '../events/partitions.ts';
 
 /**

@@ -3,8 +3,8 @@ import { parsePage, queryAll, queryOne } from '../reading/page.ts';
 import { detectPriceSelectors, isGeneratedName, positionalSelector, rankPriceCandidates, stableSelector } from './detect.ts';
 import { extractPrice } from '../reading/extract.ts';
 import { readPage } from '../checks/read-page.ts';
-import type { Renderer } from '../checks/browser.ts';
-import type { Fetcher } from '../checks/fetcher.ts';
+import type { Renderer } from '../fetching/browser.ts';
+import type { Fetcher } from '../fetching/fetcher.ts';
 import { productPage } from '../demo-shop/pages.ts';
 import { DEMO_PRODUCTS, demoPriceAt } from '../demo-shop/shop.ts';
 

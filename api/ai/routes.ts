@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia';
 import { z } from 'zod';
 import { readPage } from '../checks/read-page.ts';
-import type { Renderer } from '../checks/browser.ts';
+import type { Renderer } from '../fetching/browser.ts';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { idOf } from '../http/ids.ts';
 import { answerWithin, perUserLimit, type TimeoutAnswer } from '../http/long-work.ts';
-import { fetchPage, type Fetcher } from '../checks/fetcher.ts';
+import { fetchPage, type Fetcher } from '../fetching/fetcher.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import { effectivePlan } from '../products/limit.ts';
 import { readSettings } from '../settings/routes.ts';

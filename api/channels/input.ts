@@ -2,7 +2,7 @@ import { ALERT_TYPES, CHANNEL_TYPES } from '../../events/catalogue.ts';
 import { DomainError } from '../../events/decider.ts';
 import type { AlertType } from '../../events/alert.ts';
 import type { ChannelType } from '../../events/channel.ts';
-import { uncheckableUrlReason } from '../checks/fetcher.ts';
+import { uncheckableUrlReason } from '../fetching/fetcher.ts';
 import { CHANNEL_TYPE_LABEL, newWebhookSecret, type Endpoint } from './messages.ts';
 
 /**

@@ -6,7 +6,7 @@ import { authentication } from '../auth/plugin.ts';
 import { idOf } from '../http/ids.ts';
 import { HttpError } from '../http/errors.ts';
 import { effectivePlan } from '../products/limit.ts';
-import { sharedFetcher, type Fetcher } from '../checks/fetcher.ts';
+import { sharedFetcher, type Fetcher } from '../fetching/fetcher.ts';
 import { appendingTransaction, type AppendResult } from '../../events/store.ts';
 import { DomainError, handleCommand } from '../../events/decider.ts';
 import type { AlertType } from '../../events/alert.ts';

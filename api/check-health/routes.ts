@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { authentication } from '../auth/plugin.ts';
-import { restsOf } from '../checks/host-backoff.ts';
+import { restsOf } from '../fetching/host-backoff.ts';
 
 export type HostHealth = {
   host: string;

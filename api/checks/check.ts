@@ -5,11 +5,11 @@ import { validateForAppend, type Availability, type EventOf } from '../../events
 import { appendingTransaction, checkpointOf, type Checkpoint, type RepeatedCheck } from '../../events/store.ts';
 import { repeatsObservation } from './repeat.ts';
 import { productStream } from '../../events/product.ts';
-import { sharedFetcher, type Fetcher, type FetchOptions } from './fetcher.ts';
+import { sharedFetcher, type Fetcher, type FetchOptions } from '../fetching/fetcher.ts';
 import { extractPriceFromDocument, selectorReadsPrice, type ExtractionFailureCode, type ExtractionResult } from '../reading/extract.ts';
 import { attr, parsePage, queryOne, type Document } from '../reading/page.ts';
 import { finishJobs, type RenderMemory } from './queue.ts';
-import { sharedRenderer, type Renderer, type RenderFailure } from './browser.ts';
+import { sharedRenderer, type Renderer, type RenderFailure } from '../fetching/browser.ts';
 import { hasScripts, looksScriptRendered } from '../reading/script-rendered.ts';
 import { needsRendering, renderHelped } from './read-page.ts';
 import { isDemoShopUrl } from '../demo-shop/address.ts';

@@ -8,7 +8,7 @@ import { handleCommand } from '../../events/decider.ts';
 import { checkpointOf } from '../../events/store.ts';
 import { productDecider, productStream } from '../../events/product.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
-import { createFetcher } from './fetcher.ts';
+import { createFetcher } from '../fetching/fetcher.ts';
 import { claimJobs, enqueueCheck, enqueueDueChecks, finishJobs, releaseJobs } from './queue.ts';
 import { runWorker } from './worker.ts';
 import { nextCheckAt, type CheckFrequencySetting } from './schedule.ts';

@@ -4,7 +4,7 @@ import type { Sql } from '../../db/index.ts';
 import { SETUP_TIMEOUT, testContext, usingPostgresServer } from '../testing/database.ts';
 import { appendingTransaction } from '../../events/store.ts';
 import { handleProductCommands, type ProductCommand } from '../../events/product.ts';
-import { MAX_FETCHES_PER_HOST } from './fetcher.ts';
+import { MAX_FETCHES_PER_HOST } from '../fetching/fetcher.ts';
 import { claimJobs, enqueueCheck, enqueueDueChecks, type ClaimedJob } from './queue.ts';
 
 setDefaultTimeout(60_000);

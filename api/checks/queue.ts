@@ -7,7 +7,7 @@ import { demoShopPrefix, isDemoShopUrl } from '../demo-shop/address.ts';
 import { hostOf } from '../../domain/shops.ts';
 import { staggerByHost } from './stagger.ts';
 import { chooseJobs, type ClaimCandidate } from './fair-share.ts';
-import { MAX_FETCHES_PER_HOST } from './fetcher.ts';
+import { MAX_FETCHES_PER_HOST } from '../fetching/fetcher.ts';
 import { productsBeyondPlan } from '../products/beyond-plan.ts';
 
 /**

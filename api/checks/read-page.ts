@@ -1,6 +1,6 @@
 import type { ExtractionResult } from '../reading/extract.ts';
-import { sharedFetcher, type Fetcher, type FetchFailure, type FetchOptions } from './fetcher.ts';
-import { sharedRenderer, type RenderFailure, type Renderer } from './browser.ts';
+import { sharedFetcher, type Fetcher, type FetchFailure, type FetchOptions } from '../fetching/fetcher.ts';
+import { sharedRenderer, type RenderFailure, type Renderer } from '../fetching/browser.ts';
 import { parsePage, tooDeep, type Document } from '../reading/page.ts';
 import { hasScripts, looksScriptRendered } from '../reading/script-rendered.ts';
 

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../context.ts';
-import { sharedFetcher, type Fetcher } from './fetcher.ts';
+import { sharedFetcher, type Fetcher } from '../fetching/fetcher.ts';
 import { claimJobs, MAX_ATTEMPTS, onWake, releaseJobs, type ClaimedJob } from './queue.ts';
 import { checkPage, groupByUrl, recordOutcomes, type CheckOutcome } from './check.ts';
-import { watchingBlocks } from './host-backoff.ts';
+import { watchingBlocks } from '../fetching/host-backoff.ts';
 
 /** How long an empty browser lane is left before it is looked at again. */
 const BROWSER_LANE_PAUSE_MS = 1000;

@@ -11,7 +11,7 @@ import { addProduct, observePrices } from '../testing/prices.ts';
 import { settle } from '../testing/alerts.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { MAX_JSON_BODY } from './input.ts';
-import { chromiumPath, sharedRenderer } from '../checks/browser.ts';
+import { chromiumPath, sharedRenderer } from '../fetching/browser.ts';
 
 /**
  * Every route of the app, taken from the app itself (new routes are covered without a change

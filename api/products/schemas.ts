@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compileSelector } from '../reading/page.ts';
-import { uncheckableUrlReason } from '../checks/fetcher.ts';
+import { uncheckableUrlReason } from '../fetching/fetcher.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import type { Config } from '../config.ts';
 import { HttpError } from '../http/errors.ts';

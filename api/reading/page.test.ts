@@ -6,8 +6,8 @@ import { checkPage } from '../checks/check.ts';
 import { pageAvailability } from './availability.ts';
 import { looksScriptRendered } from './script-rendered.ts';
 import { loadConfig } from '../config.ts';
-import type { Fetcher } from '../checks/fetcher.ts';
-import type { Renderer } from '../checks/browser.ts';
+import type { Fetcher } from '../fetching/fetcher.ts';
+import type { Renderer } from '../fetching/browser.ts';
 
 const page = (body: string, head = '') =>
   `<!doctype html><html lang="en"><head><title>Steel Kettle</title>${head}</head><body>${body}</body></html>`;

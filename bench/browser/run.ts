@@ -11,9 +11,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../api/config.ts';
-import { createRenderer, type Renderer } from '../../api/checks/browser.ts';
+import { createRenderer, type Renderer } from '../../api/fetching/browser.ts';
 import { checkPage, type CheckTarget } from '../../api/checks/check.ts';
-import { createFetcher } from '../../api/checks/fetcher.ts';
+import { createFetcher } from '../../api/fetching/fetcher.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

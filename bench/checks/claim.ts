@@ -17,7 +17,7 @@ import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/context.ts';
 import { openDatabase, type Sql } from '../../db/index.ts';
 import { claimJobs } from '../../api/checks/queue.ts';
-import { MAX_FETCHES_PER_HOST } from '../../api/checks/fetcher.ts';
+import { MAX_FETCHES_PER_HOST } from '../../api/fetching/fetcher.ts';
 
 const CLAIMS = 200;
 const LIMIT = 32;

@@ -8,7 +8,7 @@ import { loadConfig } from '../config.ts';
 import { repeatedForEmbedded } from '../testing/database.ts';
 import { createFetcher, WEB_PORTS, type ResolvedAddress } from './fetcher.ts';
 import { chromiumPath, createRenderer, type Renderer } from './browser.ts';
-import { checkPage, type CheckTarget } from './check.ts';
+import { checkPage, type CheckTarget } from '../checks/check.ts';
 
 /**
  * Shop pages that attack the browser rather than the address guard: popups, dialogs, WebRTC's UDP,

@@ -6,8 +6,8 @@ import { handleCommand } from '../../events/decider.ts';
 import { checkpointOf } from '../../events/store.ts';
 import { productDecider, productStream } from '../../events/product.ts';
 import { createFetcher } from './fetcher.ts';
-import { claimJobs, enqueueCheck } from './queue.ts';
-import { runWorker } from './worker.ts';
+import { claimJobs, enqueueCheck } from '../checks/queue.ts';
+import { runWorker } from '../checks/worker.ts';
 import { hostOf } from '../../domain/shops.ts';
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, nextBackoff, restLeft, RETRY_AFTER_CAP_MS } from './host-backoff.ts';
 

@@ -393,7 +393,7 @@ function contained<A extends unknown[]>(handler: (...args: A) => unknown): (...a
 
 /** Whether an error comes from driving the browser (Playwright, or this file) rather than from elsewhere. */
 function isBrowserLayerError(error: unknown): boolean {
-  return error instanceof Error && /playwright-core|checks[\\/]browser\.ts/.test(error.stack ?? '');
+  return error instanceof Error && /playwright-core|fetching[\\/]browser\.ts/.test(error.stack ?? '');
 }
 
 let containing = false;
