@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import type { AlertRule } from './catalogue.ts';
 import { fold, DomainError } from './decider.ts';
-import { alertDecider, backtest, decideAlert, decideMarkAllRead, decideStockAlert, formatMoney, type AlertEvent } from './alert.ts';
+import { alertDecider, backtest, decideAlert, decideMarkAllRead, decideStockAlert, type AlertEvent } from './alert.ts';
+import { formatMoney } from '../domain/money.ts';
 
 const gbp = (price: number) => ({ price, currency: 'GBP' });
 const NONE: AlertRule = { kind: 'none' };

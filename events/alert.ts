@@ -1,6 +1,7 @@
 import type { AlertRule, Availability, EventOf } from './catalogue.ts';
-import { ALERT_TYPES, STOCK_ALERT_TYPES } from './catalogue.ts';
+import { ALERT_TYPES, STOCK_ALERT_TYPES } from '../domain/alerts.ts';
 import { DomainError, type Decider } from './decider.ts';
+import { formatMoney } from '../domain/money.ts';
 
 /**
  * Alerts: the pure rule that turns a new price into an alert, and the read state of each alert.
@@ -93,23 +94,6 @@ export function backtest(rule: AlertRule, prices: readonly Price[], before: Pric
     previous = current;
   }
   return { alerts, changes, observations: prices.length };
-}
-
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/** '£12.50'; pounds when the shop's currency is unknown; a code Intl does not know is written out, never as £. */
-export function formatMoney(amount: number, currency: string | null = 'GBP'): string {
-  const code = currency ?? 'GBP';
-  let format = moneyFormats.get(code);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat('en-GB', { style: 'currency', currency: code, minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    } catch {
-      return `${amount.toFixed(2)} ${code}`;
-    }
-    moneyFormats.set(code, format);
-  }
-  return format.format(amount);
 }
 
 export const formatPercent = (n: number) => `${n.toFixed(1)}%`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHECK_FREQUENCIES, CURRENCIES, DEFAULT_SETTINGS, TIMEZONES } from './settings.ts';
+import { ALERT_TYPES } from '../domain/alerts.ts';
 
 /**
  * The event catalogue: every event type with its zod schema and schema version.
@@ -91,9 +92,6 @@ const SubscriptionTerms = z.object({
   trialEnd: unixSeconds.nullable(), currentPeriodEnd: unixSeconds, created: unixSeconds, at: unixSeconds,
 });
 
-export const PRICE_ALERT_TYPES = ['price_drop', 'price_increase', 'threshold_met'] as const;
-export const STOCK_ALERT_TYPES = ['out_of_stock', 'back_in_stock'] as const;
-export const ALERT_TYPES = [...PRICE_ALERT_TYPES, ...STOCK_ALERT_TYPES] as const;
 const alertId = z.string().min(1);
 
 const Email = z.object({

@@ -9,7 +9,7 @@
  * held to the same numbers.
  */
 import type { TimeFilter } from '../history/series.ts';
-import { formatMoney } from '../../events/alert.ts';
+import { formatMoney } from '../../domain/money.ts';
 
 export type PricingSuggestion = { title: string; description: string; confidence: number; recommendedAction: string };
 

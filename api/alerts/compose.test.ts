@@ -1,8 +1,11 @@
 import { describe, expect, test } from 'bun:test';
-import { composeAlertEmail, composeWeeklyEmail, signedMoney, signedPercent } from './email.ts';
+import { composeAlertEmail, composeWeeklyEmail, signedPercent } from './email.ts';
+import { formatSignedMoney as signedMoney } from '../../domain/money.ts';
 import { batchIdFor, type AlertMail } from './outbox.ts';
 import { backoff } from './sender.ts';
 import { alertIdFor } from './reactor.ts';
+import { decideAlert } from '../../events/alert.ts';
+import { formatPrice } from '../../site/src/lib/format.ts';
 
 const alert = (over: Partial<AlertMail> = {}): AlertMail => ({
   alertId: 'a1', userId: 'u1', productId: 'p1', type: 'price_drop', productName: 'Kettle', productUrl: 'https://shop.example/kettle',
@@ -59,6 +62,23 @@ describe('alert e-mail', () => {
     const mail = composeAlertEmail([alert({ currency: 'EUR' })], 'https://pw.example');
     expect(mail.text).toContain('Previous price: €20.00');
     expect(mail.text).toContain('Change:         -10.0% (-€2.00)');
+  });
+});
+
+describe('money as the app shows it', () => {
+  test('a yen price drop says ¥1,180 in the e-mail, as the app does; dinars keep their three decimals', () => {
+    const decided = decideAlert({ kind: 'any' }, { price: 1280, currency: 'JPY' }, { price: 1180, currency: 'JPY' })!;
+    const mail = composeAlertEmail([alert({ currency: 'JPY', previousPrice: 1280, currentPrice: 1180, changePercent: decided.changePercent, message: decided.message })], 'https://pw.example');
+    expect(formatPrice(1180, 'JPY')).toBe('JP¥1,180');
+    expect(mail.subject).toBe(`Price drop: Kettle is now ${formatPrice(1180, 'JPY')} (-7.8%)`);
+    expect(mail.text).toContain('Price dropped 7.8% from JP¥1,280 to JP¥1,180');
+    expect(mail.text).toContain('Change:         -7.8% (-JP¥100)');
+    expect(mail.html).toContain('JP¥1,180');
+    expect(`${mail.text}${mail.html}`).not.toContain('1,180.00');
+    const dinars = composeAlertEmail([alert({ currency: 'KWD', previousPrice: 1.5, currentPrice: 1.234 })], 'https://pw.example');
+    expect(dinars.subject).toContain(formatPrice(1.234, 'KWD'));
+    expect(dinars.subject).toContain('KWD');
+    expect(dinars.subject).toContain('1.234');
   });
 });
 

@@ -1,4 +1,5 @@
-import { formatMoney } from '../../events/alert.ts';
+import { formatMoney, formatSignedMoney } from '../../domain/money.ts';
+import { alertColour, alertLabel, TONE_COLOURS } from '../../domain/alerts.ts';
 import type { EventData } from '../../events/catalogue.ts';
 import type { AlertMail } from './outbox.ts';
 
@@ -9,10 +10,6 @@ import type { AlertMail } from './outbox.ts';
 
 export type ComposedMail = { subject: string; text: string; html: string };
 
-const LABELS: Record<string, string> = {
-  price_drop: 'Price Drop', price_increase: 'Price Increase', threshold_met: 'Threshold Met', out_of_stock: 'Out of Stock', back_in_stock: 'Back in Stock',
-};
-const COLOURS: Record<string, string> = { price_drop: '#16a34a', price_increase: '#dc2626', threshold_met: '#ea580c', out_of_stock: '#dc2626', back_in_stock: '#16a34a' };
 const isStock = (a: AlertMail) => a.type === 'out_of_stock' || a.type === 'back_in_stock';
 const price = (n: number | null, currency: string | null) => (n === null ? 'unknown' : formatMoney(n, currency));
 
@@ -22,19 +19,13 @@ export function signedPercent(n: number): string {
   return `${rounded > 0 ? '+' : ''}${rounded.toFixed(1)}%`;
 }
 
-/** '-£2.00', '+£1.50'. */
-export function signedMoney(n: number, currency: string | null): string {
-  const sign = n > 0 ? '+' : n < 0 ? '-' : '';
-  return `${sign}${formatMoney(Math.abs(n), currency)}`;
-}
-
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The change between the two prices, or null when a stock alert lacks one of them. */
 function change(a: AlertMail): string | null {
   if (a.currentPrice === null || a.previousPrice === null) return null;
   const percent = a.changePercent === null ? '' : `${signedPercent(a.changePercent)} `;
-  return `${percent}(${signedMoney(a.currentPrice - a.previousPrice, a.currency)})`;
+  return `${percent}(${formatSignedMoney(a.currentPrice - a.previousPrice, a.currency)})`;
 }
 
 /** The figures an alert's card lists; a stock alert lists the prices it knows. */
@@ -90,7 +81,7 @@ export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: strin
     intro,
     '',
     ...sorted.flatMap((a) => [
-      `${a.productName} (${LABELS[a.type] ?? 'Alert'})`,
+      `${a.productName} (${alertLabel(a.type)})`,
       `  ${a.message}`,
       ...[...figures(a), ['Product page', a.productUrl] as [string, string]].map(([label, value]) => `  ${`${label}: `.padEnd(16)}${value}`),
       '',
@@ -103,11 +94,11 @@ export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: strin
   const cards = sorted.map((a) => `
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border:1px solid #e4e4e7;border-radius:6px;margin:0 0 12px">
 <tr><td style="padding:16px">
-<p style="margin:0 0 4px"><span style="display:inline-block;font-size:12px;font-weight:600;color:${COLOURS[a.type] ?? '#52525b'}">${escapeHtml(LABELS[a.type] ?? 'Alert')}</span></p>
+<p style="margin:0 0 4px"><span style="display:inline-block;font-size:12px;font-weight:600;color:${alertColour(a.type)}">${escapeHtml(alertLabel(a.type))}</span></p>
 <p style="margin:0 0 8px;font-size:16px;font-weight:600">${escapeHtml(a.productName)}</p>
 <p style="margin:0 0 12px;font-size:14px;color:#52525b">${escapeHtml(a.message)}</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="font-size:14px;margin:0 0 12px">
-${figures(a).map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#71717a">${escapeHtml(label)}</td><td style="font-weight:600${label === 'Change' ? `;color:${(a.changePercent ?? 0) < 0 ? '#16a34a' : '#dc2626'}` : ''}">${escapeHtml(value)}</td></tr>`).join('\n')}
+${figures(a).map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#71717a">${escapeHtml(label)}</td><td style="font-weight:600${label === 'Change' ? `;color:${(a.changePercent ?? 0) < 0 ? TONE_COLOURS.good : TONE_COLOURS.bad}` : ''}">${escapeHtml(value)}</td></tr>`).join('\n')}
 </table>
 <a href="${escapeHtml(a.productUrl)}" style="font-size:14px;color:#2563eb">View product page</a>
 </td></tr></table>`).join('');

@@ -1,4 +1,5 @@
-import { ALERT_TYPES, CHANNEL_TYPES } from '../../events/catalogue.ts';
+import { CHANNEL_TYPES } from '../../events/catalogue.ts';
+import { ALERT_TYPES } from '../../domain/alerts.ts';
 import { DomainError } from '../../events/decider.ts';
 import type { AlertType } from '../../events/alert.ts';
 import type { ChannelType } from '../../events/channel.ts';

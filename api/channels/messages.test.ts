@@ -63,11 +63,11 @@ describe('chat messages', () => {
     const body = JSON.parse(requestFor({ type: 'slack', url: 'https://hooks.slack.com/services/T/B/x' }, 'c1', { kind: 'alert', alert }, ctx).body);
     expect(body.text).toBe(`${alert.productName}: ${alert.message}`);
     expect(body.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: alert.productName, emoji: false } });
-    expect(body.blocks[1].text.text).toBe('*Price drop:* Price dropped 10.0% from €20.00 to €18.00');
+    expect(body.blocks[1].text.text).toBe('*Price Drop:* Price dropped 10.0% from €20.00 to €18.00');
     expect(body.blocks[1].fields.map((f: { text: string }) => f.text)).toEqual(['*Was*\n€20.00', '*Now*\n€18.00']);
     expect(body.blocks[2].elements[0]).toMatchObject({ type: 'button', url: alert.productUrl });
     const escaped = JSON.parse(requestFor({ type: 'slack', url: 'https://x.example.com' }, 'c1', { kind: 'alert', alert: { ...alert, message: 'a <b> & c' } }, ctx).body);
-    expect(escaped.blocks[1].text.text).toBe('*Price drop:* a &lt;b&gt; &amp; c');
+    expect(escaped.blocks[1].text.text).toBe('*Price Drop:* a &lt;b&gt; &amp; c');
   });
 
   test('Discord: an embed in the alert\'s colour; names cannot ping anyone', () => {
@@ -75,8 +75,17 @@ describe('chat messages', () => {
     expect(body.allowed_mentions).toEqual({ parse: [] });
     expect(body.embeds[0]).toMatchObject({ title: alert.productName, url: alert.productUrl, description: alert.message, color: 0x16a34a, timestamp: alert.trigger.at });
     expect(body.embeds[0].fields).toEqual([
-      { name: 'Was', value: '€20.00', inline: true }, { name: 'Now', value: '€18.00', inline: true }, { name: 'Alert', value: 'Price drop', inline: true },
+      { name: 'Was', value: '€20.00', inline: true }, { name: 'Now', value: '€18.00', inline: true }, { name: 'Alert', value: 'Price Drop', inline: true },
     ]);
+  });
+
+  test('stock alerts in the colours the app and the e-mails give them: out of stock red, back in stock green', () => {
+    const colourOf = (type: AlertMessage['type']) =>
+      JSON.parse(requestFor({ type: 'discord', url: 'https://discord.com/api/webhooks/1/x' }, 'c1', { kind: 'alert', alert: { ...alert, type } }, ctx).body).embeds[0].color;
+    expect(colourOf('out_of_stock')).toBe(0xdc2626);
+    expect(colourOf('back_in_stock')).toBe(0x16a34a);
+    expect(colourOf('price_increase')).toBe(0xdc2626);
+    expect(colourOf('threshold_met')).toBe(0xea580c);
   });
 
   test('Telegram: sendMessage through the configured Bot API, as escaped HTML', () => {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { EventData } from '../../events/catalogue.ts';
-import { formatMoney } from '../../events/alert.ts';
+import { formatMoney } from '../../domain/money.ts';
+import { alertColour, alertLabel } from '../../domain/alerts.ts';
 import type { ChannelType } from '../../events/channel.ts';
 
 /**
@@ -58,14 +59,6 @@ export function describeEndpoint(endpoint: Endpoint): string {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-const TYPE_LABEL: Record<AlertMessage['type'], string> = {
-  price_drop: 'Price drop', price_increase: 'Price increase', threshold_met: 'Threshold met',
-  out_of_stock: 'Out of stock', back_in_stock: 'Back in stock',
-};
-/** The colours the app gives alert types: a drop green, a rise red, a threshold orange, the rest grey. */
-const TYPE_COLOUR: Record<AlertMessage['type'], number> = {
-  price_drop: 0x16a34a, price_increase: 0xdc2626, threshold_met: 0xea580c, out_of_stock: 0x71717a, back_in_stock: 0x71717a,
-};
 
 const price = (value: number | null, currency: string | null) => (value === null ? '—' : formatMoney(value, currency));
 const historyUrl = (publicUrl: string) => `${publicUrl}/price-history`;
@@ -102,7 +95,7 @@ export function slackBody(message: ChannelMessage, publicUrl: string): string {
       { type: 'header', text: { type: 'plain_text', text: a.productName.slice(0, 150), emoji: false } },
       {
         type: 'section',
-        text: { type: 'mrkdwn', text: `*${slackEscape(TYPE_LABEL[a.type])}:* ${slackEscape(a.message)}` },
+        text: { type: 'mrkdwn', text: `*${slackEscape(alertLabel(a.type))}:* ${slackEscape(a.message)}` },
         fields: [
           { type: 'mrkdwn', text: `*Was*\n${slackEscape(price(a.previousPrice, a.currency))}` },
           { type: 'mrkdwn', text: `*Now*\n${slackEscape(price(a.currentPrice, a.currency))}` },
@@ -129,11 +122,11 @@ export function discordBody(message: ChannelMessage, publicUrl: string): string 
   return JSON.stringify({
     allowed_mentions,
     embeds: [{
-      title: a.productName.slice(0, 256), url: a.productUrl, description: a.message.slice(0, 4096), color: TYPE_COLOUR[a.type],
+      title: a.productName.slice(0, 256), url: a.productUrl, description: a.message.slice(0, 4096), color: Number.parseInt(alertColour(a.type).slice(1), 16),
       fields: [
         { name: 'Was', value: price(a.previousPrice, a.currency), inline: true },
         { name: 'Now', value: price(a.currentPrice, a.currency), inline: true },
-        { name: 'Alert', value: TYPE_LABEL[a.type], inline: true },
+        { name: 'Alert', value: alertLabel(a.type), inline: true },
       ],
       footer: { text: 'Pricewatch' },
       timestamp: a.trigger.at,
@@ -149,7 +142,7 @@ export function telegramBody(message: ChannelMessage, chatId: string, publicUrl:
     ? htmlEscape(TEST_TEXT)
     : (({ alert: a }) => [
         `<b>${htmlEscape(a.productName)}</b>`,
-        `${htmlEscape(TYPE_LABEL[a.type])}: ${htmlEscape(a.message)}`,
+        `${htmlEscape(alertLabel(a.type))}: ${htmlEscape(a.message)}`,
         `Was ${htmlEscape(price(a.previousPrice, a.currency))} · now ${htmlEscape(price(a.currentPrice, a.currency))}`,
         `<a href="${htmlEscape(a.productUrl)}">Product page</a> · <a href="${htmlEscape(historyUrl(publicUrl))}">Price history</a>`,
       ].join('\n'))(message);

@@ -10,6 +10,7 @@ import { checkPage, recordOutcomes } from './check.ts';
 import { hostOf } from '../../domain/shops.ts';
 import { restLeft, restOf, watchingBlocks } from '../fetching/host-backoff.ts';
 import { priceSourceOf, selectorMissNote, type PriceSource } from '../reading/price-source.ts';
+import { formatMoney } from '../../domain/money.ts';
 import { readProduct } from '../products/read-model.ts';
 import type { Availability } from '../../events/catalogue.ts';
 import { effectivePlan } from '../products/limit.ts';
@@ -90,19 +91,11 @@ function stockNews(was: Availability | null, now: Availability | null): string |
 }
 
 function describeChange(previous: number | null, price: number, currency: string, stock: string | null): string {
-  const now = formatPrice(price, currency);
+  const now = formatMoney(price, currency);
   if (previous === null) return `Price found: ${now}`;
   if (previous === price) return stock ? `${stock}: ${now}` : `Price unchanged: ${now}`;
-  const change = `Price ${price < previous ? 'dropped' : 'rose'} from ${formatPrice(previous, currency)} to ${now}`;
+  const change = `Price ${price < previous ? 'dropped' : 'rose'} from ${formatMoney(previous, currency)} to ${now}`;
   return stock ? `${stock}. ${change}` : change;
-}
-
-function formatPrice(amount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount);
-  } catch {
-    return amount.toFixed(2);
-  }
 }
 
 export function checkRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {}) {

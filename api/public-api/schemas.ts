@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isStorableTime } from '../http/input.ts';
-import { ALERT_TYPES, AVAILABILITIES, AlertRule } from '../../events/catalogue.ts';
+import { AVAILABILITIES, AlertRule } from '../../events/catalogue.ts';
+import { ALERT_TYPES } from '../../domain/alerts.ts';
 
 /** Shapes of the public API (/api/v1): validate requests and describe answers in /api/docs. */
 

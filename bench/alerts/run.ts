@@ -23,7 +23,7 @@ import { observed } from '../../api/testing/prices.ts';
 import { startReceivers } from '../../api/testing/fake-channels.ts';
 import { createChannelDeliverer } from '../../api/channels/deliverer.ts';
 import { describeEndpoint, newWebhookSecret } from '../../api/channels/messages.ts';
-import { ALERT_TYPES } from '../../events/catalogue.ts';
+import { ALERT_TYPES } from '../../domain/alerts.ts';
 import type { NewEvent } from '../../events/store.ts';
 
 const arg = (name: string, fallback: number) => {

@@ -183,13 +183,13 @@ describe.skipIf(!browserAvailable)('Alert channels', () => {
     // Only price alerts to the shop backend; at least one type must stay.
     await channel(page, 'Shop backend').getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Shop backend' });
-    for (const type of ['Price drop', 'Price increase', 'Threshold met', 'Out of stock', 'Back in stock']) await edit.getByLabel(type).uncheck();
+    for (const type of ['Price Drop', 'Price Increase', 'Threshold Met', 'Out of Stock', 'Back in Stock']) await edit.getByLabel(type).uncheck();
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.getByText('Choose at least one alert type.').waitFor();
-    for (const type of ['Price drop', 'Price increase', 'Threshold met']) await edit.getByLabel(type).check();
+    for (const type of ['Price Drop', 'Price Increase', 'Threshold Met']) await edit.getByLabel(type).check();
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.waitFor({ state: 'detached' });
-    await channel(page, 'Shop backend').getByText('Price drop, Price increase, Threshold met').waitFor();
+    await channel(page, 'Shop backend').getByText('Price Drop, Price Increase, Threshold Met').waitFor();
     expect((await channelsOf(page)).find((c) => c.name === 'Shop backend')!.alertTypes).toEqual(['price_drop', 'price_increase', 'threshold_met']);
 
     // A new secret after a confirmation, copied; the next message is signed with it.

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { alertToAnnounce, alertTypeLabel, listSignature, NEWS_GRACE_MS, noticeLink, unreadSummary, wasNowLine } from './alerts';
+import { alertToAnnounce, listSignature, NEWS_GRACE_MS, noticeLink, unreadSummary, wasNowLine } from './alerts';
+import { alertLabel as alertTypeLabel } from '../../../domain/alerts.ts';
 
 test('type labels', () => {
   expect(['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock', 'other', ''].map(alertTypeLabel))

@@ -1,25 +1,12 @@
 /** Pure rules of the Alerts screen and the notifications popover (spec sections 2, 4, 8 and 9). */
 import { formatPrice } from './format';
+import type { ALERT_TYPES } from '../../../domain/alerts.ts';
 
-export const ALERT_TYPES = ['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock'] as const;
 export type AlertTypeFilter = 'all' | (typeof ALERT_TYPES)[number];
 export type StatusFilter = 'all' | 'unread' | 'read';
 
-/** The badge of a type: Price Drop, Price Increase, Threshold Met, Out of Stock, Back in Stock, else Alert. */
 /** Where a notice about the account (not a product) is dealt with; null for product alerts. */
 export const noticeLink = (type: string): string | null => (type === 'channel_disabled' ? '/settings#notifications' : null);
-
-export function alertTypeLabel(type: string): string {
-  switch (type) {
-    case 'price_drop': return 'Price Drop';
-    case 'price_increase': return 'Price Increase';
-    case 'threshold_met': return 'Threshold Met';
-    case 'out_of_stock': return 'Out of Stock';
-    case 'back_in_stock': return 'Back in Stock';
-    case 'channel_disabled': return 'Channel Off';
-    default: return 'Alert';
-  }
-}
 
 /** The Alerts screen reads this many at a time (at most 500 in one call); the server searches and filters all of them. */
 export const ALERTS_PER_PAGE = 25;

@@ -14,7 +14,8 @@ import type { ImportAnswer } from '../../../api/products/import';
 import type { CsvError, CsvRow } from '../../../api/products/csv';
 import type { ToastMessage } from '../stores/toast';
 import { expireSession, SESSION_EXPIRED_TOAST } from './session';
-import type { AlertType, NewChannel } from './channels';
+import type { AlertType } from '../../../domain/alerts.ts';
+import type { CHANNEL_TYPES } from '../../../events/catalogue.ts';
 
 const client = treaty<App>(typeof location === 'undefined' ? 'http://localhost' : location.origin, {
   fetch: { credentials: 'include' },
@@ -212,6 +213,15 @@ export type PricingSuggestion = Treaty.Data<(typeof client.api)['price-suggestio
 
 /** Alert channels (Settings > Alert channels): the target masked, secrets only in the answers that create them. */
 export type Channel = Treaty.Data<typeof client.api.channels.get>[number];
+/** The body that adds a channel: the chosen type's fields; no name when none was given (the server picks one). */
+export type NewChannel = {
+  type: (typeof CHANNEL_TYPES)[number];
+  url?: string;
+  botToken?: string;
+  chatId?: string;
+  name?: string;
+  alertTypes: AlertType[];
+};
 export type ChannelChanges = { name?: string; enabled?: boolean; alertTypes?: AlertType[] };
 export type TestDelivery = Treaty.Data<ReturnType<typeof client.api.channels>['test']['post']>;
 /** One attempt to deliver an alert (or a test) to a channel, newest first; retryAt when another is scheduled. */

@@ -1,19 +1,20 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { ApiError } from './api';
 import {
-  alertTypeLabel, alertTypesSummary, ALERT_TYPES, channelBody, channelsIncluded, channelTypeLabel, CHANNEL_TYPES, describeDelivery,
+  alertTypesSummary, ALERT_TYPES, channelBody, channelsIncluded, channelTypeLabel, CHANNEL_TYPES, describeDelivery,
   emptyDraft, fieldErrorOf, testOutcome, validateDraft,
 } from './channels';
 import { setDisplayTimeZone } from './format';
+import { alertLabel } from '../../../domain/alerts.ts';
 
 afterEach(() => setDisplayTimeZone(undefined));
 
 test('labels for every channel type and alert type', () => {
   expect(CHANNEL_TYPES.map(channelTypeLabel)).toEqual(['Webhook', 'Slack', 'Discord', 'Telegram']);
-  expect(ALERT_TYPES.map(alertTypeLabel)).toEqual(['Price drop', 'Price increase', 'Threshold met', 'Out of stock', 'Back in stock']);
+  expect(ALERT_TYPES.map(alertLabel)).toEqual(['Price Drop', 'Price Increase', 'Threshold Met', 'Out of Stock', 'Back in Stock']);
   expect(channelTypeLabel('pager')).toBe('Channel');
   expect(alertTypesSummary([...ALERT_TYPES])).toBe('All alerts');
-  expect(alertTypesSummary(['back_in_stock', 'price_drop'])).toBe('Price drop, Back in stock');
+  expect(alertTypesSummary(['back_in_stock', 'price_drop'])).toBe('Price Drop, Back in Stock');
   expect(alertTypesSummary([])).toBe('No alerts');
 });
 

@@ -1,12 +1,11 @@
 /** Pure rules of Settings > Alert channels: labels, the add form's checks, and how deliveries read. */
-import { ApiError } from './api';
-import { ALERT_TYPES } from './alerts';
+import { ApiError, type NewChannel } from './api';
+import { ALERT_TYPES, alertLabel, type AlertType } from '../../../domain/alerts.ts';
 import { formatTimeOrDay } from './format';
 
 export const CHANNEL_TYPES = ['webhook', 'slack', 'discord', 'telegram'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
-export type AlertType = (typeof ALERT_TYPES)[number];
-export { ALERT_TYPES };
+export { ALERT_TYPES, type AlertType };
 
 /** The most channels a user may have (the server refuses more). */
 export const MAX_CHANNELS = 10;
@@ -23,22 +22,11 @@ export function channelTypeLabel(type: string): string {
   }
 }
 
-export function alertTypeLabel(type: string): string {
-  switch (type) {
-    case 'price_drop': return 'Price drop';
-    case 'price_increase': return 'Price increase';
-    case 'threshold_met': return 'Threshold met';
-    case 'out_of_stock': return 'Out of stock';
-    case 'back_in_stock': return 'Back in stock';
-    default: return 'Alert';
-  }
-}
-
-/** 'All alerts' when a channel gets every type, else their labels: 'Price drop, Back in stock'. */
+/** 'All alerts' when a channel gets every type, else their labels: 'Price Drop, Back in Stock'. */
 export function alertTypesSummary(types: readonly string[]): string {
   if (types.length === 0) return 'No alerts';
   if (ALERT_TYPES.every((t) => types.includes(t))) return 'All alerts';
-  return ALERT_TYPES.filter((t) => types.includes(t)).map(alertTypeLabel).join(', ');
+  return ALERT_TYPES.filter((t) => types.includes(t)).map(alertLabel).join(', ');
 }
 
 /** What the add form holds; only the fields of the chosen type are sent. */
@@ -111,15 +99,6 @@ export function validateDraft(draft: ChannelDraft): FieldErrors {
   if (alertTypes) errors.alertTypes = alertTypes;
   return errors;
 }
-
-export type NewChannel = {
-  type: ChannelType;
-  url?: string;
-  botToken?: string;
-  chatId?: string;
-  name?: string;
-  alertTypes: AlertType[];
-};
 
 /** The POST body: the chosen type's fields, trimmed; no name when none was given (the server picks one). */
 export function channelBody(draft: ChannelDraft): NewChannel {

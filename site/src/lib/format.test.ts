@@ -2,7 +2,6 @@ import { describe, expect, test } from 'bun:test';
 import {
   avatarLetter,
   badgeCount,
-  currencySymbol,
   displayName,
   formatPercent,
   formatDateTime,
@@ -16,6 +15,7 @@ import {
   setDisplayTimeZone,
   zonedDate,
 } from './format';
+import { currencySymbol } from '../../../domain/money.ts';
 
 // Dates are shown in local time; pin it so the expectations hold on any machine.
 process.env.TZ = 'Europe/London';

@@ -1,4 +1,5 @@
 /** Display formats shared by every signed-in screen (spec sections 2, 4 and 9). */
+import { formatMoney } from '../../../domain/money.ts';
 
 type Person = {
   firstName?: string | null;
@@ -19,38 +20,14 @@ function toNumber(value: number | string | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-const currencyFormats = new Map<string, Intl.NumberFormat>();
-
-/** One formatter per currency; a code Intl does not know is shown as the code itself. */
-function currencyFormat(code: string): Intl.NumberFormat | null {
-  let format = currencyFormats.get(code);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat('en-GB', { style: 'currency', currency: code }); // the currency's own decimals: £1.50, ¥1,280
-    } catch {
-      return null;
-    }
-    currencyFormats.set(code, format);
-  }
-  return format;
-}
-
 /**
- * A price in its own currency: '£1,299.99', '€12.50', 'US$5.00'; a dash when there is no price.
- * Every screen prints prices through this one function, so the currency is never left out.
+ * A price in its own currency: '£1,299.99', '€12.50', 'US$5.00', 'JP¥1,280'; a dash when there is no
+ * price. Every screen prints prices through this one function, so the currency is never left out.
  * Prices arrive as numbers or numeric strings; currencies as ISO 4217 codes.
  */
 export function formatPrice(value: number | string | null | undefined, currency: string): string {
   const n = toNumber(value);
-  if (n === null) return MISSING;
-  const code = currency.toUpperCase();
-  return currencyFormat(code)?.format(n) ?? `${n.toFixed(2)} ${code}`;
-}
-
-/** The sign prices in this currency are shown with: '£', '€', 'US$'. */
-export function currencySymbol(currency: string): string {
-  const code = currency.toUpperCase();
-  return currencyFormat(code)?.formatToParts(0).find((part) => part.type === 'currency')?.value ?? code;
+  return n === null ? MISSING : formatMoney(n, currency);
 }
 
 /** '5.3%', as given (callers pass Math.abs for unsigned badges). */

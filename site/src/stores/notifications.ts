@@ -1,6 +1,7 @@
 import { atom, computed } from 'nanostores';
 import { api, type Notification, type UnreadCount } from '../lib/api';
-import { ALERT_TOAST_MS, alertToAnnounce, alertTypeLabel, listSignature, NOTIFICATION_POLL_MS, wasNowLine } from '../lib/alerts';
+import { ALERT_TOAST_MS, alertToAnnounce, listSignature, NOTIFICATION_POLL_MS, wasNowLine } from '../lib/alerts';
+import { alertLabel } from '../../../domain/alerts.ts';
 import { toast } from './toast';
 
 export type { Notification };
@@ -113,7 +114,7 @@ function announce(list: Notification[]) {
   known ??= new Set(list.map((x) => x.id));
   if (!n) return;
   remember(n.id, now);
-  toast({ title: `${alertTypeLabel(n.type)}: ${n.productName}`, description: n.message, duration: ALERT_TOAST_MS });
+  toast({ title: `${alertLabel(n.type)}: ${n.productName}`, description: n.message, duration: ALERT_TOAST_MS });
   if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
     try {
       const prices = wasNowLine(n);

@@ -2,7 +2,8 @@ import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
 import type { PricePoint } from '../../lib/api';
 import { priceChartData, priceRange, priceTick, timeAxisLabels, timeRange } from '../../lib/charts';
-import { currencySymbol, formatDateTime, formatPrice, zonedDate } from '../../lib/format';
+import { formatDateTime, formatPrice, zonedDate } from '../../lib/format';
+import { currencySymbol } from '../../../../domain/money.ts';
 import { LineChart, tooltipPlugin, type ChartColors } from './LineChart';
 
 /** A product's prices over time, in its currency and the user's time zone; drag across it to zoom in, double-click to zoom out. */

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
-import { currencySymbol, formatPrice } from '../../lib/format';
+import { formatPrice } from '../../lib/format';
+import { currencySymbol } from '../../../../domain/money.ts';
 import { serverError, validatePrice } from '../../lib/products';
 import { toast } from '../../stores/toast';
 import { Input } from '../ui/Input';
