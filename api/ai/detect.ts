@@ -11,9 +11,12 @@
  * verified by the extraction code price checks run, returning exactly that price.
  */
 import { extractPriceFromDocument } from '../reading/extract.ts';
-import type { StructuredPrice } from '../reading/structured-data.ts';
+import type { StructuredPrice } from '../reading/structured-values.ts';
 import { attr, childElements, descendants, matches, parentOf, queryAll, type Document, type Element } from '../reading/page.ts';
-import { classList, mainPrice, MIN_SCORE, analysePage, samePrice, scoreCandidates, type Candidate, type Page, type PlatformPattern } from '../reading/visible-price.ts';
+import { mainPrice, MIN_SCORE, samePrice, scoreCandidates, type Candidate } from '../reading/visible-price.ts';
+import { analysePage, type Page } from '../reading/page-analysis.ts';
+import { classList } from '../reading/element-tree.ts';
+import type { PlatformPattern } from '../reading/platform-markup.ts';
 
 export type SelectorSuggestion = { selector: string; description: string; confidence: number };
 

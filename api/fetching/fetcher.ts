@@ -11,13 +11,13 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
 import tls from 'node:tls';
-import zlib from 'node:zlib';
-import ipaddr from 'ipaddr.js';
 import { describeError, detectBotChallenge, parseRetryAfter } from './fetch-errors.ts';
 import { FetchError, failures, type FetchFailure } from '../../domain/check-failures.ts';
+import { hostnameOf, isBlockedAddress, isCloudMetadataAddress, parseAddress, validateTargetUrl, WEB_PORTS, webPortRefusal } from './address-guard.ts';
+import { decodeText, ERROR_SAMPLE_BYTES, isRedirect, readAnswer, readResource, type Answer } from './answer-reading.ts';
+import { createCookieJar, type CookieJar } from './cookie-jar.ts';
+import { createHostLimiter } from './host-limiter.ts';
 
 export type { FetchFailure, FetchFailureCode } from '../../domain/check-failures.ts';
 
@@ -89,134 +89,6 @@ const DEFAULT_OPTIONS: Required<FetchOptions> = {
   userAgent: DEFAULT_USER_AGENT,
 };
 
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const HTML_CONTENT_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-// Enough of an error page to recognise a bot challenge.
-const ERROR_SAMPLE_BYTES = 64 * 1024;
-
-// Ports browsers refuse to open (WHATWG Fetch "bad port" list): mail, shell, file sharing...
-const BAD_PORTS = new Set([
-  0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109,
-  110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531,
-  532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060,
-  5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
-]);
-
-const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata.goog']);
-// Instance services outside link-local: Azure's WireServer, Alibaba's and Oracle's metadata.
-const METADATA_ADDRESSES = new Set(['168.63.129.16', '100.100.100.200', '192.0.0.192']);
-// All of IPv4 link-local counts as metadata: the clouds keep their metadata, credential (AWS ECS
-// 169.254.170.2), time and DNS services there, and no shop or loopback test server lives there.
-// fd00:ec2::/32 is where AWS serves the same over IPv6 (::254 metadata, ::23 credentials, ::123 time).
-const METADATA_RANGES = { metadata: [ipaddr.parseCIDR('169.254.0.0/16'), ipaddr.parseCIDR('fd00:ec2::/32')] };
-
-// ---------------------------------------------------------------------------------------
-// Address and URL checks
-
-/** True when an address must never be fetched from the server: anything but public unicast. */
-export function isBlockedAddress(ip: string): boolean {
-  const address = parseAddress(ip);
-  if (!address || isCloudMetadataAddress(ip)) return true;
-  if (address.kind() === 'ipv4') return address.range() !== 'unicast';
-  const v6 = address as ipaddr.IPv6;
-  const carried = carriedIPv4(v6);
-  if (carried?.translated) return isBlockedAddress(carried.ipv4);
-  // Only global unicast (2000::/3) is public; ::/96 (IPv4-compatible), local-use NAT64, 6to4,
-  // Teredo, documentation and the other special ranges are refused whatever they carry.
-  return !v6.match(GLOBAL_UNICAST_V6) || v6.range() !== 'unicast';
-}
-
-const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
-
-// IPv6 ranges that carry an IPv4 address. Traffic to a translated one (mapped, RFC 6145, well-known
-// NAT64) reaches that IPv4 address, so it is judged as that address; the others are refused by
-// isBlockedAddress but still searched for metadata addresses, which stay closed in every mode.
-const IPV4_CARRIERS = {
-  translated: ['::ffff:0:0/96', '::ffff:0:0:0/96', '64:ff9b::/96'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr)),
-  // IPv4-compatible, and local-use NAT64 (RFC 8215) in its usual /96 layout.
-  lastBits: ['::/96', '64:ff9b:1::/48'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr)),
-  sixToFour: [ipaddr.IPv6.parseCIDR('2002::/16')],
-  teredo: [ipaddr.IPv6.parseCIDR('2001::/32')],
-};
-
-/** The IPv4 address an IPv6 address carries, if any. */
-function carriedIPv4(address: ipaddr.IPv6): { ipv4: string; translated: boolean } | undefined {
-  const form = ipaddr.subnetMatch(address, IPV4_CARRIERS, 'none');
-  if (form === 'none') return undefined;
-  const bytes = address.toByteArray();
-  // 6to4 puts it right after its prefix; Teredo ends with its client's address, inverted.
-  const ipv4 = form === 'sixToFour' ? bytes.slice(2, 6) : form === 'teredo' ? bytes.slice(12).map((b) => b ^ 0xff) : bytes.slice(12);
-  return { ipv4: ipv4.join('.'), translated: form === 'translated' };
-}
-
-/** Metadata services stay closed even when private addresses are allowed, in whatever form they are written. */
-export function isCloudMetadataAddress(ip: string): boolean {
-  const address = parseAddress(ip);
-  if (!address) return false;
-  const carried = address.kind() === 'ipv6' ? carriedIPv4(address as ipaddr.IPv6) : undefined;
-  if (carried) return isCloudMetadataAddress(carried.ipv4);
-  return METADATA_ADDRESSES.has(address.toString()) || ipaddr.subnetMatch(address, METADATA_RANGES, 'other') === 'metadata';
-}
-
-function parseAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  const bare = ip.replace(/^\[|\]$/g, '');
-  return ipaddr.isValid(bare) ? ipaddr.parse(bare) : undefined;
-}
-
-/** Checks scheme, credentials, port and host; does not touch the network. */
-export function validateTargetUrl(url: string): { ok: true; url: URL } | FetchFailure {
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    return failures.badUrl('This is not a valid web address. Copy the full link of the product page, starting with https://.');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    return failures.badUrl('Only web pages can be checked: the link must start with http:// or https://.');
-  if (parsed.username || parsed.password)
-    return failures.badUrl('Links that contain a user name or password cannot be checked.');
-  if (parsed.port && BAD_PORTS.has(Number(parsed.port)))
-    return failures.badUrl(`Port ${parsed.port} is not used for web pages, so Pricewatch does not open it.`);
-  const host = hostnameOf(parsed);
-  if (!host) return failures.badUrl('This link has no host name.');
-  if (METADATA_HOSTNAMES.has(host.replace(/\.$/, '').toLowerCase())) return failures.blockedAddress(host);
-  return { ok: true, url: parsed };
-}
-
-/** Ports shops serve pages on; an address given on any other is refused (see uncheckableUrlReason). */
-export const WEB_PORTS: readonly number[] = [80, 443, 8080, 8443];
-
-/** Why a page's address is refused for its port, or null: the rule for addresses given and for redirects. */
-function webPortRefusal(url: URL, webPorts: readonly number[] = WEB_PORTS): string | null {
-  // An empty port is the scheme's own (80 or 443).
-  if (!url.port || webPorts.includes(Number(url.port))) return null;
-  return `Port ${url.port} is not a port shops serve pages on (${webPorts.slice(0, -1).join(', ')} or ${webPorts.at(-1)}), so Pricewatch does not open it.`;
-}
-
-// RFC 6761: names that always mean this machine, whatever a resolver says.
-const LOOPBACK_NAME = /^(.+\.)?localhost\.?$/i;
-
-/**
- * Why an address a user gives (a product page, AI Detect) could never be checked, or null. The
- * address is refused when it is given, not only when fetched, so it never sits in the product
- * list failing. Only the address itself is read: names are resolved, and their addresses vetted,
- * when the page is fetched. `allowPrivate` (tests on loopback servers with random ports, the
- * demo shop) lifts the address and port rules; credentials and metadata services stay refused.
- */
-export function uncheckableUrlReason(url: string, opts: { allowPrivate?: boolean } = {}): string | null {
-  const target = validateTargetUrl(url);
-  if (!target.ok) return target.reason;
-  const host = hostnameOf(target.url);
-  if (isCloudMetadataAddress(host)) return failures.blockedAddress(host).reason;
-  if (opts.allowPrivate) return null;
-  if (parseAddress(host) ? isBlockedAddress(host) : LOOPBACK_NAME.test(host)) return failures.blockedAddress(host).reason;
-  return webPortRefusal(target.url);
-}
-
-function hostnameOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '');
-}
-
 // ---------------------------------------------------------------------------------------
 // The fetcher
 
@@ -241,8 +113,6 @@ export type ResourceRequest = {
 };
 export type FetchedResource = { ok: true; url: string; status: number; headers: Record<string, string>; body: Buffer };
 export type ResourceResult = FetchedResource | FetchFailure;
-
-type Answer = { url: URL; status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 
 export function createFetcher(settings: FetcherSettings = {}): Fetcher {
   const resolve = settings.resolve ?? resolveWithSystem;
@@ -523,92 +393,9 @@ function redirectTarget(from: URL, location: string): URL {
   return checked.url;
 }
 
-function isRedirect({ status, headers }: Pick<Answer, 'status' | 'headers'>): boolean {
-  return REDIRECT_STATUSES.has(status) && Boolean(headers.location);
-}
-
 function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
-
-// ---------------------------------------------------------------------------------------
-// Reading the answer
-
-/** A page's resource: any status and type, redirects handed back, at most `maxBytes`. */
-async function readResource(url: URL, response: http.IncomingMessage, maxBytes: number): Promise<Answer> {
-  const status = response.statusCode ?? 0;
-  const { headers } = response;
-  if (isRedirect({ status, headers })) {
-    response.destroy();
-    return { url, status, headers, body: Buffer.alloc(0) };
-  }
-  if (Number(headers['content-length']) > maxBytes) {
-    response.destroy();
-    throw new FetchError(failures.tooLarge(maxBytes));
-  }
-  return { url, status, headers, body: await readBody(response, maxBytes, 'fail') };
-}
-
-async function readAnswer(url: URL, response: http.IncomingMessage, maxBytes: number): Promise<Answer> {
-  const status = response.statusCode ?? 0;
-  const { headers } = response;
-  const answer = (body: Buffer): Answer => ({ url, status, headers, body });
-  if (isRedirect({ status, headers })) {
-    response.destroy();
-    return answer(Buffer.alloc(0));
-  }
-  if (status < 200 || status >= 300) return answer(await readBody(response, ERROR_SAMPLE_BYTES, 'truncate'));
-
-  const mediaType = headers['content-type']?.split(';')[0].trim().toLowerCase();
-  if (mediaType && !HTML_CONTENT_TYPES.has(mediaType)) {
-    response.destroy();
-    throw new FetchError(failures.notHtml(mediaType));
-  }
-  if (Number(headers['content-length']) > maxBytes) {
-    response.destroy();
-    throw new FetchError(failures.tooLarge(maxBytes));
-  }
-  return answer(await readBody(response, maxBytes, 'fail'));
-}
-
-/** Reads and decompresses at most `limit` bytes, then stops the download. */
-async function readBody(response: http.IncomingMessage, limit: number, overflow: 'fail' | 'truncate'): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of decompressed(response)) {
-      const room = limit - size;
-      if (chunk.length > room) {
-        if (overflow === 'fail') throw new FetchError(failures.tooLarge(limit));
-        chunks.push(chunk.subarray(0, room));
-        size = limit;
-        break;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
-    }
-  } finally {
-    response.destroy();
-  }
-  return Buffer.concat(chunks, size);
-}
-
-function decompressed(response: http.IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding === 'identity' || encoding === '') return response;
-  const createDecoder = DECODERS[encoding];
-  if (!createDecoder)
-    throw new FetchError(failures.network(`The shop sent the page in an encoding Pricewatch cannot read (${encoding}).`));
-  // pipeline passes a broken download on to the decoder, so the reader sees the error.
-  return pipeline(response, createDecoder(), () => {});
-}
-
-const DECODERS: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(),
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
-};
 
 function toPage(answer: Answer, startedAt: number): FetchedPage {
   const contentType = answer.headers['content-type'] ?? null;
@@ -620,110 +407,6 @@ function toPage(answer: Answer, startedAt: number): FetchedPage {
     body: decodeText(answer.body, contentType),
     bytes: answer.body.length,
     elapsedMs: Math.round(performance.now() - startedAt),
-  };
-}
-
-/** Decodes with the charset of the byte order mark, the Content-Type, or a meta tag, in that order. */
-function decodeText(body: Uint8Array, contentType: string | null): string {
-  const label =
-    charsetFromByteOrderMark(body) ??
-    charsetParameter(contentType) ??
-    metaCharset(body) ??
-    'utf-8';
-  try {
-    return new TextDecoder(label).decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
-  }
-}
-
-function charsetFromByteOrderMark(body: Uint8Array): string | undefined {
-  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
-  if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
-  if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
-  return undefined;
-}
-
-function charsetParameter(value: string | null | undefined): string | undefined {
-  return value?.match(/charset\s*=\s*["']?\s*([\w.:-]+)/i)?.[1];
-}
-
-/** The `<meta charset>` or `<meta http-equiv="Content-Type">` in the first kilobyte, as browsers look for it. */
-function metaCharset(body: Uint8Array): string | undefined {
-  const head = Buffer.from(body.subarray(0, 1024)).toString('latin1');
-  return head.match(/<meta[^>]*charset\s*=\s*["']?\s*([\w.:-]+)/i)?.[1];
-}
-
-// ---------------------------------------------------------------------------------------
-// Politeness: per-host concurrency and spacing
-
-type HostLimiter = { run<T>(host: string, task: () => Promise<T>): Promise<T> };
-
-function createHostLimiter(maxConcurrent: number, spacingMs: number): HostLimiter {
-  type HostState = { active: number; nextStartAt: number; waiting: Array<() => void>; timer?: ReturnType<typeof setTimeout> };
-  const hosts = new Map<string, HostState>();
-
-  function admit(host: string, state: HostState) {
-    while (state.active < maxConcurrent && state.waiting.length > 0 && !state.timer) {
-      const wait = state.nextStartAt - performance.now();
-      if (wait > 0) {
-        state.timer = setTimeout(() => {
-          state.timer = undefined;
-          admit(host, state);
-        }, wait);
-        return;
-      }
-      state.active++;
-      state.nextStartAt = performance.now() + spacingMs;
-      state.waiting.shift()!();
-    }
-    if (state.active === 0 && state.waiting.length === 0 && state.nextStartAt <= performance.now()) hosts.delete(host);
-  }
-
-  return {
-    async run(host, task) {
-      let state = hosts.get(host);
-      if (!state) hosts.set(host, (state = { active: 0, nextStartAt: 0, waiting: [] }));
-      const current = state;
-      await new Promise<void>((start) => {
-        current.waiting.push(start);
-        admit(host, current);
-      });
-      try {
-        return await task();
-      } finally {
-        current.active--;
-        admit(host, current);
-      }
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------
-// Cookies within one fetch: shops often set a session or consent cookie and redirect back
-// to the same page, which loops without it. Nothing is kept between fetches.
-
-type CookieJar = {
-  remember(host: string, setCookie: string[] | undefined): void;
-  header(host: string): string | undefined;
-};
-
-function createCookieJar(): CookieJar {
-  const byHost = new Map<string, Map<string, string>>();
-  return {
-    remember(host, setCookie) {
-      for (const line of setCookie ?? []) {
-        const pair = line.split(';', 1)[0];
-        const equals = pair.indexOf('=');
-        if (equals <= 0) continue;
-        if (!byHost.has(host)) byHost.set(host, new Map());
-        byHost.get(host)!.set(pair.slice(0, equals).trim(), pair.slice(equals + 1).trim());
-      }
-    },
-    header(host) {
-      const cookies = byHost.get(host);
-      return cookies?.size ? [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') : undefined;
-    },
   };
 }
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadConfig } from '../config.ts';
 import { repeatedForEmbedded } from '../testing/database.ts';
-import { createFetcher, WEB_PORTS, type ResolvedAddress } from './fetcher.ts';
+import { createFetcher, type ResolvedAddress } from './fetcher.ts';
+import { WEB_PORTS } from './address-guard.ts';
 import { chromiumPath, createRenderer, type Renderer } from './browser.ts';
 import { checkPage, type CheckTarget } from '../checks/check.ts';
 

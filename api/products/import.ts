@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { HttpError } from '../http/errors.ts';
 import { readBodyBytes } from '../http/input.ts';
-import { uncheckableUrlReason } from '../fetching/fetcher.ts';
+import { uncheckableUrlReason } from '../fetching/address-guard.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import { queueChecksPolitely } from '../checks/queue.ts';
 import { handleProductCommands, type ProductCommand } from '../../events/product.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compileSelector } from '../reading/page.ts';
-import { uncheckableUrlReason } from '../fetching/fetcher.ts';
+import { uncheckableUrlReason } from '../fetching/address-guard.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import type { Config } from '../config.ts';
 import { HttpError } from '../http/errors.ts';
@@ -8,7 +8,7 @@ import type { AlertRule } from '../../events/catalogue.ts';
 import { parseManualPrice } from './manual-price.ts';
 
 /**
- * Request bodies of the products API, with the messages of spec section 5. Every rule that the
+ * Request bodies of the products API, with the messages of docs/product.md#form-messages. Every rule that the
  * add and edit dialogs check is checked here again, and a few the browser cannot check
  * (the selector must be one the price checker can run, lengths are capped).
  */

@@ -6,8 +6,10 @@
  */
 import { isHidden } from './element-text.ts';
 import { attr, bodyOf, childElements, hasAttr, textOf, type Document, type Element } from './page.ts';
-import { statedAvailability, type Availability } from './structured-data.ts';
-import { BUY_NAME, BUY_TEXT, inRelatedBlock } from './visible-price.ts';
+import { statedAvailability } from './structured-data.ts';
+import type { Availability } from './structured-values.ts';
+import { BUY_NAME, BUY_TEXT } from './page-analysis.ts';
+import { inRelatedBlock } from './markup-words.ts';
 
 /** Sold-out notices in the main languages of European and Asian shops. */
 const SOLD_OUT = new RegExp(

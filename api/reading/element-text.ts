@@ -1,7 +1,7 @@
 /**
  * An element's text as a price reader needs it.
  */
-import { normalizePriceText } from './price-text.ts';
+import { normalizePriceText } from './price-mentions.ts';
 import { attr, hasAttr, isElement, textOf, type AnyNode, type Element } from './page.ts';
 
 /** Enough for any price block; a selector matching the whole page gives "ambiguous" anyway. */

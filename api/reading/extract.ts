@@ -8,7 +8,12 @@
 import { PRICE_ATTRIBUTES, priceTextOf } from './element-text.ts';
 import { attr, parsePage, queryAll, textOf, tooDeep, type Document, type Element } from './page.ts';
 import { readPrice, type PriceReading } from './price-text.ts';
-import { declaredCurrency, isStateScript, jsonLdPrices, scriptStatePrices, structuredDataPrices, type Availability, type StructuredPrice, type StructuredSource } from './structured-data.ts';
+import { structuredDataPrices } from './structured-data.ts';
+import { jsonLdPrices } from './json-ld.ts';
+import { declaredCurrency } from './meta-tags.ts';
+import { scriptStatePrices } from './script-state.ts';
+import { isStateScript } from './state-json.ts';
+import type { Availability, StructuredPrice, StructuredSource } from './structured-values.ts';
 import { pageAvailability } from './availability.ts';
 import { regionCurrency } from './page-currency.ts';
 import { statedPriceShown, visiblePrice } from './visible-price.ts';

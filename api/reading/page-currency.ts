@@ -4,7 +4,7 @@
  * page states no currency of its own. Only signs shared by several currencies ask for it.
  */
 import { pageLanguage, type Document } from './page.ts';
-import { currencyOfRegion } from './price-text.ts';
+import { currencyOfRegion } from './locale-formats.ts';
 
 function countryDomain(url: string | undefined): string | null {
   if (!url) return null;

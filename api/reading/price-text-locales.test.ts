@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { decimalSeparatorFor, findPriceMentions, parsePriceText, readNumber, readPrice, type PriceTextOptions } from './price-text.ts';
+import { parsePriceText, readPrice } from './price-text.ts';
+import { findPriceMentions } from './price-mentions.ts';
+import { decimalSeparatorFor } from './locale-formats.ts';
+import { readNumber } from './written-numbers.ts';
+import type { PriceTextOptions } from './price-text-types.ts';
 
 const NBSP = '\u00a0';
 const NNBSP = '\u202f';

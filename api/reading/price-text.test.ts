@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { findPriceMentions, parsePriceText, readPrice } from './price-text.ts';
+import { parsePriceText, readPrice } from './price-text.ts';
+import { findPriceMentions } from './price-mentions.ts';
 
 const NBSP = '\u00a0';
 const NARROW_NBSP = '\u202f';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { parsePage } from './page.ts';
-import { statedAvailability, structuredDataPrices, type Availability, type StructuredSource } from './structured-data.ts';
+import { statedAvailability, structuredDataPrices } from './structured-data.ts';
+import type { Availability, StructuredSource } from './structured-values.ts';
 import { extractPrice } from './extract.ts';
 import { detectPriceSelectors } from '../ai/detect.ts';
 

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { extractPrice } from './extract.ts';
 import { parsePage } from './page.ts';
-import { analysePage, MAX_PRICE_READS, scoreCandidates } from './visible-price.ts';
+import { MAX_PRICE_READS, scoreCandidates } from './visible-price.ts';
+import { analysePage } from './page-analysis.ts';
 
 /**
  * Hostile pages read without a selector. Check Now reads a page in the API process, so the time
