@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { loadConfig } from '../../api/config.ts';
 import { createApp } from '../../api/server.ts';
 import { signInDemo } from '../../api/testing/sign-in.ts';

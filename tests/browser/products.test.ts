@@ -60,7 +60,7 @@ describe.skipIf(!browserAvailable)('products screen', () => {
     const { ctx, page } = await openProducts(browser, product, 'kettles@example.com');
     await page.getByText('No products yet').waitFor();
 
-    // Add: the empty form shows every message of spec section 5 and focuses the first field.
+    // Add: the empty form shows every message of docs/product.md#form-messages and focuses the first field.
     await page.getByRole('button', { name: 'Add Your First Product' }).click();
     const add = page.getByRole('dialog', { name: 'Add New Product' });
     await add.waitFor();

@@ -3,7 +3,7 @@ import { aiDetectionIncluded, confidenceLabel, DETECTION_FAILED, detectionFailur
 import { ApiError } from './api';
 
 describe('AI Detect', () => {
-  test('checks the url first (spec section 5)', () => {
+  test('checks the url first', () => {
     expect(detectUrlProblem('')).toEqual(URL_REQUIRED);
     expect(detectUrlProblem('   ')).toEqual({ title: 'URL Required', description: 'Please enter a product URL first.' });
     expect(detectUrlProblem('competitor.com/kettle')).toEqual({ title: 'Invalid URL', description: 'Please enter a valid URL.' });

@@ -1,6 +1,6 @@
 /**
  * The AI help's client-side rules and messages: the checks before AI Detect calls the server
- * (spec section 5), its toasts (spec section 8), and how confidences are shown.
+ * (docs/product.md#form-messages), its toasts (docs/product.md#ai-help), and how confidences are shown.
  */
 import type { ToastMessage } from '../stores/toast';
 import { planOf } from '../../../api/billing/plans';

@@ -1,4 +1,4 @@
-/** Pure rules of the Alerts screen and the notifications popover (spec sections 2, 4, 8 and 9). */
+/** Pure rules of the Alerts screen and the notifications popover (docs/product.md#alerts). */
 import { formatPrice } from './format';
 import type { ALERT_TYPES } from '../../../domain/alerts.ts';
 

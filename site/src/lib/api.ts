@@ -1,5 +1,5 @@
 /**
- * The API client (spec section 7), typed by the server's own app type through the Eden treaty,
+ * The API client (docs/product.md#how-the-site-talks-to-the-api), typed by the server's own app type through the Eden treaty,
  * so a changed route or payload breaks the site's type check instead of a screen.
  *
  * Every call goes through `call`, the one place that turns an answer into data or an Error whose
@@ -58,7 +58,7 @@ export type UnreadCount = Treaty.Data<typeof client.api.notifications['unread-co
 export type Notification = Treaty.Data<typeof client.api.notifications.get>[number];
 export type Backtest = Treaty.Data<ReturnType<typeof client.api.products>['alert-backtest']['get']>;
 
-/** A product as the list shows it, and the bodies of the add and edit calls (spec sections 3 and 7). */
+/** A product as the list shows it, and the bodies of the add and edit calls. */
 export type Product = Treaty.Data<typeof client.api.products.get>[number];
 export type NewProduct = z.input<typeof ProductSchemas.AddProductBody>;
 export type ProductChanges = z.input<typeof ProductSchemas.EditProductBody>;
@@ -202,12 +202,12 @@ export const api = {
 
 export type ApiKeyStatus = Treaty.Data<(typeof client.api.settings)['api-key']['get']>;
 
-/** Billing answers (spec sections 3 and 7): times in Unix seconds, amounts in pence per month. */
+/** Billing answers: times in Unix seconds, amounts in pence per month. */
 export type BillingAnswer = Treaty.Data<typeof client.api.billing.subscription.get>;
 export type TrialSetup = Treaty.Data<(typeof client.api.billing)['create-trial-setup']['post']>;
 export type PaidPlanId = 'starter' | 'growth' | 'pro';
 
-/** AI help answers (spec section 3): selector suggestions (confidence 0-100) and pricing suggestions (confidence 0-1). */
+/** AI help answers (docs/product.md#ai-help): selector suggestions (confidence 0-100) and pricing suggestions (confidence 0-1). */
 export type SelectorSuggestion = Extract<Treaty.Data<(typeof client.api.ai)['detect-selector']['post']>, { success: true }>['selectors'][number];
 export type PricingSuggestion = Treaty.Data<(typeof client.api)['price-suggestions']['post']>['suggestions'][number];
 

@@ -1,11 +1,11 @@
-/** What the Billing and Subscribe screens show, from the plan table and the subscription answer (spec sections 2, 3, 9). */
+/** What the Billing and Subscribe screens show, from the plan table and the subscription answer (docs/product.md#billing-and-plans). */
 import { PLANS, PLAN_IDS, TRIAL_DAYS, type PlanId } from '../../../api/billing/plans';
 import { ApiError, isUnauthorizedError, type BillingAnswer, type PaidPlanId } from './api';
 import { formatDate, formatPrice } from './format';
 
 export { PLANS, PLAN_IDS, TRIAL_DAYS };
 
-/** Spec section 9: after the trial starts, the Billing page opens after this delay. */
+/** After the trial starts, the Billing page opens after this delay (docs/product.md#billing-and-plans). */
 export const SUCCESS_REDIRECT_MS = 1500;
 export const BILLING_SUCCESS_PATH = '/billing?success=true';
 
@@ -112,7 +112,7 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Spec section 7: the subscription is fetched with up to 3 retries, none after a 401. */
+/** The subscription is fetched with up to 3 retries, none after a 401 (docs/product.md#how-the-site-talks-to-the-api). */
 export async function withRetries<T>(load: () => Promise<T>, retries = 3, delayMs = 500): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {

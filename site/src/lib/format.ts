@@ -1,4 +1,4 @@
-/** Display formats shared by every signed-in screen (spec sections 2, 4 and 9). */
+/** Display formats shared by every signed-in screen (docs/product.md#figures-currencies-and-times). */
 import { formatMoney } from '../../../domain/money.ts';
 
 type Person = {

@@ -1,4 +1,4 @@
-/** Price History screen: ranges, search and the shapes its rows draw (spec section 2). */
+/** Price History screen: ranges, search and the shapes its rows draw (docs/product.md#price-history). */
 import type { DetailRange, HistoryRange, PricePoint } from './api';
 
 export const HISTORY_RANGES: readonly { value: HistoryRange; label: string }[] = [
@@ -20,7 +20,7 @@ export function filterByName<T extends { name: string }>(products: readonly T[],
 
 export type Direction = 'rise' | 'drop' | 'none';
 
-/** Spec section 4: above 0 a rise, below 0 a drop, judged on the figure as shown (one decimal). */
+/** Above 0 a rise, below 0 a drop, judged on the figure as shown (one decimal; docs/product.md#figures-currencies-and-times). */
 export function direction(changePercent: number): Direction {
   const shown = Number(changePercent.toFixed(1));
   return shown > 0 ? 'rise' : shown < 0 ? 'drop' : 'none';

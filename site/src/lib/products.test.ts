@@ -71,7 +71,7 @@ describe('thresholdLabel', () => {
 });
 
 describe('validateProduct', () => {
-  test('the messages of spec section 5', () => {
+  test('the messages of the add and edit dialogs', () => {
     expect(validateProduct({ name: ' ', url: '', selector: '' })).toEqual({
       name: 'Product name is required',
       url: 'Please enter a valid URL',

@@ -1,4 +1,4 @@
-/** Pure rules of the Products screen: search, card figures and the dialogs' validation (spec sections 2 and 5). */
+/** Pure rules of the Products screen: search, card figures and the dialogs' validation (docs/product.md#products). */
 import { formatSignedPercent, relativeTime } from './format';
 import { parseManualPrice } from '../../../api/products/manual-price';
 import { selectorMissNote, type PriceSource } from '../../../api/reading/price-source';

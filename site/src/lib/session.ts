@@ -1,6 +1,6 @@
 import { toast, type ToastMessage } from '../stores/toast';
 
-/** What a signed-out user sees on a protected page or after any 401 (spec sections 4 and 8). */
+/** What a signed-out user sees on a protected page or after any 401 (docs/product.md#when-the-session-ends). */
 export const UNAUTHORIZED_TOAST: ToastMessage = {
   title: 'Unauthorized',
   description: 'You are logged out. Logging in again...',

@@ -1,4 +1,4 @@
-/** Settings (spec section 3): the defaults and the choices the Settings screen offers. */
+/** Settings (docs/product.md#settings): the defaults and the choices the Settings screen offers. */
 import type { Settings } from './api';
 
 type Choice<V> = { value: V; label: string };

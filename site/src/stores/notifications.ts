@@ -80,7 +80,7 @@ export async function markAllNotificationsRead(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The in-app price alert toast and the browser notification (spec sections 7 and 9). What was
+// The in-app price alert toast and the browser notification (docs/product.md#notifications). What was
 // shown is remembered across pages and tabs, so moving around the app does not repeat it.
 
 const SHOWN_KEY = 'pricewatch-shown-alerts';

@@ -2,7 +2,7 @@ import { atom } from 'nanostores';
 
 /**
  * Bumped after every successful product change (add, edit, delete, price update, check), so the
- * product list and the dashboard stats that subscribe to it fetch again (spec section 7).
+ * product list and the dashboard stats that subscribe to it fetch again (docs/product.md#how-the-site-talks-to-the-api).
  */
 export const $productsVersion = atom(0);
 

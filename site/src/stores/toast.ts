@@ -9,7 +9,7 @@ export type Toast = ToastMessage & {
   duration?: number;
 };
 
-/** One toast at a time (spec section 9): a new toast replaces the one on screen. */
+/** One toast at a time (docs/product.md#toasts-and-tooltips): a new toast replaces the one on screen. */
 export const TOAST_LIMIT = 1;
 
 /** Newest first; the Toaster renders this list. */

@@ -7,7 +7,7 @@ import { relativeTime } from '../../lib/format';
 import { cn } from '../../lib/utils';
 import { $alertsVersion, loadNotifications } from '../../stores/notifications';
 import { toast } from '../../stores/toast';
-import { AppShell } from '../AppShell';
+import { AppShell } from '../shell/AppShell';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Input } from '../ui/Input';

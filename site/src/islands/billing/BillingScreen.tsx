@@ -1,13 +1,15 @@
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
 import { Brain, CalendarClock, CalendarX, CirclePause, Clock, Gift, Package, PoundSterling, TriangleAlert } from 'lucide-react';
 import { CHECK_FREQUENCY_LABEL } from '../../../../api/billing/plans';
-import { api, isUnauthorizedError, type BillingAnswer } from '../../lib/api';
+import { isUnauthorizedError, type BillingAnswer } from '../../lib/api';
 import {
-  currentPlanId, formatBillingDate, formatMonthly, isCanceled, PLANS, productLimitLabel, subscribePath, subscriptionOutlook, withRetries,
+  currentPlanId, formatBillingDate, formatMonthly, isCanceled, PLANS, productLimitLabel, subscribePath, subscriptionOutlook,
 } from '../../lib/billing';
 import { productsAfterEnd } from '../../lib/plan-limits';
 import { cn } from '../../lib/utils';
-import { AppShell } from '../AppShell';
+import { loadable, readStore } from '../../stores/query';
+import { AppShell } from '../shell/AppShell';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../ui/Card';
@@ -23,25 +25,19 @@ export default function BillingScreen() {
   );
 }
 
-/** The subscription answer, with up to 3 retries (spec section 7). */
+/** The subscription answer, with up to 3 retries (docs/product.md#how-the-site-talks-to-the-api). */
+const $subscription = readStore('billing/subscription');
+const $billing = loadable($subscription);
+
 function useSubscription() {
-  const [answer, setAnswer] = useState<BillingAnswer | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setFailed(false);
-    withRetries(api.billing.subscription).then(
-      (loaded) => live && setAnswer(loaded),
-      (error) => live && !isUnauthorizedError(error) && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [attempt]);
-
-  return { answer, setAnswer, failed, retry: () => setAttempt((n) => n + 1) };
+  const { data, error } = useStore($billing);
+  return {
+    answer: data ?? null,
+    setAnswer: (next: BillingAnswer) => $subscription.mutate(next),
+    // A 401 has its own toast and redirect.
+    failed: !!error && !isUnauthorizedError(error),
+    retry: () => $subscription.revalidate(),
+  };
 }
 
 function Billing() {

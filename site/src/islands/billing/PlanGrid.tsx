@@ -7,7 +7,7 @@ import { Button } from '../ui/Button';
 
 type PlanGridProps = { answer: BillingAnswer; onDowngrade: () => void };
 
-/** The four plans from the plan table, each with the button spec section 2 gives it for this user. */
+/** The four plans from the plan table, each with its button for this user (docs/product.md#billing-and-plans). */
 export function PlanGrid({ answer, onDowngrade }: PlanGridProps) {
   return (
     <section aria-labelledby="plans-title" className="space-y-6">

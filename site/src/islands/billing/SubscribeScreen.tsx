@@ -6,7 +6,7 @@ import {
   SUCCESS_REDIRECT_MS, TRIAL_DAYS, withRetries, type SubscribeMode,
 } from '../../lib/billing';
 import { toast } from '../../stores/toast';
-import { AppShell } from '../AppShell';
+import { AppShell } from '../shell/AppShell';
 import { Button } from '../ui/Button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../ui/Card';
 import { Skeleton } from '../ui/Skeleton';
@@ -45,7 +45,7 @@ function Subscribe({ plan, asked }: { plan: PaidPlanId | 'free' | null; asked: s
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
 
-  // Spec section 2: the page loads a payment setup as it opens.
+  // The page loads a payment setup as it opens (docs/product.md#billing-and-plans).
   useEffect(() => {
     let live = true;
     setFailed(false);

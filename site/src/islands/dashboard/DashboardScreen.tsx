@@ -1,23 +1,25 @@
-import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { useState, type ComponentType, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
+import { onMount } from 'nanostores';
 import {
   ArrowDownRight, ArrowUpRight, Bell, ChartLine, CircleCheck, Clock, History, Minus, Package, Plus,
   TrendingDown, TrendingUp, TriangleAlert,
 } from 'lucide-react';
-import { api, isUnauthorizedError, type DashboardStats } from '../lib/api';
-import { DEFAULT_TREND_RANGE, hasTrendData, TREND_RANGES, trendDays, type TrendRange } from '../lib/charts';
-import { statCards, type ChangeType, type StatCard } from '../lib/dashboard';
-import { formatDateTime, formatPercent, formatPrice, formatSignedPercent, hostWithoutWww } from '../lib/format';
-import { cn } from '../lib/utils';
-import { $productsVersion } from '../stores/products';
-import { AppShell } from './AppShell';
-import { TrendChart } from './charts/TrendChart';
-import { Badge } from './ui/Badge';
-import { Button } from './ui/Button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './ui/Card';
-import { Skeleton } from './ui/Skeleton';
+import { isUnauthorizedError, type DashboardStats } from '../../lib/api';
+import { DEFAULT_TREND_RANGE, hasTrendData, TREND_RANGES, trendDays, type TrendRange } from '../../lib/charts';
+import { statCards, type ChangeType, type StatCard } from '../../lib/dashboard';
+import { formatDateTime, formatPercent, formatPrice, formatSignedPercent, hostWithoutWww } from '../../lib/format';
+import { cn } from '../../lib/utils';
+import { $productsVersion } from '../../stores/products';
+import { loadable, readStore } from '../../stores/query';
+import { AppShell } from '../shell/AppShell';
+import { TrendChart } from '../charts/TrendChart';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/Card';
+import { Skeleton } from '../ui/Skeleton';
 
-/** Spec section 9. */
+/** The dashboard figures are fetched again this often (docs/product.md#dashboard). */
 export const STATS_REFRESH_MS = 30_000;
 const RECENT_CHANGES_SHOWN = 5;
 const PRODUCTS_PATH = '/products';
@@ -30,31 +32,16 @@ export default function DashboardScreen() {
   );
 }
 
-type Load = { stats: DashboardStats | null; failed: boolean };
+/** The stats, read now, every 30 s and after every product change. */
+const $stats = readStore('dashboard/stats', { revalidateInterval: STATS_REFRESH_MS });
+onMount($stats, () => $productsVersion.listen(() => $stats.revalidate()));
+// A failed refresh keeps the figures on screen, and "Try again" keeps the message until the answer.
+const $dashboard = loadable($stats, { keepError: true });
 
-/** The stats, fetched now, every 30 s and after every product change. */
-function useDashboardStats(): Load & { retry: () => void } {
-  const version = useStore($productsVersion);
-  const [attempt, setAttempt] = useState(0);
-  const [load, setLoad] = useState<Load>({ stats: null, failed: false });
-
-  useEffect(() => {
-    let live = true;
-    const fetchStats = () =>
-      api.dashboard.stats().then(
-        (stats) => live && setLoad({ stats, failed: false }),
-        // A 401 has its own toast and redirect; a failed refresh keeps the figures on screen.
-        (error) => live && !isUnauthorizedError(error) && setLoad((l) => ({ ...l, failed: true })),
-      );
-    fetchStats();
-    const timer = setInterval(fetchStats, STATS_REFRESH_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [version, attempt]);
-
-  return { ...load, retry: () => setAttempt((n) => n + 1) };
+function useDashboardStats(): { stats: DashboardStats | null; failed: boolean; retry: () => void } {
+  const { data, error } = useStore($dashboard);
+  // A 401 has its own toast and redirect.
+  return { stats: data ?? null, failed: !!error && !isUnauthorizedError(error), retry: () => $stats.revalidate() };
 }
 
 function Dashboard() {

@@ -1,25 +1,25 @@
 import { useEffect, useId, useState } from 'react';
 import { ExternalLink, History, Search } from 'lucide-react';
-import { api, isUnauthorizedError, type DetailRange, type HistoryRange, type PriceHistoryProduct, type PricePoint } from '../lib/api';
-import { formatDateTime, formatPrice, formatSignedPercent, hostWithoutWww } from '../lib/format';
+import { api, isUnauthorizedError, type DetailRange, type HistoryRange, type PriceHistoryProduct, type PricePoint } from '../../lib/api';
+import { formatDateTime, formatPrice, formatSignedPercent, hostWithoutWww } from '../../lib/format';
 import {
   changeVariant, DEFAULT_HISTORY_RANGE, DETAIL_RANGES, direction, filterByName, HISTORY_RANGES, rangeChange, sparklinePoints,
-} from '../lib/history';
-import { cn } from '../lib/utils';
-import { toast } from '../stores/toast';
-import { AppShell } from './AppShell';
-import { PriceChart } from './charts/PriceChart';
+} from '../../lib/history';
+import { cn } from '../../lib/utils';
+import { toast } from '../../stores/toast';
+import { AppShell } from '../shell/AppShell';
+import { PriceChart } from '../charts/PriceChart';
 import { PricingInsights } from './PricingInsights';
-import { Badge } from './ui/Badge';
-import { Button, focusRing } from './ui/Button';
-import { Card, CardContent, CardHeader, CardTitle } from './ui/Card';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from './ui/Dialog';
-import { Input } from './ui/Input';
-import { Label } from './ui/Label';
-import { OptionSelect } from './ui/Select';
-import { ShowMore, usePaged } from './ui/ShowMore';
-import { Skeleton } from './ui/Skeleton';
-import { ProductImage } from './ui/ProductImage';
+import { Badge } from '../ui/Badge';
+import { Button, focusRing } from '../ui/Button';
+import { Card, CardContent, CardHeader, CardTitle } from '../ui/Card';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../ui/Dialog';
+import { Input } from '../ui/Input';
+import { Label } from '../ui/Label';
+import { OptionSelect } from '../ui/Select';
+import { ShowMore, usePaged } from '../ui/ShowMore';
+import { Skeleton } from '../ui/Skeleton';
+import { ProductImage } from '../ui/ProductImage';
 
 export default function PriceHistoryScreen() {
   return (

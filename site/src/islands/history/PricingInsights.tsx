@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Sparkles } from 'lucide-react';
-import { api, isUnauthorizedError, type DetailRange, type PricingSuggestion } from '../lib/api';
-import { confidenceLabel, SUGGESTIONS_FAILED } from '../lib/ai';
-import { toast } from '../stores/toast';
-import { Badge } from './ui/Badge';
-import { Button } from './ui/Button';
-import { Card, CardContent, CardHeader, CardTitle } from './ui/Card';
-import { Spinner } from './ui/Spinner';
+import { api, isUnauthorizedError, type DetailRange, type PricingSuggestion } from '../../lib/api';
+import { confidenceLabel, SUGGESTIONS_FAILED } from '../../lib/ai';
+import { toast } from '../../stores/toast';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { Card, CardContent, CardHeader, CardTitle } from '../ui/Card';
+import { Spinner } from '../ui/Spinner';
 
 /** 'Get Pricing Suggestions' and the 'AI Pricing Insights' card of the history dialog, for its range. */
 export function PricingInsights({ productId, range }: { productId: string; range: DetailRange }) {

@@ -1,40 +1,35 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { ChevronDown, Globe, PauseCircle } from 'lucide-react';
-import { api } from '../../lib/api';
+import { onMount } from 'nanostores';
 import { failureSummary, hasTrouble, pausedLabel, successRate, type HostHealth } from '../../lib/check-health';
 import { relativeTime } from '../../lib/format';
 import { cn } from '../../lib/utils';
 import { $productsVersion } from '../../stores/products';
+import { loadable, readStore } from '../../stores/query';
 import { Badge } from '../ui/Badge';
 import { Card } from '../ui/Card';
+
+/**
+ * Read with the panel and again after every product change; a failure keeps what was shown and
+ * says so until the next answer. The panel goes with the last product, and reads afresh when it
+ * comes back (the store keeps nothing).
+ */
+const $checkHealth = readStore('check-health', { dedupeTime: 0, cacheLifetime: 0 });
+onMount($checkHealth, () => $productsVersion.listen(() => $checkHealth.revalidate()));
+const $health = loadable($checkHealth, { keepError: true });
 
 /**
  * "Check health" below the product grid: per shop, how the last 7 days of checks went. It opens
  * by itself when a shop has trouble, and reloads with the product list (Check Now refreshes it).
  */
 export function CheckHealthPanel() {
-  const version = useStore($productsVersion);
-  const [hosts, setHosts] = useState<HostHealth[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { data, error } = useStore($health);
+  const hosts = data?.hosts ?? null;
+  const failed = !!error;
   // Until the owner opens or closes it, the panel is open exactly when a shop has trouble.
   const [chosen, setChosen] = useState<boolean | null>(null);
   const panelId = useId();
-
-  useEffect(() => {
-    let current = true;
-    api.checkHealth.get().then(
-      (health) => {
-        if (!current) return;
-        setHosts(health.hosts);
-        setFailed(false);
-      },
-      () => current && setFailed(true),
-    );
-    return () => {
-      current = false;
-    };
-  }, [version]);
 
   const expanded = chosen ?? (hosts !== null && hasTrouble(hosts));
   const paused = hosts?.filter((h) => pausedLabel(h.backedOffUntil) !== null).length ?? 0;

@@ -35,7 +35,7 @@ export function FormDialog(props: FormDialogProps) {
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
-        {/* Our messages (spec section 5) replace the browser's own validation bubbles. */}
+        {/* Our messages (docs/product.md#form-messages) replace the browser's own validation bubbles. */}
         <form ref={formRef} noValidate onSubmit={submit} className="grid gap-4" aria-busy={pending}>
           {children}
           <DialogFooter className="pt-2">

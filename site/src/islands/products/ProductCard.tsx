@@ -207,7 +207,7 @@ export function ProductCard({ product, onAction, selected, onSelectedChange, rec
 }
 
 
-/** Spec section 4: a rise reads in the destructive colour, a drop in green, no change neutral. */
+/** A rise reads in the destructive colour, a drop in green, no change neutral (docs/product.md#figures-currencies-and-times). */
 function Change({ percent }: { percent: number | null }) {
   const text = formatChange(percent);
   const direction = text === '0%' ? 0 : Math.sign(percent ?? 0);

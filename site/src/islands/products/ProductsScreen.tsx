@@ -1,13 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Download, Info, Plus, Search, Upload } from 'lucide-react';
-import { api, type Product } from '../../lib/api';
+import { onMount } from 'nanostores';
+import type { Product } from '../../lib/api';
 import { awaitingRecheck, filterProducts, FIRST_CHECK_WAIT_MS, recheckAfterEdit, type Recheck } from '../../lib/products';
 import { EXPORT_HREF, keepExisting } from '../../lib/catalogue';
 import { $productsVersion, refreshProducts } from '../../stores/products';
 import { $user } from '../../stores/auth';
+import { loadable, readStore } from '../../stores/query';
 import { productUsage } from '../../lib/plan-limits';
-import { AppShell } from '../AppShell';
+import { AppShell } from '../shell/AppShell';
 import { Button } from '../ui/Button';
 import { Input } from '../ui/Input';
 import { ShowMore, usePaged } from '../ui/ShowMore';
@@ -37,40 +39,35 @@ const FIRST_CHECK_POLL_MS = 2_000;
 /** Cards rendered at first and per "Show more": a few screens' worth, fitting 1 to 4 columns. */
 const CARDS_PER_PAGE = 48;
 
+/**
+ * The list, read on load, after every change, and while a first check runs; a refresh keeps the
+ * cards on screen meanwhile, and a failure says so until the next answer. A 401 has its own toast
+ * and sign-in redirect (the call's 'Session Expired').
+ */
+const $productList = readStore('products');
+onMount($productList, () => $productsVersion.listen(() => $productList.revalidate()));
+const $products = loadable($productList, { keepError: true });
+
 function Products() {
-  const version = useStore($productsVersion);
   const user = useStore($user);
-  const [products, setProducts] = useState<Product[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { data, error } = useStore($products);
+  const products = data ?? null;
+  const failed = !!error;
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<OpenDialog>(null);
   /** Products chosen for a bulk action. */
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const searchRef = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLElement | null>(null);
-  const [poll, setPoll] = useState(0);
   /** When this screen first saw each product still waiting for its first check. */
   const pendingSince = useRef(new Map<string, number>());
   /** Products whose address or selector was just changed, waiting for the check the edit queued. */
   const [rechecks, setRechecks] = useState(new Map<string, Recheck>());
 
-  // Fetched on load, after every change, and while a first check runs; a refresh keeps the cards on screen meanwhile.
+  // Products that are gone leave the selection with each new list.
   useEffect(() => {
-    let current = true;
-    api.products.list().then(
-      (list) => {
-        if (!current) return;
-        setProducts(list);
-        setSelected((ids) => keepExisting(ids, list));
-        setFailed(false);
-      },
-      // A 401 has its own toast and sign-in redirect (the call's 'Session Expired').
-      () => current && setFailed(true),
-    );
-    return () => {
-      current = false;
-    };
-  }, [version, poll]);
+    if (data) setSelected((ids) => keepExisting(ids, data));
+  }, [data]);
 
   // A new product is checked at once, and so is a new address or selector: fetch again until the
   // result (or failure) arrives, for a minute at most.
@@ -86,7 +83,7 @@ function Products() {
     // Checked (or given up on): those cards go back to saying how their last check went.
     if (rechecking.length < rechecks.size) setRechecks(new Map(rechecking.map((p) => [p.id, rechecks.get(p.id)!])));
     if (!waiting.length && !rechecking.length) return;
-    const timer = setTimeout(() => setPoll((n) => n + 1), FIRST_CHECK_POLL_MS);
+    const timer = setTimeout(() => $productList.revalidate(), FIRST_CHECK_POLL_MS);
     return () => clearTimeout(timer);
   }, [products, rechecks]);
 
@@ -105,7 +102,8 @@ function Products() {
 
   /** Shows the server's answer at once, then refreshes the list and the dashboard figures. */
   function changed(update?: (list: Product[]) => Product[]) {
-    if (update) setProducts((list) => list && update(list));
+    const list = $products.get().data;
+    if (update && list) $productList.mutate(update(list));
     close();
     refreshProducts();
   }

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { Bell, X } from 'lucide-react';
-import { noticeLink, unreadSummary, wasNowLine } from '../lib/alerts';
-import { badgeCount, relativeTime } from '../lib/format';
-import { cn } from '../lib/utils';
+import { noticeLink, unreadSummary, wasNowLine } from '../../lib/alerts';
+import { badgeCount, relativeTime } from '../../lib/format';
+import { cn } from '../../lib/utils';
 import {
   $notifications,
   $unreadCount,
@@ -12,11 +12,11 @@ import {
   markNotificationRead,
   startNotifications,
   type Notification,
-} from '../stores/notifications';
-import { AlertTypeIcon } from './alerts/AlertType';
-import { Button, focusRing } from './ui/Button';
-import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from './ui/Popover';
-import { Tooltip, TooltipContent, TooltipTrigger } from './ui/Tooltip';
+} from '../../stores/notifications';
+import { AlertTypeIcon } from '../alerts/AlertType';
+import { Button, focusRing } from '../ui/Button';
+import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/Popover';
+import { Tooltip, TooltipContent, TooltipTrigger } from '../ui/Tooltip';
 
 export function NotificationBell() {
   const notifications = useStore($notifications);

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Menu } from 'lucide-react';
-import type { User } from '../lib/api';
-import { avatarLetter, displayName, planLabel } from '../lib/format';
-import { Badge } from './ui/Badge';
-import { Button } from './ui/Button';
-import { DialogTrigger } from './ui/Dialog';
+import type { User } from '../../lib/api';
+import { avatarLetter, displayName, planLabel } from '../../lib/format';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { DialogTrigger } from '../ui/Dialog';
 import { NotificationBell } from './NotificationBell';
 import { ThemeToggle } from './ThemeToggle';
 

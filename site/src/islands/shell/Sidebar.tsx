@@ -1,10 +1,10 @@
 import { Bell, ChartLine, CreditCard, LayoutDashboard, LogOut, Package, Settings, TrendingDown } from 'lucide-react';
-import type { User } from '../lib/api';
-import { LOGOUT_PATH } from '../lib/session';
-import { planLabel } from '../lib/format';
-import { isCurrentPage } from '../lib/navigation';
-import { cn } from '../lib/utils';
-import { Button, focusRing } from './ui/Button';
+import type { User } from '../../lib/api';
+import { LOGOUT_PATH } from '../../lib/session';
+import { planLabel } from '../../lib/format';
+import { isCurrentPage } from '../../lib/navigation';
+import { cn } from '../../lib/utils';
+import { Button, focusRing } from '../ui/Button';
 
 type NavItem = { label: string; href: string; icon: typeof Bell };
 

@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { Moon, Sun } from 'lucide-react';
-import { $resolvedTheme, toggleTheme } from '../stores/theme';
-import { Button } from './ui/Button';
-import { WithTooltip } from './ui/Tooltip';
+import { $resolvedTheme, toggleTheme } from '../../stores/theme';
+import { Button } from '../ui/Button';
+import { WithTooltip } from '../ui/Tooltip';
 
 export function ThemeToggle() {
   const dark = useStore($resolvedTheme) === 'dark';

@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Toast } from 'radix-ui';
 import { X } from 'lucide-react';
-import { TOASTS_KEEP_CLEAR, toastClearance } from '../lib/toasts';
-import { cn } from '../lib/utils';
-import { $toasts, dismissToast } from '../stores/toast';
-import { focusRing } from './ui/Button';
+import { TOASTS_KEEP_CLEAR, toastClearance } from '../../lib/toasts';
+import { cn } from '../../lib/utils';
+import { $toasts, dismissToast } from '../../stores/toast';
+import { focusRing } from '../ui/Button';
 
 const variants = {
   default: 'border bg-background text-foreground',
@@ -33,7 +33,7 @@ function useClearance(showing: boolean): number {
 }
 
 /**
- * Renders the toast store with Radix Toast (spec section 9): 5000 ms by default, swipe right past
+ * Renders the toast store with Radix Toast (docs/product.md#toasts-and-tooltips): 5000 ms by default, swipe right past
  * 50 px to dismiss, F8 moves focus to the toasts. They show along the bottom edge on every screen
  * (so never over the top of a dialog, where its title and close button are), above the bulk-action bar.
  */

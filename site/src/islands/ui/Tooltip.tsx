@@ -2,7 +2,7 @@ import type { ComponentProps, ReactNode } from 'react';
 import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import { cn } from '../../lib/utils';
 
-/** Spec section 9: tooltips open after 700 ms; moving between them within 300 ms skips the wait. */
+/** Tooltips open after 700 ms; moving between them within 300 ms skips the wait (docs/product.md#toasts-and-tooltips). */
 export function TooltipProvider({ children }: { children: ReactNode }) {
   return (
     <TooltipPrimitive.Provider delayDuration={700} skipDelayDuration={300}>
