@@ -1,67 +1,37 @@
 import { Elysia } from 'elysia';
-import { staticPlugin } from '@elysiajs/static';
-import { join } from 'node:path';
 import type { AppContext } from './context.ts';
+import type { Module } from './module.ts';
+import { modules } from './modules.ts';
 import { errorHandling } from './http/errors.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { compression } from './http/compression.ts';
 import { originCheck } from './http/origin.ts';
-import { authRoutes } from './auth/routes.ts';
-import { settingsRoutes } from './settings/routes.ts';
-import { productsRoutes } from './products/routes.ts';
-import { productImportRoutes } from './products/import.ts';
-import { productExportRoutes } from './products/export.ts';
-import { productBulkRoutes } from './products/bulk.ts';
-import { dashboardRoutes } from './dashboard/routes.ts';
-import { historyRoutes } from './history/routes.ts';
-import { siteRoutes } from './site.ts';
-import { billingRoutes, billingWebhookRoutes } from './billing/routes.ts';
-import { createBilling } from './billing/billing.ts';
 import { jsonInput } from './http/input.ts';
-import { checkRoutes } from './checks/routes.ts';
-import { checkHealthRoutes } from './check-health/routes.ts';
-import { demoShopRoutes } from './demo-shop/routes.ts';
-import { aiRoutes } from './ai/routes.ts';
-import { alertRoutes } from './alerts/routes.ts';
-import { channelRoutes } from './channels/routes.ts';
-import { apiKeyRoutes } from './public-api/key-routes.ts';
-import { publicApiRoutes } from './public-api/routes.ts';
-import { apiDocs } from './public-api/docs.ts';
+import { siteRoutes } from './site.ts';
 
-/** The whole HTTP surface: the JSON API under /api and the static site on the same origin. */
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type RoutesOf<F> = F extends (ctx: AppContext) => { '~Routes': infer R } ? R : never;
+type ModuleRoutesOf<M> = M extends unknown ? RoutesOf<M extends { routes: infer F } ? F : never> | RoutesOf<M extends { bodyRoutes: infer F } ? F : never> : never;
+/** Every module's routes in one type, so the site's typed client knows each route, its body and its answer. */
+type ModuleRoutes = UnionToIntersection<ModuleRoutesOf<(typeof modules)[number]>>;
+
+/** The whole HTTP surface: every module's JSON API under /api, and the static site on the same origin. */
 export function createApp(ctx: AppContext) {
-  const billing = createBilling(ctx);
   const notFound = ({ set }: { set: { status?: number | string } }) => { set.status = 404; return { message: 'Not found' }; };
-  return new Elysia()
+  const app = new Elysia()
     .use(securityHeaders(ctx.config))
     .use(compression)
     .use(errorHandling)
-    .use(originCheck(ctx))
-    // Routes that read their body themselves, in their own format, come before the JSON-only rules.
-    .use(billingWebhookRoutes(ctx, billing))
-    .use(productImportRoutes(ctx))
-    .use(jsonInput)
-    .use(authRoutes(ctx))
-    .use(settingsRoutes(ctx))
-    .use(productsRoutes(ctx))
-    .use(productExportRoutes(ctx))
-    .use(productBulkRoutes(ctx))
-    .use(dashboardRoutes(ctx))
-    .use(historyRoutes(ctx))
-    .use(checkRoutes(ctx))
-    .use(checkHealthRoutes(ctx))
-    .use(demoShopRoutes(ctx))
-    .use(billingRoutes(ctx, billing))
-    .use(aiRoutes(ctx))
-    .use(alertRoutes(ctx))
-    .use(channelRoutes(ctx))
-    .use(apiKeyRoutes(ctx))
-    .use(publicApiRoutes(ctx))
-    .use(apiDocs())
+    .use(originCheck(ctx));
+  // Routes that read their body themselves, in their own format, come before the JSON-only rules.
+  for (const module of modules as readonly Module[]) if (module.bodyRoutes) app.use(module.bodyRoutes(ctx));
+  app.use(jsonInput);
+  for (const module of modules as readonly Module[]) if (module.routes) app.use(module.routes(ctx));
+  return app
     // A method's own routes are searched before ALL ones, so GET needs its own or the site's /* takes it.
     .get('/api/*', notFound)
     .all('/api/*', notFound)
-    .use(siteRoutes(ctx));
+    .use(siteRoutes(ctx)) as unknown as typeof app & { '~Routes': ModuleRoutes };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -214,14 +214,3 @@ export function reportPartitionFailure(err: unknown): void {
   console.error('event log partitions:', err instanceof Error ? err.message : err);
 }
 
-/**
- * Keeps partitions ahead in a long-running process (the server, a worker): every `everyMs`, an
- * hour by default (the migration at start made them once already), so a try that had to give
- * way to a busy table is soon made again. Stops with `signal`.
- */
-export function keepPartitionsAhead(sql: Sql, opts: { everyMs?: number; signal?: AbortSignal } = {}): void {
-  const run = () => { ensurePartitions(sql).catch(reportPartitionFailure); };
-  const timer = setInterval(run, opts.everyMs ?? 3_600_000);
-  (timer as { unref?: () => void }).unref?.();
-  opts.signal?.addEventListener('abort', () => clearInterval(timer), { once: true });
-}

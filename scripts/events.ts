@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import type { Sql } from '../db/index.ts';
 import { join } from 'node:path';
 import { eventStats, exportEvents, importEvents, linesOf, linesOfFiles, streamSink, type ExportFilter } from '../events/ndjson.ts';

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { reparsePrices } from '../api/checks/reparse.ts';
 
 const { values, positionals } = parseArgs({

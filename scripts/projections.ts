@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../api/config.ts';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { chooseProjections, rebuildInto } from '../projections/replay.ts';
 import { archivedHistory } from '../events/archive.ts';
 

@@ -1,13 +1,14 @@
 import { loadConfig } from '../api/config.ts';
-import { createContext } from '../api/context.ts';
-import { runWorker } from '../api/checks/worker.ts';
+import { createContext } from '../api/create-context.ts';
+import { startJobs } from '../api/jobs.ts';
+import { modules } from '../api/modules.ts';
 import { containBrowserErrors, sharedRenderer } from '../api/fetching/browser.ts';
-import { keepPartitionsAhead } from '../events/partitions.ts';
 
 /**
  * An extra price-check worker process: `bun run worker [--concurrency N]`. Any number of them, on
  * any number of machines, share the queue in the PostgreSQL database of DATABASE_URL. The server
- * keeps enqueueing due checks (and runs a worker of its own unless CHECK_WORKER=off).
+ * keeps enqueueing due checks (and runs a worker of its own unless CHECK_WORKER=off). A worker
+ * runs the modules' jobs of the worker role: the checks, and the log's partitions kept ahead.
  */
 const config = loadConfig();
 if (!config.databaseUrl) {
@@ -23,16 +24,13 @@ if (!(concurrency >= 1)) {
 
 // A shop page's doings in the browser fail its check, never the process.
 containBrowserErrors();
-const ctx = await createContext(config);
-const stop = new AbortController();
-process.on('SIGINT', () => stop.abort());
-process.on('SIGTERM', () => stop.abort());
-
-// Workers also keep the event log's partitions ahead, so that they are made even when no server runs.
-keepPartitionsAhead(ctx.sql, { signal: stop.signal });
-
+const ctx = await createContext({ ...config, checkConcurrency: concurrency });
+const jobs = startJobs(ctx, 'worker', modules);
 console.log(`Price-check worker ${process.pid} started (${concurrency} at a time)`);
-await runWorker(ctx, { concurrency, signal: stop.signal });
+
+const stopped = new Promise((resolve) => { process.once('SIGINT', resolve); process.once('SIGTERM', resolve); });
+await stopped;
+await jobs.stop();
 // A browser launched for script-rendered pages would keep the process alive.
 await sharedRenderer().close();
 await ctx.close();

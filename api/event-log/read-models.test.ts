@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { transaction } from '../db/index.ts';
-import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../db/testing.ts';
-import { createEventStore, EVENT_STORE_DDL, type EventStore } from '../events/store.ts';
-import { DEFAULT_SETTINGS, type Settings } from '../events/catalogue.ts';
-import { createProjectionRunner, type ProjectionRunner } from './runner.ts';
-import { projections } from './index.ts';
-import type { Sql } from '../db/index.ts';
+import { transaction } from '../../db/index.ts';
+import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../../db/testing.ts';
+import { createEventStore, EVENT_STORE_DDL, type EventStore } from '../../events/store.ts';
+import { DEFAULT_SETTINGS, type Settings } from '../../events/catalogue.ts';
+import { createProjectionRunner, type ProjectionRunner } from '../../projections/runner.ts';
+import { allProjections as projections } from '../modules.ts';
+import type { Sql } from '../../db/index.ts';
 
 let db: Awaited<ReturnType<typeof testDatabase>>;
 let store: EventStore;

@@ -14,7 +14,7 @@
  */
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
-import { createContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { openDatabase, transaction, type Database } from '../../db/index.ts';
 import { createMailer } from '../../api/alerts/mailer.ts';
 import { createOutboxSender } from '../../api/alerts/sender.ts';

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../api/config.ts';
-import { createContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { userIdFor } from '../../api/auth/sign-in.ts';
 import { observed } from '../../api/testing/prices.ts';
 import { readDashboardStats } from '../../api/dashboard/routes.ts';

@@ -3,7 +3,7 @@
  * scheduled jobs (they would add checks of their own to what is measured). Prints the port.
  */
 import { loadConfig } from '../../api/config.ts';
-import { createContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { createApp } from '../../api/server.ts';
 
 const ctx = await createContext(loadConfig());

@@ -14,7 +14,7 @@
  */
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
-import { createContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { openDatabase, type Sql } from '../../db/index.ts';
 import { claimJobs } from '../../api/checks/queue.ts';
 import { MAX_FETCHES_PER_HOST } from '../../api/fetching/fetcher.ts';

@@ -14,7 +14,7 @@
  */
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
-import { createContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { openDatabase, transaction } from '../../db/index.ts';
 import { enqueueDueChecks } from '../../api/checks/queue.ts';
 import { PLANS } from '../../api/billing/plans.ts';

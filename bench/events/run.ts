@@ -12,7 +12,7 @@ import { createEventStore, EVENT_STORE_DDL, START, type NewEvent } from '../../e
 import { ensurePartitions } from '../../events/partitions.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
 import { createProjectionRunner } from '../../projections/runner.ts';
-import { projections } from '../../projections/index.ts';
+import { allProjections as projections } from '../../api/modules.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

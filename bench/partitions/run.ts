@@ -15,7 +15,7 @@
 import postgres from 'postgres';
 import { openDatabase, type Database, type Sql } from '../../db/index.ts';
 import { loadConfig } from '../../api/config.ts';
-import { createContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { UNPARTITIONED_LOG_DDL } from '../../api/testing/unpartitioned-log.ts';
 import { createEventStore, EVENT_STORE_DDL, START, checkpointOf, type Checkpoint } from '../../events/store.ts';
 import { addMonths, createPartition, listPartitions, monthStart } from '../../events/partitions.ts';

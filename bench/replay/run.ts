@@ -14,7 +14,7 @@ import postgres from 'postgres';
 import { createWriteStream } from 'node:fs';
 import { openDatabase } from '../../db/index.ts';
 import { loadConfig } from '../../api/config.ts';
-import { createContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { transaction } from '../../db/index.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
 import { continuePositions, exportEvents, insertExported, streamSink, type ExportedEvent } from '../../events/ndjson.ts';
