@@ -27,3 +27,10 @@ const KINDS: Record<string, { label: string; tone: Tone }> = {
 export const alertLabel = (type: string): string => KINDS[type]?.label ?? 'Alert';
 export const alertTone = (type: string): Tone => KINDS[type]?.tone ?? 'neutral';
 export const alertColour = (type: string) => TONE_COLOURS[alertTone(type)];
+
+/**
+ * An alert whose price was seen longer ago than this is not sent by e-mail or to channels: news
+ * that old helps nobody, and it keeps a log that predates sending (or a long outage) from flooding
+ * inboxes. The alert still shows in the app.
+ */
+export const NEWS_MAX_AGE_MS = 24 * 3_600_000;

@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { composeAlertEmail, composeWeeklyEmail, signedPercent } from './email.ts';
+import { composeAlertEmail, composeWeeklyEmail, signedPercent, type AlertMail } from './email.ts';
 import { formatSignedMoney as signedMoney } from '../../domain/money.ts';
-import { batchIdFor, type AlertMail } from './outbox.ts';
-import { backoff } from './sender.ts';
+import { batchIdFor } from './outbox.ts';
 import { alertIdFor } from './reactor.ts';
 import { decideAlert } from '../../events/alert.ts';
 import { formatPrice } from '../../site/src/lib/format.ts';
@@ -145,12 +144,5 @@ describe('batching and retries', () => {
     expect(alertIdFor(42)).not.toBe(alertIdFor(43));
     expect(alertIdFor(42, 'stock')).not.toBe(alertIdFor(42));
     expect(alertIdFor(42)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-  });
-
-  test('backoff doubles from the base up to the cap, with jitter of 20% either way', () => {
-    const exact = (attempt: number) => backoff(attempt, 5_000, 300_000, () => 0.5);
-    expect([1, 2, 3, 4, 7, 8, 20].map(exact)).toEqual([5_000, 10_000, 20_000, 40_000, 300_000, 300_000, 300_000]);
-    expect(backoff(1, 5_000, 300_000, () => 0)).toBe(4_000);
-    expect(backoff(1, 5_000, 300_000, () => 1)).toBe(6_000);
   });
 });

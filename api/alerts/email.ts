@@ -1,12 +1,14 @@
 import { formatMoney, formatSignedMoney } from '../../domain/money.ts';
 import { alertColour, alertLabel, TONE_COLOURS } from '../../domain/alerts.ts';
 import type { EventData } from '../../events/catalogue.ts';
-import type { AlertMail } from './outbox.ts';
 
 /**
  * The e-mails' words: a price alert (one or several alerts of one user) and the weekly report,
  * each as plain text and HTML. Links are absolute: the product's page and the app's own pages.
  */
+
+/** An alert as e-mails tell it: what was raised, as the log holds it. */
+export type AlertMail = EventData<'AlertRaised'>;
 
 export type ComposedMail = { subject: string; text: string; html: string };
 

@@ -4,16 +4,18 @@ import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { appendingTransaction, type RecordedEvent } from '../../events/store.ts';
 import type { Projection } from '../../projections/projection.ts';
 import { transaction, type Sql } from '../../db/index.ts';
-import type { WeeklyReport } from './email.ts';
+import { outbox, OUTBOX_COLUMNS } from '../outbox.ts';
+import { NEWS_MAX_AGE_MS } from '../../domain/alerts.ts';
+import type { AlertMail, WeeklyReport } from './email.ts';
 
 /**
  * The e-mail outbox: an operational table of e-mails waiting to go out, filled from the log.
  *
  * The reactor below turns each AlertRaised into one row, in the transaction that moves its
  * checkpoint, so an alert is queued exactly once. Senders (api/alerts/sender.ts) claim due rows
- * with FOR UPDATE SKIP LOCKED and a lease, group a user's waiting alerts into one e-mail (a batch
- * whose id, and so the Message-ID, is fixed at its first claim and kept across retries), and
- * record the outcome and remove the rows in one transaction.
+ * under a lease (api/outbox.ts), group a user's waiting alerts into one e-mail (a batch whose id,
+ * and so the Message-ID, is fixed at its first claim and kept across retries), and record the
+ * outcome and remove the rows in one transaction.
  */
 export const OUTBOX_DDL = `
 CREATE TABLE IF NOT EXISTS email_outbox (
@@ -22,13 +24,7 @@ CREATE TABLE IF NOT EXISTS email_outbox (
   kind         text NOT NULL,
   to_address   text NOT NULL,
   payload      jsonb NOT NULL,
-  enqueued_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
-  available_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-  batch_id     text,
-  lease_token  text,
-  leased_until timestamptz,
-  attempts     integer NOT NULL DEFAULT 0,
-  last_error   text
+  batch_id     text,${OUTBOX_COLUMNS}
 );
 CREATE INDEX IF NOT EXISTS email_outbox_due ON email_outbox (available_at);
 CREATE INDEX IF NOT EXISTS email_outbox_by_batch ON email_outbox (batch_id) WHERE batch_id IS NOT NULL;
@@ -40,15 +36,7 @@ CREATE TABLE IF NOT EXISTS weekly_reports (
 );
 `;
 
-export type AlertMail = EventData<'AlertRaised'>;
 export type OutboxKind = 'alerts' | 'weekly' | 'notice';
-
-/**
- * An alert whose price was seen longer ago than this is not e-mailed: news that old helps nobody,
- * and it keeps a log that predates e-mail (or a long outage of this process) from flooding inboxes.
- * The alert still shows in the app.
- */
-export const EMAIL_MAX_AGE_MS = 24 * 3_600_000;
 
 type Handled = EventOf<'AlertRaised'> | EventOf<'NoticeRaised'> | EventOf<'UserSignedUp'> | EventOf<'UserProfileUpdated'> | EventOf<'SettingsChanged'>;
 type Recipient = { user_id: string; email: string | null; email_notifications: boolean };
@@ -91,7 +79,7 @@ export const emailOutboxReactor: Projection = {
         case 'AlertRaised': {
           const r = recipient(e.data.userId);
           // Alerts from backfilled history (the demo account's past week) are shown, not e-mailed.
-          const fresh = Date.now() - Date.parse(e.data.trigger.at) <= EMAIL_MAX_AGE_MS && !e.metadata.backfill;
+          const fresh = Date.now() - Date.parse(e.data.trigger.at) <= NEWS_MAX_AGE_MS && !e.metadata.backfill;
           if (r.email && r.email_notifications && fresh) {
             rows.push({ id: e.data.alertId, user_id: r.user_id, kind: 'alerts', to_address: r.email, payload: e.data });
           }
@@ -147,10 +135,9 @@ export type Batch = {
   leaseToken: string;
 };
 
-type Row = {
-  id: string; user_id: string; kind: OutboxKind; to_address: string; payload: unknown;
-  batch_id: string | null; attempts: number; enqueued_at: Date;
-};
+type Row = { id: string; user_id: string; kind: OutboxKind; to_address: string; payload: unknown; batch_id: string | null };
+
+const emails = outbox('email_outbox');
 
 /** The id of a batch, from its contents: the same alerts always make the same e-mail. */
 export function batchIdFor(kind: OutboxKind, itemIds: readonly string[]): string {
@@ -174,24 +161,20 @@ const seconds = (ms: number) => ms / 1000;
  */
 export async function claimBatches(sql: Sql, opts: ClaimOptions): Promise<Batch[]> {
   return transaction(sql, async (tx) => {
-    const rows = await tx<Row[]>`
-      SELECT id, user_id, kind, to_address, payload, batch_id, attempts, enqueued_at FROM email_outbox
-      WHERE available_at <= now() AND (leased_until IS NULL OR leased_until < now())
-        AND (batch_id IS NOT NULL OR user_id IN (
-          SELECT user_id FROM email_outbox WHERE batch_id IS NULL
-          GROUP BY user_id
-          HAVING max(enqueued_at) <= now() - make_interval(secs => ${seconds(opts.quietMs)})
-              OR min(enqueued_at) <= now() - make_interval(secs => ${seconds(opts.maxHoldMs)})))
-      ORDER BY enqueued_at, id
-      LIMIT ${opts.limit}
-      FOR UPDATE SKIP LOCKED`;
+    const { rows, leaseToken } = await emails.claim<Row>(tx, {
+      limit: opts.limit, leaseMs: opts.leaseMs, order: tx`enqueued_at, id`,
+      where: tx`(batch_id IS NOT NULL OR user_id IN (
+        SELECT user_id FROM email_outbox WHERE batch_id IS NULL
+        GROUP BY user_id
+        HAVING max(enqueued_at) <= now() - make_interval(secs => ${seconds(opts.quietMs)})
+            OR min(enqueued_at) <= now() - make_interval(secs => ${seconds(opts.maxHoldMs)})))`,
+    });
     if (!rows.length) return [];
-    const groups = new Map<string, Row[]>();
+    const groups = new Map<string, typeof rows>();
     for (const row of rows) {
       const key = row.batch_id ?? `new:${row.user_id}`;
       groups.set(key, [...(groups.get(key) ?? []), row]);
     }
-    const leaseToken = crypto.randomUUID();
     const batches = [...groups.values()].map((group): Batch => {
       const first = group[0]!;
       const itemIds = group.map((r) => r.id);
@@ -199,17 +182,20 @@ export async function claimBatches(sql: Sql, opts: ClaimOptions): Promise<Batch[
         id: first.batch_id ?? batchIdFor(first.kind, itemIds),
         userId: first.user_id, kind: first.kind, to: first.to_address, itemIds,
         payloads: group.map((r) => r.payload),
-        attempt: Math.max(...group.map((r) => r.attempts)) + 1,
+        attempt: Math.max(...group.map((r) => r.attempts)),
         firstQueuedAt: new Date(Math.min(...group.map((r) => +r.enqueued_at))),
         leaseToken,
       };
     });
-    const ids = batches.flatMap((b) => b.itemIds), batchIds = batches.flatMap((b) => b.itemIds.map(() => b.id));
-    await tx`
-      UPDATE email_outbox SET batch_id = t.batch_id, lease_token = ${leaseToken},
-        leased_until = now() + make_interval(secs => ${seconds(opts.leaseMs)}), attempts = attempts + 1
-      FROM unnest(${ids}::text[], ${batchIds}::text[]) AS t(id, batch_id)
-      WHERE email_outbox.id = t.id`;
+    // A new batch's id is fixed at its first claim, so its retries are the same e-mail.
+    const fresh = batches.filter((b) => rows.some((r) => r.id === b.itemIds[0] && r.batch_id === null));
+    const ids = fresh.flatMap((b) => b.itemIds), batchIds = fresh.flatMap((b) => b.itemIds.map(() => b.id));
+    if (ids.length) {
+      await tx`
+        UPDATE email_outbox SET batch_id = t.batch_id
+        FROM unnest(${ids}::text[], ${batchIds}::text[]) AS t(id, batch_id)
+        WHERE email_outbox.id = t.id`;
+    }
     return batches;
   });
 }
@@ -220,8 +206,7 @@ export async function claimBatches(sql: Sql, opts: ClaimOptions): Promise<Batch[
  */
 export async function settleBatch(sql: Sql, batch: Batch, record: (tx: Sql) => Promise<unknown>): Promise<boolean> {
   return appendingTransaction(sql, async (tx) => {
-    const gone = await tx`DELETE FROM email_outbox WHERE batch_id = ${batch.id} AND lease_token = ${batch.leaseToken} RETURNING id`;
-    if (!gone.length) return false;
+    if (!(await emails.settle(tx, { column: 'batch_id', value: batch.id, leaseToken: batch.leaseToken }))) return false;
     await record(tx);
     return true;
   });
@@ -229,8 +214,5 @@ export async function settleBatch(sql: Sql, batch: Batch, record: (tx: Sql) => P
 
 /** Puts a batch back for another attempt after `delayMs`, keeping its id. */
 export async function retryBatchLater(sql: Sql, batch: Batch, delayMs: number, error: string): Promise<void> {
-  await sql`
-    UPDATE email_outbox SET available_at = now() + make_interval(secs => ${seconds(delayMs)}),
-      lease_token = NULL, leased_until = NULL, last_error = ${error.slice(0, 2000)}
-    WHERE batch_id = ${batch.id} AND lease_token = ${batch.leaseToken}`;
+  await emails.retryLater(sql, { column: 'batch_id', value: batch.id, leaseToken: batch.leaseToken }, new Date(Date.now() + delayMs), error);
 }

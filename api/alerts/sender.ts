@@ -1,9 +1,11 @@
 import type { AppContext } from '../context.ts';
 import { pollUntilAborted } from '../polling.ts';
 import type { Sql } from '../../db/index.ts';
-import { claimBatches, retryBatchLater, settleBatch, type AlertMail, type Batch } from './outbox.ts';
-import { composeAlertEmail, composeNoticeEmail, composeWeeklyEmail, type NoticeMail, type WeeklyReport } from './email.ts';
+import { claimBatches, retryBatchLater, settleBatch, type Batch } from './outbox.ts';
+import { composeAlertEmail, composeNoticeEmail, composeWeeklyEmail, type AlertMail, type NoticeMail, type WeeklyReport } from './email.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
+import { backoff } from '../../domain/backoff.ts';
+import { sendEach } from '../outbox.ts';
 
 /**
  * Delivers the outbox: claims due batches, sends each as one e-mail, and records EmailSent (with
@@ -44,12 +46,6 @@ const DEFAULTS = {
   concurrency: 8,
 };
 
-/** The delay before attempt `attempt + 1`: doubling from the base, capped, with 20% jitter. */
-export function backoff(attempt: number, baseMs: number, maxMs: number, random = Math.random): number {
-  const delay = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(delay * (0.8 + 0.4 * random()));
-}
-
 /** SMTP's 5xx replies are final (no such mailbox, refused); everything else may pass. */
 const permanent = (err: unknown) => {
   const code = (err as { responseCode?: number })?.responseCode;
@@ -86,7 +82,7 @@ export function createOutboxSender(ctx: Pick<AppContext, 'sql' | 'store' | 'conf
       ({ response } = await mailer.send(mail));
     } catch (err) {
       const error = describe(err);
-      const delay = backoff(batch.attempt, opts.retryBaseMs, opts.retryMaxMs);
+      const delay = backoff(batch.attempt, { baseMs: opts.retryBaseMs, maxMs: opts.retryMaxMs, jitter: 0.2 });
       const outOfTime = Date.now() + delay - batch.firstQueuedAt.getTime() > opts.giveUpMs;
       if (permanent(err) || outOfTime) {
         await settleBatch(ctx.sql, batch, record(batch, mail, { error }));
@@ -103,18 +99,7 @@ export function createOutboxSender(ctx: Pick<AppContext, 'sql' | 'store' | 'conf
   /** Sends everything due now; answers how many batches it handled. */
   async function deliverDue(): Promise<number> {
     const batches = await claimBatches(ctx.sql, { quietMs: opts.quietMs, maxHoldMs: opts.maxHoldMs, leaseMs: opts.leaseMs, limit: 500 });
-    const queue = [...batches];
-    const worker = async () => {
-      for (let batch = queue.shift(); batch; batch = queue.shift()) {
-        try {
-          await deliver(batch);
-        } catch (err) {
-          // Left leased: another attempt follows once the lease runs out.
-          console.error(`E-mail ${batch.id}:`, err);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(opts.concurrency, queue.length) }, worker));
+    await sendEach(batches, opts.concurrency, deliver, (batch) => `E-mail ${batch.id}`);
     return batches.length;
   }
 

@@ -8,8 +8,9 @@ import { channelDecider, channelStream, deliveriesStream, DISABLE_AFTER_FAILURES
 import { sharedFetcher, type Fetcher, type FetchFailure } from '../fetching/fetcher.ts';
 import { parseRetryAfter } from '../fetching/fetch-errors.ts';
 import { planOf } from '../billing/plans.ts';
-import { backoff } from '../alerts/sender.ts';
+import { backoff } from '../../domain/backoff.ts';
 import { claimMessages, settleMessage, type OutboxMessage } from './outbox.ts';
+import { sendEach } from '../outbox.ts';
 import { requestFor, type ChannelMessage, type Endpoint } from './messages.ts';
 
 /**
@@ -96,7 +97,7 @@ export function nextAttemptAt(
   failed: { attempt: number; enqueuedAt: Date; retryAfterMs: number | null }, now: Date,
   opts: { retryBaseMs: number; retryMaxMs: number; giveUpMs: number }, random = Math.random,
 ): Date | null {
-  const delay = failed.retryAfterMs ?? backoff(failed.attempt, opts.retryBaseMs, opts.retryMaxMs, random);
+  const delay = failed.retryAfterMs ?? backoff(failed.attempt, { baseMs: opts.retryBaseMs, maxMs: opts.retryMaxMs, jitter: 0.2 }, random);
   const at = now.getTime() + delay;
   return at - failed.enqueuedAt.getTime() > opts.giveUpMs ? null : new Date(at);
 }
@@ -166,7 +167,7 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
   async function deliver(message: OutboxMessage, target: Target | undefined): Promise<void> {
     if (!target) {
       // The channel was removed: nothing to deliver to, nothing to record.
-      await ctx.sql`DELETE FROM channel_outbox WHERE id = ${message.id} AND lease_token = ${message.leaseToken}`;
+      await settleMessage(ctx.sql, message, { retryAt: null });
       return;
     }
     const notSent = !target.enabled ? 'Not sent: the channel is switched off.'
@@ -194,18 +195,7 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
       SELECT e.channel_id, e.endpoint, e.enabled, u.plan, u.subscription_plan
       FROM channel_endpoints e LEFT JOIN users u ON u.id = e.user_id
       WHERE e.channel_id = ANY(${[...new Set(messages.map((m) => m.channelId))]}::text[])`).map((t) => [t.channel_id, t]));
-    const queue = [...messages];
-    const worker = async () => {
-      for (let message = queue.shift(); message; message = queue.shift()) {
-        try {
-          await deliver(message, targets.get(message.channelId));
-        } catch (err) {
-          // Left leased: another attempt follows once the lease runs out.
-          console.error(`Channel message ${message.id}:`, err);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(opts.concurrency, queue.length) }, worker));
+    await sendEach(messages, opts.concurrency, (message) => deliver(message, targets.get(message.channelId)), (message) => `Channel message ${message.id}`);
     return messages.length;
   }
 

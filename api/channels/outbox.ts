@@ -2,14 +2,15 @@ import type { EventOf } from '../../events/catalogue.ts';
 import type { RecordedEvent } from '../../events/store.ts';
 import type { Projection } from '../../projections/projection.ts';
 import { transaction, type Sql } from '../../db/index.ts';
-import { EMAIL_MAX_AGE_MS } from '../alerts/outbox.ts';
+import { outbox, OUTBOX_COLUMNS } from '../outbox.ts';
+import { NEWS_MAX_AGE_MS } from '../../domain/alerts.ts';
 import { messageIdFor, type AlertMessage } from './messages.ts';
 
 /**
  * The channel outbox: one row per alert and channel, waiting to be delivered. Filled by the
  * reactor below in the transaction of its checkpoint (so each alert is queued once per channel),
- * drained by deliverers (api/channels/deliverer.ts) that claim rows with FOR UPDATE SKIP LOCKED
- * and a lease, and remove or reschedule them in the transaction that records the outcome.
+ * drained by deliverers (api/channels/deliverer.ts) that claim rows under a lease (api/outbox.ts),
+ * and remove or reschedule them in the transaction that records the outcome.
  *
  * `channel_endpoints` holds where each channel delivers (address, token, signing secret): written
  * with the channel's events, in their transaction, but not in the log (docs/decisions/0004-alert-channels.md).
@@ -29,13 +30,7 @@ CREATE TABLE IF NOT EXISTS channel_outbox (
   channel_id   text NOT NULL,
   user_id      text NOT NULL,
   alert_id     text NOT NULL,
-  payload      jsonb NOT NULL,
-  enqueued_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
-  available_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-  attempts     integer NOT NULL DEFAULT 0,
-  lease_token  text,
-  leased_until timestamptz,
-  last_error   text
+  payload      jsonb NOT NULL,${OUTBOX_COLUMNS}
 );
 CREATE INDEX IF NOT EXISTS channel_outbox_due ON channel_outbox (available_at);
 CREATE INDEX IF NOT EXISTS channel_outbox_by_channel ON channel_outbox (channel_id);
@@ -82,7 +77,7 @@ export const channelOutboxReactor: Projection = {
           break;
         case 'AlertRaised': {
           // As for e-mail: old news (a replayed log, backfilled history) is shown in the app only.
-          if (e.metadata.backfill || Date.now() - Date.parse(e.data.trigger.at) > EMAIL_MAX_AGE_MS) break;
+          if (e.metadata.backfill || Date.now() - Date.parse(e.data.trigger.at) > NEWS_MAX_AGE_MS) break;
           for (const route of routes.values()) {
             if (route.user_id !== e.data.userId || !route.enabled || !route.alert_types.includes(e.data.type)) continue;
             rows.push({ id: messageIdFor(e.data.alertId, route.channel_id), channel_id: route.channel_id, user_id: route.user_id, alert_id: e.data.alertId, payload: e.data });
@@ -121,35 +116,23 @@ export type OutboxMessage = {
   leaseToken: string;
 };
 
-type Row = { id: string; channel_id: string; user_id: string; payload: AlertMessage; attempts: number; enqueued_at: Date };
+type Row = { id: string; channel_id: string; user_id: string; payload: AlertMessage };
+
+const messages = outbox('channel_outbox');
 
 /** Claims up to `limit` due messages, leased to the caller for `leaseMs`. */
 export async function claimMessages(sql: Sql, opts: { limit: number; leaseMs: number }): Promise<OutboxMessage[]> {
-  const leaseToken = crypto.randomUUID();
-  const rows = await transaction(sql, (tx) => tx<Row[]>`
-    WITH due AS (
-      SELECT id FROM channel_outbox
-      WHERE available_at <= now() AND (leased_until IS NULL OR leased_until < now())
-      ORDER BY available_at, id
-      LIMIT ${opts.limit}
-      FOR UPDATE SKIP LOCKED)
-    UPDATE channel_outbox o SET lease_token = ${leaseToken}, leased_until = now() + make_interval(secs => ${opts.leaseMs / 1000}), attempts = attempts + 1
-    FROM due WHERE o.id = due.id
-    RETURNING o.id, o.channel_id, o.user_id, o.payload, o.attempts, o.enqueued_at`);
+  const { rows, leaseToken } = await transaction(sql, (tx) => messages.claim<Row>(tx, { ...opts, order: tx`available_at, id` }));
   return rows.map((r) => ({
     id: r.id, channelId: r.channel_id, userId: r.user_id, alert: r.payload, attempt: r.attempts, enqueuedAt: r.enqueued_at, leaseToken,
   }));
 }
 
 /**
- * Runs `record` and removes the message (or, with `retryAt`, puts it back until then) in one
- * transaction, if this deliverer still holds it. False when the lease passed to another deliverer.
+ * Removes the message (or, with `retryAt`, puts it back until then) in the caller's transaction, if
+ * this deliverer still holds it. False when the lease passed to another deliverer.
  */
 export async function settleMessage(tx: Sql, message: OutboxMessage, outcome: { retryAt: Date | null; error?: string }): Promise<boolean> {
-  const held = outcome.retryAt
-    ? await tx`
-        UPDATE channel_outbox SET available_at = ${outcome.retryAt}, lease_token = NULL, leased_until = NULL, last_error = ${outcome.error?.slice(0, 2000) ?? null}
-        WHERE id = ${message.id} AND lease_token = ${message.leaseToken} RETURNING id`
-    : await tx`DELETE FROM channel_outbox WHERE id = ${message.id} AND lease_token = ${message.leaseToken} RETURNING id`;
-  return held.length > 0;
+  const held = { column: 'id' as const, value: message.id, leaseToken: message.leaseToken };
+  return outcome.retryAt ? messages.retryLater(tx, held, outcome.retryAt, outcome.error ?? null) : messages.settle(tx, held);
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PLANS, planOf } from '../billing/plans.ts';
 import { CHECK_FREQUENCY_MINUTES, type CheckFrequencySetting } from '../../events/settings.ts';
+import { backoff } from '../../domain/backoff.ts';
 
 /**
  * When a product is checked next. Pure: the cron tick (enqueueDueChecks in queue.ts) asks it.
@@ -49,7 +50,7 @@ export function checkIntervalMinutes(p: Pick<ProductSchedule, 'plan' | 'checkFre
 
 /** How many normal intervals to wait after `failures` failed checks in a row. */
 export function backoffFactor(failures: number): number {
-  return failures <= 1 ? 1 : Math.min(2 ** (failures - 1), MAX_BACKOFF_FACTOR);
+  return backoff(failures, { baseMs: 1, maxMs: MAX_BACKOFF_FACTOR });
 }
 
 const MINUTE = 60_000;

@@ -14,6 +14,7 @@ import type { LookupFunction } from 'node:net';
 import tls from 'node:tls';
 import { describeError, detectBotChallenge, parseRetryAfter } from './fetch-errors.ts';
 import { FetchError, failures, type FetchFailure } from '../../domain/check-failures.ts';
+import { backoff } from '../../domain/backoff.ts';
 import { hostnameOf, isBlockedAddress, isCloudMetadataAddress, parseAddress, validateTargetUrl, WEB_PORTS, webPortRefusal } from './address-guard.ts';
 import { decodeText, ERROR_SAMPLE_BYTES, isRedirect, readAnswer, readResource, type Answer } from './answer-reading.ts';
 import { createCookieJar, type CookieJar } from './cookie-jar.ts';
@@ -164,7 +165,7 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
         answer = await fetchOnce(url, options, cookies, webPortsOnly);
       } catch (error) {
         if (!mayRetry || !describeError(error).retryable) throw error;
-        await sleep(backoff(attempt));
+        await sleep(retryWait(attempt));
         continue;
       }
       const { status } = answer;
@@ -273,15 +274,13 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     });
   }
 
+  // Jitter keeps many workers from retrying a recovering shop in lockstep.
+  const retryWait = (attempt: number) => backoff(attempt + 1, { baseMs: retryBaseDelayMs, jitter: 0.2 });
+
   function retryDelay(attempt: number, retryAfter: string | undefined): number | null {
     const asked = parseRetryAfter(retryAfter);
-    if (asked === null) return backoff(attempt);
+    if (asked === null) return retryWait(attempt);
     return asked <= maxRetryAfterMs ? asked : null;
-  }
-
-  function backoff(attempt: number): number {
-    // Jitter keeps many workers from retrying a recovering shop in lockstep.
-    return retryBaseDelayMs * 2 ** attempt * (1 + Math.random() * 0.25);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Sql } from '../../db/index.ts';
 import type { Fetcher, FetchResult } from './fetcher.ts';
 import { hostOf } from '../../domain/shops.ts';
+import { backoff } from '../../domain/backoff.ts';
 
 /**
  * Resting a shop that turned checks away (a bot wall or HTTP 429): no product on that host is
@@ -39,7 +40,7 @@ export function nextBackoff(previous: Backoff | null, now: Date, retryAfterMs: n
   const failures = resting ? previous.failures : fresh ? 1 : previous.failures + 1;
   const wait = retryAfterMs !== null && retryAfterMs !== undefined && retryAfterMs >= 0
     ? Math.min(retryAfterMs, RETRY_AFTER_CAP_MS)
-    : Math.min(BACKOFF_BASE_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
+    : backoff(failures, { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS });
   const until = new Date(now.getTime() + wait);
   return { until: resting && previous.until > until ? previous.until : until, failures };
 }
