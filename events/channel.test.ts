@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'bun:test';
 import { channelDecider, normaliseAlertTypes, type ChannelCommand, type ChannelEvent, type ChannelState } from './channel.ts';
 import { fold } from './decider.ts';
+import { deciderSpec } from './testing.ts';
 
 const channelId = 'c1', owner = 'u1';
 const added: ChannelEvent = { type: 'ChannelAdded', data: { channelId, userId: owner, type: 'slack', name: 'Slack', target: 'https://hooks.slack.com/…abcd', alertTypes: ['price_drop', 'out_of_stock'] } };
-const decide = (history: ChannelEvent[], command: ChannelCommand) => channelDecider.decide(command, fold(channelDecider, history));
+const decide = (history: ChannelEvent[], command: ChannelCommand) => deciderSpec(channelDecider).given(history).when(command);
 const stateAfter = (history: ChannelEvent[]) => fold(channelDecider, history) as Extract<ChannelState, { status: 'active' }>;
 
 describe('channel decider', () => {

@@ -1,15 +1,10 @@
 import { describe, expect, test } from 'bun:test';
-import { DomainError, fold } from './decider.ts';
+import { deciderSpec } from './testing.ts';
 import { productDecider, type CheckFailure, type Observation, type ProductCommand, type ProductEvent } from './product.ts';
 
-/** given(events).when(command) -> the events the decider emits. */
-const given = (events: ProductEvent[]) => ({ when: (command: ProductCommand) => productDecider.decide(command, fold(productDecider, events)) });
-
+const { given } = deciderSpec(productDecider);
 /** The DomainError a command is refused with. */
-function refusal(events: ProductEvent[], command: ProductCommand): DomainError {
-  try { given(events).when(command); } catch (err) { if (err instanceof DomainError) return err; throw err; }
-  throw new Error('the command was accepted');
-}
+const refusal = (events: ProductEvent[], command: ProductCommand) => given(events).refuses(command);
 
 const details = { name: 'Kettle', url: 'https://shop.example/kettle', selector: '.price', alertRule: { kind: 'drop' as const, percent: 10 } };
 const added: ProductEvent = { type: 'ProductAdded', data: { productId: 'p1', userId: 'u1', ...details, stockAlerts: true, imageUrl: null } };

@@ -1,15 +1,13 @@
 import { describe, expect, test } from 'bun:test';
-import { DomainError, fold } from './decider.ts';
+import { DomainError } from './decider.ts';
+import { deciderSpec } from './testing.ts';
 import {
   accessPlan, cancellable, planAfter, subscribeIntent, subscriptionDecider,
   type SubscriptionCommand, type SubscriptionEvent, type SubscriptionSnapshot,
 } from './subscription.ts';
 
 /** given(events).when(command) -> the events the decider emits. */
-const given = (events: SubscriptionEvent[]) => ({
-  when: (command: SubscriptionCommand) => subscriptionDecider.decide(command, fold(subscriptionDecider, events)),
-  state: fold(subscriptionDecider, events),
-});
+const { given } = deciderSpec(subscriptionDecider);
 /** The events a list of snapshots records one after the other, as webhooks would deliver them. */
 function replay(...snapshots: [SubscriptionSnapshot, number][]): SubscriptionEvent[] {
   const log: SubscriptionEvent[] = [];

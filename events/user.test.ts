@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { DEFAULT_SETTINGS } from './catalogue.ts';
-import { DomainError, fold } from './decider.ts';
-import { userDecider, type UserCommand, type UserEvent } from './user.ts';
+import { DomainError } from './decider.ts';
+import { deciderSpec } from './testing.ts';
+import { userDecider, type UserEvent } from './user.ts';
 
-/** given(events).when(command) -> the events the decider emits. */
-const given = (events: UserEvent[]) => ({ when: (command: UserCommand) => userDecider.decide(command, fold(userDecider, events)) });
+const { given } = deciderSpec(userDecider);
 
 const profile = { email: 'ann@shop.co.uk', firstName: 'Ann', lastName: 'Lee', profileImageUrl: null };
 const signedUp: UserEvent = { type: 'UserSignedUp', data: { userId: 'u1', provider: 'google', subject: 'g-1', ...profile } };
