@@ -9,9 +9,15 @@ export type Decider<State, Command, Event extends DomainEvent> = {
   decide: (command: Command, state: State) => Event[];
 };
 
-/** A command refused by the domain; `status` is the HTTP status it maps to. */
+/** Every status a refusal is answered with (api/http/errors.ts turns it into `{ message, field? }`). */
+export type RefusalStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503;
+
+/**
+ * A request or command refused, by the domain (the deciders) or at the HTTP boundary: `status`
+ * is the HTTP status it is answered with, and `field`, for bad input, the field it is about.
+ */
 export class DomainError extends Error {
-  constructor(message: string, readonly status: 400 | 403 | 404 | 409 = 400, readonly field?: string) {
+  constructor(message: string, readonly status: RefusalStatus = 400, readonly field?: string) {
     super(message);
     this.name = 'DomainError';
   }

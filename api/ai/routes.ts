@@ -4,7 +4,7 @@ import { readPage } from '../checks/read-page.ts';
 import type { Renderer } from '../fetching/browser.ts';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { idOf } from '../http/ids.ts';
 import { answerWithin, perUserLimit, type TimeoutAnswer } from '../http/long-work.ts';
 import { fetchPage, type Fetcher } from '../fetching/fetcher.ts';
@@ -46,7 +46,7 @@ export const detectionTooSlow = (ms: number): TimeoutAnswer => ({
 export type PriceSuggestionsAnswer = { suggestions: PricingSuggestion[] };
 
 /**
- * POST /api/ai/detect-selector and POST /api/price-suggestions (spec section 7). The heuristics
+ * POST /api/ai/detect-selector and POST /api/price-suggestions (docs/product.md#ai-help). The heuristics
  * always answer; a configured language model only reorders and rewords what they found.
  */
 export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: LanguageModel | null; renderer?: Renderer } = {}) {
@@ -56,13 +56,13 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
 
   async function detect(userId: string, url: string): Promise<DetectSelectorAnswer> {
     const plan = await effectivePlan(ctx.sql, userId);
-    if (!plan.aiDetection) throw new HttpError(403, AI_DETECTION_NOT_IN_PLAN);
+    if (!plan.aiDetection) throw new DomainError(AI_DETECTION_NOT_IN_PLAN, 403);
     // A page whose static HTML yields no suggestion and has scripts is detected on its rendered HTML.
     const page = await readPage(url, {
       fetcher, fetchOptions: fetchOptionsFor(ctx.config, url), renderer: opts.renderer, owner: userId,
       satisfied: (document) => detectPriceSelectors(document, { url }).length > 0,
     });
-    if (!page.ok) throw new HttpError(422, `The page could not be analysed: ${page.reason}`, page.code === 'bad-url' ? 'url' : undefined);
+    if (!page.ok) throw new DomainError(`The page could not be analysed: ${page.reason}`, 422, page.code === 'bad-url' ? 'url' : undefined);
     const verified = detectPriceSelectors(page.document, { url });
     return { success: true, selectors: await rankSelectors(model, verified, { url }) };
   }
@@ -70,7 +70,7 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
   async function suggest(userId: string, productId: string, timeFilter: z.infer<typeof DetailTimeFilter>): Promise<PriceSuggestionsAnswer> {
     const [product] = await ctx.sql<{ currency: string | null }[]>`
       SELECT currency FROM products WHERE id = ${productId} AND user_id = ${userId}`;
-    if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
+    if (!product) throw new DomainError(PRODUCT_NOT_FOUND, 404);
     const since = rangeStart(timeFilter, new Date()) ?? new Date(0);
     const rows = await ctx.sql<{ price: number; observed_at: Date; currency: string | null }[]>`
       SELECT price::float8 AS price, observed_at, currency FROM price_points

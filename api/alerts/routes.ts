@@ -1,12 +1,12 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
 import { idOf } from '../http/ids.ts';
+import { parseInput, queryParam, textUpTo } from '../http/validation.ts';
 import { upcastAndValidate, type AlertRule } from '../../events/catalogue.ts';
 import { ALERT_TYPES } from '../../domain/alerts.ts';
-import { fold } from '../../events/decider.ts';
+import { DomainError, fold } from '../../events/decider.ts';
 import { type AppendResult } from '../../events/store.ts';
 import { transaction, type Sql } from '../../db/index.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
@@ -14,7 +14,7 @@ import { ALERT_NOT_FOUND, alertDecider, alertStream, backtest, decideMarkAllRead
 import { readSettings } from '../settings/routes.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 
-/** An alert as the Alerts screen shows it (spec section 3), with the figures behind its message. */
+/** An alert as the Alerts screen shows it (docs/product.md#the-alerts-screen), with the figures behind its message. */
 export type AlertItem = {
   id: string;
   type: string;
@@ -34,7 +34,7 @@ export type AlertItem = {
   createdAt: string;
 };
 
-/** A notification as the popover shows it (spec section 3). */
+/** A notification as the popover shows it (docs/product.md#notifications). */
 export type NotificationItem = Pick<AlertItem, 'id' | 'type' | 'productName' | 'message' | 'currency' | 'isRead' | 'createdAt'> & {
   currentPrice: number | null;
   previousPrice: number | null;
@@ -62,6 +62,27 @@ export const AlertsPageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(ALERTS_LISTED).default(ALERTS_PAGE),
 });
 type AlertFilter = Omit<z.infer<typeof AlertsPageQuery>, 'limit'>;
+
+/** The Edit Product dialog's backtest: its threshold as the dialog holds it, at most 20 characters. */
+export const BacktestQuery = z.object({ threshold: queryParam(textUpTo(20)).optional() });
+
+const THRESHOLD_MESSAGE = 'Threshold must be a positive number';
+
+/**
+ * The backtest's rule, checked once the product is known to be the user's: empty or 'none',
+ * 'any', or a drop percent from 0 to 100.
+ */
+export const BacktestRule = z.object({
+  threshold: z.string().optional().transform((threshold, ctx): AlertRule => {
+    const text = threshold?.trim() ?? '';
+    if (text === '' || text === 'none') return { kind: 'none' };
+    if (text === 'any') return { kind: 'any' };
+    const percent = Number(text);
+    if (Number.isFinite(percent) && percent >= 0 && percent <= 100) return { kind: 'drop', percent };
+    ctx.addIssue({ code: 'custom', message: THRESHOLD_MESSAGE });
+    return z.NEVER;
+  }),
+});
 
 /** The filter as conditions on alerts `a` of one user, each starting with AND. */
 function matching(sql: Sql, f: AlertFilter) {
@@ -162,7 +183,7 @@ export function alertRoutes(ctx: AppContext) {
       if (filter.before !== undefined) {
         const before = idOf(filter.before, ALERT_NOT_FOUND);
         const [mine] = await ctx.sql`SELECT 1 FROM alerts WHERE id = ${before} AND user_id = ${userId} AND product_id <> ''`;
-        if (!mine) throw new HttpError(404, ALERT_NOT_FOUND);
+        if (!mine) throw new DomainError(ALERT_NOT_FOUND, 404);
       }
       const alerts = await listAlerts(ctx, userId, limit, { filter });
       const [counts] = await ctx.sql<{ matching: number; unread: number }[]>`
@@ -189,9 +210,9 @@ export function alertRoutes(ctx: AppContext) {
     // The Edit Product dialog's backtest: how many alerts a threshold would have raised lately.
     .get('/api/products/:id/alert-backtest', async ({ userId, params, query }) => {
       const productId = idOf(params.id, PRODUCT_NOT_FOUND);
-      const rule = ruleOf(query.threshold);
+      const { threshold: rule } = parseInput(BacktestRule, query);
       const [product] = await ctx.sql`SELECT id FROM products WHERE id = ${productId} AND user_id = ${userId}`;
-      if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
+      if (!product) throw new DomainError(PRODUCT_NOT_FOUND, 404);
       const since = new Date(Date.now() - BACKTEST_DAYS * 86_400_000);
       const [before] = await ctx.sql<{ price: number; currency: string | null }[]>`
         SELECT price, currency FROM price_points WHERE product_id = ${productId} AND observed_at < ${since}
@@ -201,17 +222,5 @@ export function alertRoutes(ctx: AppContext) {
         ORDER BY observed_at, event_position`;
       const { priceDropAlerts } = await readSettings(ctx.sql, userId);
       return { ...backtest(rule, prices, before ?? null, { priceDropAlerts }), days: BACKTEST_DAYS, priceDropAlerts };
-    }, { signedIn: true, query: t.Object({ threshold: t.Optional(t.String({ maxLength: 20 })) }) });
-}
-
-const THRESHOLD_MESSAGE = 'Threshold must be a positive number';
-
-/** The threshold as the edit dialog holds it: empty or 'none', 'any', or a drop percent from 0 to 100. */
-function ruleOf(threshold: string | undefined): AlertRule {
-  const text = threshold?.trim() ?? '';
-  if (text === '' || text === 'none') return { kind: 'none' };
-  if (text === 'any') return { kind: 'any' };
-  const percent = Number(text);
-  if (!Number.isFinite(percent) || percent < 0 || percent > 100) throw new HttpError(400, `threshold: ${THRESHOLD_MESSAGE}`, 'threshold');
-  return { kind: 'drop', percent };
+    }, { signedIn: true, query: BacktestQuery });
 }

@@ -1,12 +1,14 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import * as oidc from 'openid-client';
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Config } from '../config.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { sessionCookie } from './plugin.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 import { signIn } from './sign-in.ts';
 import { safeRedirect } from './redirect.ts';
+import { queryParam } from '../http/validation.ts';
 
 type GoogleConfig = NonNullable<Config['google']>;
 
@@ -23,6 +25,11 @@ const SIGN_IN_COOKIE_PATH = '/api/auth/google';
 
 /** Where a refused callback sends the browser: the login page shows why (site/src/pages/login.astro). */
 const SIGN_IN_FAILED = '/login#sign-in-failed';
+
+const param = queryParam(z.string()).optional();
+const StartQuery = z.object({ redirect: param });
+/** What Google sends back; it may add parameters of its own (scope, authuser, prompt…), which are kept. */
+const CallbackQuery = z.looseObject({ state: param, code: param, error: param });
 
 function signInCookie(config: Config, value: string, maxAge: number) {
   return { value, maxAge, httpOnly: true, sameSite: 'lax' as const, secure: config.publicUrl.startsWith('https:'), path: SIGN_IN_COOKIE_PATH };
@@ -46,7 +53,7 @@ function discoveryOf(google: GoogleConfig) {
   return () => pending ??= oidc.discovery(issuer, google.clientId, google.clientSecret, undefined, { execute, timeout: 10 }).catch((err) => {
     pending = null;
     console.error('Google sign-in: discovery failed:', err);
-    throw new HttpError(503, 'Google sign-in is unavailable right now. Please try again in a moment.');
+    throw new DomainError('Google sign-in is unavailable right now. Please try again in a moment.', 503);
   });
 }
 
@@ -81,10 +88,10 @@ export function googleRoutes(ctx: AppContext) {
         code_challenge_method: 'S256',
       });
       return redirect(url.href, 302);
-    }, { query: t.Object({ redirect: t.Optional(t.String()) }) })
+    }, { query: StartQuery })
 
     .get('/callback', async ({ request, query, cookie, redirect }) => {
-      if (!google || !client) throw new HttpError(404, 'Not found');
+      if (!google || !client) throw new DomainError('Not found', 404);
       const browser = cookie[SIGN_IN_COOKIE]!.value;
       cookie[SIGN_IN_COOKIE]!.set(signInCookie(ctx.config, '', 0));
       // Taken out in one statement, and only by the browser that started it: a replayed or
@@ -101,7 +108,7 @@ export function googleRoutes(ctx: AppContext) {
         const [elsewhere] = await ctx.sql`SELECT 1 FROM oauth_states WHERE state = ${query.state} AND created_at > now() - ${STATE_TTL}::interval`;
         if (elsewhere) return redirect(SIGN_IN_FAILED, 302);
       }
-      if (!pending?.fresh) throw new HttpError(400, 'This sign-in link has expired or was already used. Please sign in again.');
+      if (!pending?.fresh) throw new DomainError('This sign-in link has expired or was already used. Please sign in again.', 400);
 
       const config = await client();
       // The response came to our public callback address; build it from that, not from the proxy-facing URL.
@@ -119,11 +126,11 @@ export function googleRoutes(ctx: AppContext) {
       } catch (err) {
         const e = err as { message?: string; code?: string; cause?: { message?: string } };
         console.warn(`Google sign-in refused: ${e.cause?.message ?? e.message} (${e.code ?? 'no code'})`);
-        throw new HttpError(400, 'Google sign-in could not be verified. Please sign in again.');
+        throw new DomainError('Google sign-in could not be verified. Please sign in again.', 400);
       }
 
       if (claims.email_verified !== true || typeof claims.email !== 'string') {
-        throw new HttpError(403, 'Your Google account has no verified e-mail address, so it cannot be used to sign in.');
+        throw new DomainError('Your Google account has no verified e-mail address, so it cannot be used to sign in.', 403);
       }
       const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
       const { token, expiresAt } = await signIn(ctx, {
@@ -133,5 +140,5 @@ export function googleRoutes(ctx: AppContext) {
       });
       cookie[SESSION_COOKIE]!.set(sessionCookie(ctx, token, expiresAt));
       return redirect(pending.redirect_to, 302);
-    }, { query: t.Object({ state: t.Optional(t.String()), code: t.Optional(t.String()), error: t.Optional(t.String()) }, { additionalProperties: true }) });
+    }, { query: CallbackQuery });
 }

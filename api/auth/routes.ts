@@ -1,4 +1,5 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { authentication, sessionCookie } from './plugin.ts';
 import { SESSION_COOKIE } from './sessions.ts';
@@ -6,6 +7,15 @@ import { findUser } from './users.ts';
 import { signIn } from './sign-in.ts';
 import { safeRedirect } from './redirect.ts';
 import { googleRoutes } from './google.ts';
+import { parseInput, queryParam, textUpTo } from '../http/validation.ts';
+
+/** GET /api/auth/demo?email=…&redirect=…: an address of at most 254 characters, checked before anything else. */
+const DemoSignInQuery = z.object({ email: queryParam(textUpTo(254)).optional(), redirect: queryParam(z.string()).optional() });
+
+/** The demo account to sign in to: an e-mail address (trimmed, in lower case), the demo user's when left out. */
+export const DemoSignIn = z.object({
+  email: z.string().trim().toLowerCase().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'not a valid e-mail address').default('demo@pricewatch.local'),
+});
 
 export function authRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/api' })
@@ -20,8 +30,7 @@ export function authRoutes(ctx: AppContext) {
     })
     .get('/auth/demo', async ({ query, cookie, redirect, status }) => {
       if (!ctx.config.demo) return status(404, { message: 'Not found' });
-      const email = (query.email ?? 'demo@pricewatch.local').trim().toLowerCase();
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return status(400, { message: 'email: not a valid e-mail address', field: 'email' });
+      const { email } = parseInput(DemoSignIn, query);
       const local = email.split('@')[0]!;
       const { token, expiresAt } = await signIn(ctx, {
         provider: 'demo', subject: email,
@@ -29,7 +38,7 @@ export function authRoutes(ctx: AppContext) {
       });
       cookie[SESSION_COOKIE]!.set(sessionCookie(ctx, token, expiresAt));
       return redirect(safeRedirect(query.redirect), 302);
-    }, { query: t.Object({ email: t.Optional(t.String({ maxLength: 254 })), redirect: t.Optional(t.String()) }) })
+    }, { query: DemoSignInQuery })
     .use(googleRoutes(ctx))
     .get('/logout', async ({ request, cookie, redirect }) => {
       // A link or image on another site must not sign the user out; our own pages still can.

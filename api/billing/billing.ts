@@ -1,7 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { findUser } from '../auth/users.ts';
-import { HttpError } from '../http/errors.ts';
-import { fold, handleCommand } from '../../events/decider.ts';
+import { DomainError, fold, handleCommand } from '../../events/decider.ts';
 import { checkpointOf } from '../../events/store.ts';
 import {
   cancellable, subscribeIntent, subscriptionDecider, subscriptionStream,
@@ -12,7 +11,7 @@ import { splitByPlan } from '../products/beyond-plan.ts';
 import { demoProvider } from './provider.ts';
 import { stripeBilling } from './stripe.ts';
 
-/** GET /api/billing/subscription (spec section 3); times in Unix seconds, amount in pence per month. */
+/** GET /api/billing/subscription (docs/product.md#billing-and-plans); times in Unix seconds, amount in pence per month. */
 export type SubscriptionAnswer = {
   user: {
     subscriptionPlan: string | null;
@@ -71,7 +70,7 @@ export function createBilling(ctx: AppContext) {
     const known = state.customers[provider.kind];
     if (known) return known;
     const user = await findUser(ctx, userId);
-    if (!user) throw new HttpError(401, 'Unauthorized');
+    if (!user) throw new DomainError('Unauthorized', 401);
     const customerId = await provider.createCustomer({ id: userId, email: user.email });
     // Should a concurrent request have recorded its customer first, that one is kept and used.
     return (await record(userId, { type: 'RecordCustomer', userId, provider: provider.kind, customerId })).customers[provider.kind]!;

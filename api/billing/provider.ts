@@ -1,5 +1,5 @@
 import type { BillingProviderKind, PaidPlanId, Subscription, SubscriptionSnapshot } from '../../events/subscription.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { PLANS, TRIAL_DAYS } from './plans.ts';
 
 /**
@@ -35,7 +35,7 @@ const randomId = () => crypto.randomUUID().replaceAll('-', '').slice(0, 24);
 export const DEMO_PAYMENT_METHOD = /^pm_demo_[A-Za-z0-9]+$/;
 
 function demoCard(paymentMethodId: string) {
-  if (!DEMO_PAYMENT_METHOD.test(paymentMethodId)) throw new HttpError(400, 'Unknown payment method. Use the demo card.', 'paymentMethodId');
+  if (!DEMO_PAYMENT_METHOD.test(paymentMethodId)) throw new DomainError('Unknown payment method. Use the demo card.', 400, 'paymentMethodId');
 }
 
 function oneMonthAfter(seconds: number): number {

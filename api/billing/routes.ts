@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { readBody } from '../http/input.ts';
 import type { Billing } from './billing.ts';
 import { receiveStripeEvent } from './webhook.ts';
@@ -15,7 +15,7 @@ export const CreateSubscriptionBody = z.object({
   paymentMethodId: z.string({ error: PAYMENT_METHOD_MESSAGE }).trim().min(1, PAYMENT_METHOD_MESSAGE).max(255),
 });
 
-/** The billing calls of spec section 7. */
+/** The billing calls (docs/product.md#billing-and-plans). */
 export function billingRoutes(ctx: AppContext, billing: Billing) {
   return new Elysia({ prefix: '/api/billing' })
     .use(authentication(ctx))
@@ -41,12 +41,12 @@ export function billingRoutes(ctx: AppContext, billing: Billing) {
 export function billingWebhookRoutes(ctx: AppContext, billing: Billing) {
   return new Elysia({ prefix: '/api/billing' })
     .post('/webhook', async ({ request }) => {
-      if (!billing.stripe) throw new HttpError(404, 'Not found');
+      if (!billing.stripe) throw new DomainError('Not found', 404);
       const signature = request.headers.get('stripe-signature');
-      if (!signature) throw new HttpError(400, 'Missing Stripe-Signature header.');
+      if (!signature) throw new DomainError('Missing Stripe-Signature header.', 400);
       const raw = await readBody(request);
       const event = await billing.stripe.verify(raw, signature).catch(() => {
-        throw new HttpError(400, 'Invalid Stripe signature.');
+        throw new DomainError('Invalid Stripe signature.', 400);
       });
       return { received: true, outcome: await receiveStripeEvent(ctx, billing.stripe, event) };
     }, { parse: 'none' });

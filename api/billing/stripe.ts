@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { PLAN_IDS, TRIAL_DAYS } from './plans.ts';
 import type { StripeConfig } from './config.ts';
 import { amountOf, type BillingProvider } from './provider.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import type { Payment, PaidPlanId, SubscriptionSnapshot, SubscriptionStatus } from '../../events/subscription.ts';
 
 export type StripeBilling = ReturnType<typeof stripeBilling>;
@@ -142,12 +142,12 @@ async function calling<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeCardError) throw new HttpError(402, error.message);
+    if (error instanceof Stripe.errors.StripeCardError) throw new DomainError(error.message, 402);
     if (error instanceof Stripe.errors.StripeInvalidRequestError) {
-      throw new HttpError(400, error.message, error.param === 'default_payment_method' || error.param?.startsWith('invoice_settings') ? 'paymentMethodId' : undefined);
+      throw new DomainError(error.message, 400, error.param === 'default_payment_method' || error.param?.startsWith('invoice_settings') ? 'paymentMethodId' : undefined);
     }
     if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError) {
-      throw new HttpError(502, 'The payment provider could not be reached. Please try again.');
+      throw new DomainError('The payment provider could not be reached. Please try again.', 502);
     }
     throw error;
   }

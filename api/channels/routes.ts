@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { authentication } from '../auth/plugin.ts';
 import { idOf } from '../http/ids.ts';
-import { HttpError } from '../http/errors.ts';
+import { parseInput } from '../http/validation.ts';
 import { effectivePlan } from '../products/limit.ts';
 import { sharedFetcher, type Fetcher } from '../fetching/fetcher.ts';
 import { appendingTransaction, type AppendResult } from '../../events/store.ts';
@@ -12,7 +12,7 @@ import { DomainError, handleCommand } from '../../events/decider.ts';
 import type { AlertType } from '../../events/alert.ts';
 import { CHANNEL_NOT_FOUND, channelDecider, channelStream, deliveriesStream, MAX_CHANNELS, type ChannelCommand, type ChannelType } from '../../events/channel.ts';
 import { describeEndpoint, newWebhookSecret, type Endpoint } from './messages.ts';
-import { parseChannelChanges, parseNewChannel } from './input.ts';
+import { ChannelChangesInput, newChannelInput } from './input.ts';
 import { attemptEvent, send } from './deliverer.ts';
 
 /** A channel as Settings > Notifications shows it: its endpoint only described, never its secrets. */
@@ -29,7 +29,8 @@ export type DeliveryItem = {
 
 export const DELIVERIES_LISTED = 50;
 
-// The shapes the routes take; what each field may hold is checked in input.ts, with reasons.
+// The shapes the routes take, checked before anything else; what each field may hold is checked
+// in the route (input.ts, with reasons), after the plan and the channel are.
 // zod rather than Elysia's own schemas: those turn a body that is not an object into {}.
 const NOT_AN_OBJECT = 'Send the channel as a JSON object.';
 const text = z.string().max(4000).nullish();
@@ -60,19 +61,19 @@ async function listChannels(sql: Sql, userId: string, channelId?: string): Promi
 
 export function channelRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {}) {
   const fetcher = opts.fetcher ?? sharedFetcher;
-  const rules = { production: ctx.config.production, allowPrivate: ctx.config.checkAllowPrivate };
+  const NewChannelInput = newChannelInput({ production: ctx.config.production, allowPrivate: ctx.config.checkAllowPrivate });
 
   async function caughtUp(appended: AppendResult | null) {
     if (appended) await ctx.projections.waitFor({ transactionId: appended.transactionId, position: appended.lastPosition });
   }
 
   async function assertPaid(userId: string) {
-    if ((await effectivePlan(ctx.sql, userId)).id === 'free') throw new HttpError(403, PAID_PLANS_ONLY);
+    if ((await effectivePlan(ctx.sql, userId)).id === 'free') throw new DomainError(PAID_PLANS_ONLY, 403);
   }
 
   async function channelOf(userId: string, id: string): Promise<ChannelItem> {
     const [channel] = await listChannels(ctx.sql, userId, idOf(id, CHANNEL_NOT_FOUND));
-    if (!channel) throw new HttpError(404, CHANNEL_NOT_FOUND);
+    if (!channel) throw new DomainError(CHANNEL_NOT_FOUND, 404);
     return channel;
   }
 
@@ -88,7 +89,7 @@ export function channelRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {})
 
   async function endpointOf(userId: string, channelId: string): Promise<Endpoint> {
     const [row] = await ctx.sql<{ endpoint: Endpoint }[]>`SELECT endpoint FROM channel_endpoints WHERE channel_id = ${channelId} AND user_id = ${userId}`;
-    if (!row) throw new HttpError(404, CHANNEL_NOT_FOUND);
+    if (!row) throw new DomainError(CHANNEL_NOT_FOUND, 404);
     return row.endpoint;
   }
 
@@ -99,7 +100,7 @@ export function channelRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {})
 
     .post('/', async ({ userId, body, set }) => {
       await assertPaid(userId);
-      const channel = parseNewChannel(body, rules);
+      const channel = parseInput(NewChannelInput, body);
       const channelId = crypto.randomUUID();
       await command(channelId, {
         type: 'AddChannel', channelId, userId, channelType: channel.type, name: channel.name,
@@ -118,7 +119,7 @@ export function channelRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {})
 
     .patch('/:id', async ({ userId, params, body }) => {
       const channel = await channelOf(userId, params.id);
-      const changes = parseChannelChanges(body);
+      const changes = parseInput(ChannelChangesInput, body);
       if (changes.enabled && !channel.enabled) await assertPaid(userId);
       await command(channel.id, { type: 'ChangeChannel', userId, ...changes }, async (tx) => {
         if (changes.enabled === undefined) return;
@@ -157,7 +158,7 @@ export function channelRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {})
     // A new signing secret for a webhook, shown once; the old one stops verifying at once.
     .post('/:id/rotate-secret', async ({ userId, params }) => {
       const channel = await channelOf(userId, params.id);
-      if (channel.type !== 'webhook') throw new HttpError(400, 'Only webhook channels have a signing secret.');
+      if (channel.type !== 'webhook') throw new DomainError('Only webhook channels have a signing secret.', 400);
       const secret = newWebhookSecret();
       await ctx.sql`UPDATE channel_endpoints SET endpoint = jsonb_set(endpoint, '{secret}', to_jsonb(${secret}::text)) WHERE channel_id = ${channel.id}`;
       return { secret };

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { idOf } from '../http/ids.ts';
 import { answerWithin, perUserLimit, type TimeoutAnswer } from '../http/long-work.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
@@ -44,7 +44,7 @@ export const checkStillRunning = (ms: number): TimeoutAnswer => ({
  */
 export async function checkProductNow(ctx: AppContext, userId: string, productId: string, fetcher?: Fetcher): Promise<CheckNowAnswer> {
   const product = await readProduct(ctx.sql, userId, productId);
-  if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
+  if (!product) throw new DomainError(PRODUCT_NOT_FOUND, 404);
   // Beyond the plan's limit: checking it by hand would be the check the plan does not include.
   if (product.checksPaused) return { success: false, error: 'paused', message: `Checks of this product are paused. ${pausedReason(await effectivePlan(ctx.sql, userId))}` };
   // The shop turned checks away: knocking again by hand would only prolong the block.
@@ -60,7 +60,7 @@ export async function checkProductNow(ctx: AppContext, userId: string, productId
   const watched = watchingBlocks(ctx.sql, fetcher ?? sharedFetcher);
   const [outcome] = await checkPage(ctx.config, product.url, [target], watched, { sql: ctx.sql });
   const { recorded, checkpoint } = await recordOutcomes(ctx, [outcome!]);
-  if (!recorded.length) throw new HttpError(404, PRODUCT_NOT_FOUND); // removed while it was being checked
+  if (!recorded.length) throw new DomainError(PRODUCT_NOT_FOUND, 404); // removed while it was being checked
   // The list and the dashboard are read right after this answer: let them see the result.
   if (checkpoint) await ctx.projections.waitFor(checkpoint);
   const event = outcome!.event;

@@ -1,11 +1,19 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { DEMO_SHOP_PATH } from './address.ts';
 import { findDemoProduct } from './shop.ts';
 import { indexPage, productImage, productPage } from './pages.ts';
+import { queryParam, textUpTo } from '../http/validation.ts';
 
 const html = (body: string, status = 200) =>
   new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+
+/**
+ * A product page's `?at=` and `?price=`, capped in length. Whether they make sense is answered
+ * by the page itself, in HTML, once the product is known.
+ */
+const ProductPageQuery = z.object({ at: queryParam(textUpTo(40)).optional(), price: queryParam(textUpTo(20)).optional() });
 
 /**
  * The built-in demo shop, served in demo mode only. `?price=12.34` forces the selling price and
@@ -26,7 +34,7 @@ export function demoShopRoutes(ctx: AppContext) {
         return html('<!doctype html><title>Bad request</title><h1>price must be a positive number and at a date.</h1>', 400);
       }
       return html(productPage(origin, product, { at, price }));
-    }, { query: t.Object({ at: t.Optional(t.String({ maxLength: 40 })), price: t.Optional(t.String({ maxLength: 20 })) }) })
+    }, { query: ProductPageQuery })
     .get('/images/:file', ({ params }) => {
       const file = params.file ?? ''; // null when the name cannot be decoded
       const product = findDemoProduct(file.replace(/\.svg$/, ''));

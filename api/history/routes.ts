@@ -3,14 +3,14 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { authentication } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { idOf } from '../http/ids.ts';
 import { createUserCache } from '../http/user-cache.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { changePercent, DetailTimeFilter, downsample, ListTimeFilter, rangeStart, type TimeFilter } from './series.ts';
 
-/** Points of a sparkline (spec section 9). */
+/** Points of a sparkline (docs/product.md#price-history). */
 export const SPARKLINE_POINTS = 30;
 
 export type PricePoint = { price: number; timestamp: string };
@@ -113,7 +113,7 @@ export function historyRoutes(ctx: AppContext) {
       { signedIn: true, query: z.object({ timeFilter: ListTimeFilter.default('month') }) })
     .get('/detailed/:productId', async ({ userId, params, query }) => {
       const points = await readDetailedHistory(ctx.sql, userId, idOf(params.productId, PRODUCT_NOT_FOUND), query.timeFilter);
-      if (!points) throw new HttpError(404, PRODUCT_NOT_FOUND);
+      if (!points) throw new DomainError(PRODUCT_NOT_FOUND, 404);
       return points;
     }, { signedIn: true, query: z.object({ timeFilter: DetailTimeFilter.default('month') }) });
 }

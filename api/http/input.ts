@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { HttpError } from './errors.ts';
+import { DomainError } from '../../events/decider.ts';
 
 /**
  * What any request may send the API: JSON bodies up to 1 MB, and text PostgreSQL can store.
@@ -9,7 +9,7 @@ import { HttpError } from './errors.ts';
 export const MAX_JSON_BODY = 1024 * 1024;
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-const tooLarge = (limit: number) => new HttpError(413, `The request body is too large (at most ${megabytes(limit)}).`);
+const tooLarge = (limit: number) => new DomainError(`The request body is too large (at most ${megabytes(limit)}).`, 413);
 
 /**
  * The body as text, refused (413) past `limit` bytes: before reading when its length is
@@ -62,7 +62,7 @@ const pathOf = (step: Step) => {
 /** 400 naming the field of the first string (value or key) the database cannot store, or when nested too deep. */
 function refuseUnstorable(value: unknown) {
   const refuse = (field: string) => {
-    throw new HttpError(400, `${field || 'body'}: must not contain NUL characters or unpaired surrogates`, field || undefined);
+    throw new DomainError(`${field || 'body'}: must not contain NUL characters or unpaired surrogates`, 400, field || undefined);
   };
   // A stack rather than recursion, and paths only when needed: a hostile body is walked in linear time.
   const stack: Step[] = [{ value, key: null, parent: null, depth: 0 }];
@@ -73,7 +73,7 @@ function refuseUnstorable(value: unknown) {
       continue;
     }
     if (!step.value || typeof step.value !== 'object') continue;
-    if (step.depth >= MAX_DEPTH) throw new HttpError(400, `The request body is nested too deeply (at most ${MAX_DEPTH} levels).`);
+    if (step.depth >= MAX_DEPTH) throw new DomainError(`The request body is nested too deeply (at most ${MAX_DEPTH} levels).`, 400);
     for (const [key, child] of Object.entries(step.value)) {
       if (!isStorableText(key)) refuse(pathOf(step));
       stack.push({ value: child, key, parent: step, depth: step.depth + 1 });
@@ -92,7 +92,7 @@ export const jsonInput = new Elysia({ name: 'json-input' })
   .onParse({ as: 'global' }, async ({ request }, contentType) => {
     if (!request.body) return;
     if (contentType.trim().toLowerCase() !== 'application/json') {
-      throw new HttpError(415, 'Send the request body as JSON (Content-Type: application/json).');
+      throw new DomainError('Send the request body as JSON (Content-Type: application/json).', 415);
     }
     const body: unknown = JSON.parse(await readBody(request)); // not JSON: a parse failure, 400
     refuseUnstorable(body);
@@ -101,6 +101,6 @@ export const jsonInput = new Elysia({ name: 'json-input' })
   .onTransform({ as: 'global' }, ({ path, query, params }) => {
     if (!path.startsWith('/api/')) return;
     // An address naming something that cannot exist (or cannot even be decoded: null) is simply not found.
-    if (Object.values(params ?? {}).some((v) => typeof v !== 'string' || !isStorableText(v))) throw new HttpError(404, 'Not found');
+    if (Object.values(params ?? {}).some((v) => typeof v !== 'string' || !isStorableText(v))) throw new DomainError('Not found', 404);
     refuseUnstorable(query);
   });

@@ -1,4 +1,4 @@
-import { HttpError } from './errors.ts';
+import { DomainError } from '../../events/decider.ts';
 
 /**
  * Requests that do slow work for one user (Check Now, AI Detect): how many one user may have
@@ -16,7 +16,7 @@ export function perUserLimit(limit: number, refusal: (limit: number) => string) 
   const running = new Map<string, number>();
   return function run<T>(userId: string, work: () => Promise<T>): Promise<T> {
     const count = running.get(userId) ?? 0;
-    if (count >= limit) throw new HttpError(429, refusal(limit));
+    if (count >= limit) throw new DomainError(refusal(limit), 429);
     running.set(userId, count + 1);
     const release = () => {
       const left = running.get(userId)! - 1;

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config.ts';
-import { errorHandling, HttpError } from './errors.ts';
+import { DomainError } from '../../events/decider.ts';
+import { errorHandling } from './errors.ts';
 import { inlineScriptHashes, securityHeaders } from './security-headers.ts';
 
 const siteDir = mkdtempSync(join(tmpdir(), 'pricewatch-csp-'));
@@ -24,7 +25,7 @@ function app(env: Record<string, string>) {
     .use(errorHandling)
     .get('/json', () => ({ ok: true }))
     .get('/file', () => new Response('body { color: red }', { headers: { 'content-type': 'text/css' } }))
-    .get('/fails', () => { throw new HttpError(400, 'Not valid.', 'name'); });
+    .get('/fails', () => { throw new DomainError('Not valid.', 400, 'name'); });
 }
 
 const directives = (csp: string) => new Map(csp.split('; ').map((d) => { const [name, ...sources] = d.split(' '); return [name!, sources]; }));

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { isId } from '../http/ids.ts';
 import { queueChecksPolitely } from '../checks/queue.ts';
 import { hostOf } from '../../domain/shops.ts';
@@ -53,7 +53,7 @@ export function productBulkRoutes(ctx: AppContext) {
     .post('/bulk', async ({ userId, body }): Promise<BulkAnswer> => {
       const ids = [...new Set(body.ids)];
       // An id that cannot be one of ours is simply not found, without a query.
-      if (!ids.every(isId)) throw new HttpError(404, PRODUCT_NOT_FOUND);
+      if (!ids.every(isId)) throw new DomainError(PRODUCT_NOT_FOUND, 404);
       switch (body.action) {
         case 'delete':
           await runAll(userId, ids.map((productId) => ({ type: 'Remove', productId, userId })));
@@ -68,7 +68,7 @@ export function productBulkRoutes(ctx: AppContext) {
             SELECT p.id AS "productId", p.url, paused.id IS NOT NULL AS "beyondPlan" FROM products p
             LEFT JOIN (${productsBeyondPlan(ctx.sql, userId)}) paused ON paused.id = p.id
             WHERE p.user_id = ${userId} AND p.id = ANY(${ids}::text[])`;
-          if (chosen.length !== ids.length) throw new HttpError(404, PRODUCT_NOT_FOUND);
+          if (chosen.length !== ids.length) throw new DomainError(PRODUCT_NOT_FOUND, 404);
           const products = chosen.filter((p) => !p.beyondPlan).map(({ productId, url }) => ({ productId, url }));
           const queued = await queueChecksPolitely(ctx.sql, userId, products);
           const hosts = [...new Set(products.map((p) => hostOf(p.url)))];

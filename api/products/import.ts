@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { readBodyBytes } from '../http/input.ts';
 import { uncheckableUrlReason } from '../fetching/address-guard.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
@@ -32,7 +32,7 @@ function utf8(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new HttpError(400, 'The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.');
+    throw new DomainError('The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.', 400);
   }
 }
 
@@ -52,7 +52,7 @@ export function productImportRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/api/products' })
     .use(authentication(ctx))
     .post('/import', async ({ request, userId, set }) => {
-      if (!isCsv(request.headers.get('content-type'))) throw new HttpError(415, 'Send the file as CSV (Content-Type: text/csv).');
+      if (!isCsv(request.headers.get('content-type'))) throw new DomainError('Send the file as CSV (Content-Type: text/csv).', 415);
       const dryRun = ['1', 'true'].includes(new URL(request.url).searchParams.get('dryRun') ?? '');
       const text = utf8(await readBodyBytes(request, MAX_IMPORT_BYTES));
 

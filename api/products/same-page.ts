@@ -1,5 +1,5 @@
 import type { Sql } from '../../db/index.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { normaliseAddress } from './address.ts';
 import type { ReadFrom } from './recheck.ts';
@@ -18,9 +18,9 @@ export async function assertPageNotTracked(tx: Sql, userId: string, url: string,
   const wanted = normaliseAddress(url);
   const live = await liveProducts(tx, userId);
   const edited = editing === undefined ? null : live.find((p) => p.id === editing);
-  if (edited === undefined) throw new HttpError(404, PRODUCT_NOT_FOUND);
+  if (edited === undefined) throw new DomainError(PRODUCT_NOT_FOUND, 404);
   const same = live.find((p) => p.id !== editing && p.url !== null && normaliseAddress(p.url) === wanted);
-  if (same) throw new HttpError(409, alreadyTrackedMessage(same.name), 'url');
+  if (same) throw new DomainError(alreadyTrackedMessage(same.name), 409, 'url');
   return edited?.url != null ? { url: edited.url, selector: edited.selector ?? '' } : null;
 }
 

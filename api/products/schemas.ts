@@ -3,7 +3,7 @@ import { compileSelector } from '../reading/page.ts';
 import { uncheckableUrlReason } from '../fetching/address-guard.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import type { Config } from '../config.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 import { parseManualPrice } from './manual-price.ts';
 
@@ -40,7 +40,7 @@ export function isWebUrl(text: string): boolean {
  */
 export function assertCheckableUrl(config: Config, url: string): void {
   const reason = uncheckableUrlReason(url, fetchOptionsFor(config, url));
-  if (reason) throw new HttpError(400, `url: ${reason}`, 'url');
+  if (reason) throw new DomainError(`url: ${reason}`, 400, 'url');
 }
 
 const name = z.string({ error: 'Product name is required' }).trim()

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { effectivePlan } from '../products/limit.ts';
 import { issueKey, keyStatus, NOT_PRO, revokeKey } from './keys.ts';
 
@@ -16,7 +16,7 @@ export function apiKeyRoutes(ctx: AppContext) {
     .get('/', ({ userId }) => keyStatus(ctx.sql, userId), { signedIn: true })
     .post('/', async ({ userId, set }) => {
       const plan = await effectivePlan(ctx.sql, userId);
-      if (!plan.apiAccess) throw new HttpError(403, NOT_PRO(plan));
+      if (!plan.apiAccess) throw new DomainError(NOT_PRO(plan), 403);
       const { key, status } = await issueKey(ctx.sql, userId);
       set.headers['cache-control'] = 'no-store';
       return { ...status, key };

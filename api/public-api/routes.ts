@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../../events/decider.ts';
 import { idOf, isId } from '../http/ids.ts';
 import { isStorableTime } from '../http/input.ts';
 import { readProducts } from '../products/read-model.ts';
@@ -28,13 +28,13 @@ function decodeKey(cursor: string, field: string, tie: keyof typeof TIES): [stri
     const key = typeof after === 'string' || typeof after === 'number' ? String(after) : '';
     if (isStorableTime(time) && TIES[tie](key)) return [new Date(time).toISOString(), key];
   } catch { /* answered below */ }
-  throw new HttpError(400, `${field}: not a cursor this API gave`, field);
+  throw new DomainError(`${field}: not a cursor this API gave`, 400, field);
 }
 
 function eventCursor(cursor: string | undefined, field: string) {
   if (cursor === undefined) return undefined;
   const at = decodeCursor(cursor);
-  if (!at) throw new HttpError(400, `${field}: not a cursor this API gave`, field);
+  if (!at) throw new DomainError(`${field}: not a cursor this API gave`, 400, field);
   return at;
 }
 
@@ -61,18 +61,18 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
       const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
       if (!bearer) {
         set.headers['www-authenticate'] = 'Bearer';
-        throw new HttpError(401, 'Send your API key as "Authorization: Bearer <key>". Create one in Settings > API Access.');
+        throw new DomainError('Send your API key as "Authorization: Bearer <key>". Create one in Settings > API Access.', 401);
       }
       const owner = await keyOwner(ctx.sql, bearer[1]!);
       if (!owner) {
         set.headers['www-authenticate'] = 'Bearer error="invalid_token"';
-        throw new HttpError(401, 'This API key is not valid: it was revoked or replaced, or never existed.');
+        throw new DomainError('This API key is not valid: it was revoked or replaced, or never existed.', 401);
       }
-      if (!owner.plan.apiAccess) throw new HttpError(403, NOT_PRO(owner.plan));
+      if (!owner.plan.apiAccess) throw new DomainError(NOT_PRO(owner.plan), 403);
       const allowed = await take(owner.keyId);
       if (!allowed.ok) {
         set.headers['retry-after'] = String(allowed.retryAfter);
-        throw new HttpError(429, `Too many requests with this API key. Try again in ${allowed.retryAfter} s.`);
+        throw new DomainError(`Too many requests with this API key. Try again in ${allowed.retryAfter} s.`, 429);
       }
       set.headers['x-ratelimit-remaining'] = String(allowed.remaining);
       return { owner };
@@ -86,7 +86,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
     .get('/products/:id/prices', async ({ owner, params, query }) => {
       const productId = idOf(params.id, PRODUCT_NOT_FOUND);
       const [product] = await ctx.sql`SELECT 1 FROM products WHERE id = ${productId} AND user_id = ${owner.userId}`;
-      if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND);
+      if (!product) throw new DomainError(PRODUCT_NOT_FOUND, 404);
       const after = query.cursor ? decodeKey(query.cursor, 'cursor', 'position') : null;
       const rows = await ctx.sql<{ price: number; currency: string | null; source: string; observed_at: Date; event_position: string }[]>`
         SELECT price, currency, source, observed_at, event_position FROM price_points
@@ -148,7 +148,7 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
     .get('/events/stream', async ({ owner, query, request }) => {
       const from = eventCursor(request.headers.get('last-event-id') ?? query.after, 'after') ?? await ctx.store.head();
       const open = streams.get(owner.keyId) ?? 0;
-      if (open >= MAX_STREAMS_PER_KEY) throw new HttpError(429, `At most ${MAX_STREAMS_PER_KEY} event streams per API key are open at once.`);
+      if (open >= MAX_STREAMS_PER_KEY) throw new DomainError(`At most ${MAX_STREAMS_PER_KEY} event streams per API key are open at once.`, 429);
       streams.set(owner.keyId, open + 1);
       // Revoked here: the stream ends at once. Revoked through another process: stillAllowed ends it.
       const revoked = new AbortController();
