@@ -41,7 +41,7 @@ const Profile = z.object({
 });
 
 /**
- * What a product alerts on (spec section 5): nothing, any change, or a drop of at least
+ * What a product alerts on (docs/product.md#alert-rules): nothing, any change, or a drop of at least
  * `percent` against the previous price.
  */
 export const AlertRule = z.discriminatedUnion('kind', [

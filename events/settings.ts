@@ -1,5 +1,5 @@
 /**
- * The values a user's settings can take and their defaults (spec section 3). Plain data, no zod,
+ * The values a user's settings can take and their defaults (docs/product.md#settings). Plain data, no zod,
  * so the browser can import it too: the Settings screen and the server share one definition.
  */
 export const CHECK_FREQUENCIES = ['hourly', 'daily', 'weekly'] as const;

@@ -7,7 +7,7 @@ export type TimeFilter = z.infer<typeof DetailTimeFilter>;
 
 /**
  * Where a range starts: week = last 7 days, month = last 30 days, quarter = last 3 months,
- * year = last year (spec section 2); null for all time.
+ * year = last year (docs/product.md#price-history); null for all time.
  */
 export function rangeStart(filter: TimeFilter, now: Date): Date | null {
   const start = new Date(now);

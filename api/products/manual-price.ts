@@ -3,7 +3,7 @@
  * both refuse the same input with the same words. Plain code: the browser imports it too.
  */
 export const PRICE_REQUIRED = 'Price is required';
-/** Spec section 5's message. */
+/** The Update Price dialog's message (docs/product.md#form-messages). */
 export const PRICE_NOT_POSITIVE = 'Please enter a valid price greater than 0';
 export const PRICE_DECIMALS = 'Please enter a price with at most 2 decimals';
 export const MAX_MANUAL_PRICE = 1_000_000_000;

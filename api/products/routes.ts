@@ -16,7 +16,7 @@ import { readSettings } from '../settings/routes.ts';
 
 const productIdOf = (id: string) => idOf(id, PRODUCT_NOT_FOUND);
 
-/** GET, POST /api/products; PUT, DELETE /api/products/:id; POST /api/products/:id/update-price (spec section 7). */
+/** GET, POST /api/products; PUT, DELETE /api/products/:id; POST /api/products/:id/update-price (docs/product.md#products). */
 export function productsRoutes(ctx: AppContext) {
   /** Runs a command and waits until the read models show it, so the next GET sees the change. */
   async function run(command: ProductCommand, tx?: Sql) {
