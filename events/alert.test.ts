@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { AlertRule } from './catalogue.ts';
-import { fold, DomainError } from './decider.ts';
+import { fold, type DomainError } from './decider.ts';
 import { alertDecider, backtest, decideAlert, decideMarkAllRead, decideStockAlert, type AlertEvent } from './alert.ts';
 import { formatMoney } from '../domain/money.ts';
 

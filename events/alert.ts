@@ -1,5 +1,5 @@
 import type { AlertRule, Availability, EventOf } from './catalogue.ts';
-import { ALERT_TYPES, STOCK_ALERT_TYPES } from '../domain/alerts.ts';
+import type { ALERT_TYPES, STOCK_ALERT_TYPES } from '../domain/alerts.ts';
 import { DomainError, type Decider } from './decider.ts';
 import { formatMoney } from '../domain/money.ts';
 

@@ -1,4 +1,4 @@
-import { type CHANNEL_TYPES, type EventOf } from './catalogue.ts';
+import type { CHANNEL_TYPES, EventOf } from './catalogue.ts';
 import { ALERT_TYPES } from '../domain/alerts.ts';
 import { DomainError, type Decider } from './decider.ts';
 import type { AlertType } from './alert.ts';

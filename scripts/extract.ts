@@ -39,15 +39,15 @@ type Arguments = { target: string; selector: string | null; url: string | null; 
 
 function parseArguments(args: string[]): Arguments {
   const parsed: Omit<Arguments, 'target'> & { target: string | null } = { target: null, selector: null, url: null, detect: false, render: false };
-  const valueOf = (name: string, index: number): string => {
+  const valueAfter = (name: string, index: number): string => {
     if (index + 1 >= args.length) finish({ error: `--${name} needs a value. ${USAGE}`, code: 'usage' }, 2);
     return args[index + 1]!;
   };
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
-    if (flag === '--selector' || flag === '-s') parsed.selector = inline ?? valueOf('selector', index++);
-    else if (flag === '--url') parsed.url = inline ?? valueOf('url', index++);
+    if (flag === '--selector' || flag === '-s') parsed.selector = inline ?? valueAfter('selector', index++);
+    else if (flag === '--url') parsed.url = inline ?? valueAfter('url', index++);
     else if (flag === '--detect' && inline === null) parsed.detect = true;
     else if (flag === '--render' && inline === null) parsed.render = true;
     else if (flag === '--help' || flag === '-h') {

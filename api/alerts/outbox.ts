@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { EventData, EventOf } from '../../events/catalogue.ts';
+import type { EventOf } from '../../events/catalogue.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { appendingTransaction, type RecordedEvent } from '../../events/store.ts';
 import type { Projection } from '../../projections/projection.ts';
 import { transaction, type Sql } from '../../db/index.ts';
 import { outbox, OUTBOX_COLUMNS } from '../outbox.ts';
 import { NEWS_MAX_AGE_MS } from '../../domain/alerts.ts';
-import type { AlertMail, WeeklyReport } from './email.ts';
+import type { WeeklyReport } from './email.ts';
 
 /**
  * The e-mail outbox: an operational table of e-mails waiting to go out, filled from the log.

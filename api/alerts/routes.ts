@@ -7,7 +7,7 @@ import { parseInput, queryParam, textUpTo } from '../http/validation.ts';
 import { upcastAndValidate, type AlertRule } from '../../events/catalogue.ts';
 import { ALERT_TYPES } from '../../domain/alerts.ts';
 import { DomainError, fold } from '../../events/decider.ts';
-import { type AppendResult } from '../../events/store.ts';
+import type { AppendResult } from '../../events/store.ts';
 import { transaction, type Sql } from '../../db/index.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { ALERT_NOT_FOUND, alertDecider, alertStream, backtest, decideMarkAllRead, type AlertEvent } from '../../events/alert.ts';

@@ -261,7 +261,7 @@ async function repeatsOfLastObservation(tx: Sql, outcomes: readonly CheckOutcome
   const byStream = new Map(last.map((r) => [r.stream_id, r]));
   for (const o of observed) {
     const previous = byStream.get(productStream(o.target.productId));
-    if (!previous || previous.type !== 'PriceObserved') continue;
+    if (previous?.type !== 'PriceObserved') continue;
     const next = validateForAppend('PriceObserved', o.event.data);
     if (previous.schema_version !== next.schemaVersion || !repeatsObservation(previous.data, next.data as Record<string, unknown>)) continue;
     const { observedAt, pageHash } = o.event.data as EventOf<'PriceObserved'>['data'];

@@ -9,7 +9,7 @@ import { DEMO_SHOP_PATH } from './address.ts';
 
 const gbp = (amount: number) => `£${amount.toFixed(2)}`;
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export const productPath = (slug: string) => `${DEMO_SHOP_PATH}/products/${slug}`;
@@ -22,7 +22,7 @@ function layout(origin: string, title: string, head: string, body: string): stri
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escape(title)} | Northwind Demo Store</title>
+<title>${escapeHtml(title)} | Northwind Demo Store</title>
 ${head}
 <style>
   body { font-family: system-ui, sans-serif; margin: 0; color: #111827; background: #f9fafb; }
@@ -52,7 +52,7 @@ ${head}
 
 function card(origin: string, product: DemoProduct, at: Date): string {
   return `<li class="card"><a href="${origin}${productPath(product.slug)}"><img src="${origin}${imagePath(product.slug)}" alt="" width="180" height="180">
-    <span class="card-title">${escape(product.name)}</span></a>
+    <span class="card-title">${escapeHtml(product.name)}</span></a>
     <span class="card-price">${gbp(demoPriceAt(product, at))}</span></li>`;
 }
 
@@ -69,10 +69,10 @@ export function productPage(origin: string, product: DemoProduct, opts: { at: Da
     offers: { '@type': 'Offer', price: price.toFixed(2), priceCurrency: 'GBP', availability: 'https://schema.org/InStock', url },
   };
   const head = `
-<meta name="description" content="${escape(product.description)}">
+<meta name="description" content="${escapeHtml(product.description)}">
 <link rel="canonical" href="${url}">
 <meta property="og:type" content="product">
-<meta property="og:title" content="${escape(product.name)}">
+<meta property="og:title" content="${escapeHtml(product.name)}">
 <meta property="og:url" content="${url}">
 <meta property="og:image" content="${image}">
 <meta property="product:price:amount" content="${price.toFixed(2)}">
@@ -80,12 +80,12 @@ export function productPage(origin: string, product: DemoProduct, opts: { at: Da
 <script type="application/ld+json">${JSON.stringify(jsonLd).replace(/</g, '\\u003c')}</script>`;
   const related = DEMO_PRODUCTS.filter((p) => p.slug !== product.slug).map((p) => card(origin, p, opts.at)).join('\n');
   const body = `
-<nav class="breadcrumbs"><a href="${origin}${DEMO_SHOP_PATH}">Home</a> › ${escape(product.category)} › ${escape(product.name)}</nav>
+<nav class="breadcrumbs"><a href="${origin}${DEMO_SHOP_PATH}">Home</a> › ${escapeHtml(product.category)} › ${escapeHtml(product.name)}</nav>
 <article class="product">
-  <img src="${image}" alt="${escape(product.name)}" width="400" height="400">
+  <img src="${image}" alt="${escapeHtml(product.name)}" width="400" height="400">
   <div class="product-info">
-    <p class="brand">${escape(product.brand)}</p>
-    <h1>${escape(product.name)}</h1>
+    <p class="brand">${escapeHtml(product.brand)}</p>
+    <h1>${escapeHtml(product.name)}</h1>
     <p class="rating">★★★★☆ 4.4 (212 reviews)</p>
     <div class="product-price" data-testid="product-price">
       <span class="price-now">${gbp(price)}</span>
@@ -93,7 +93,7 @@ export function productPage(origin: string, product: DemoProduct, opts: { at: Da
       ${was > price ? `<span class="price-save">Save ${gbp(was - price)}</span>` : ''}
     </div>
     <p class="instalments">or 3 interest-free payments of ${gbp(Math.ceil((price / 3) * 100) / 100)}</p>
-    <p>${escape(product.description)}</p>
+    <p>${escapeHtml(product.description)}</p>
     <button type="button">Add to basket</button>
     <p class="delivery">Free delivery on orders over £50. In stock: dispatched within 24 hours.</p>
   </div>
@@ -119,8 +119,8 @@ const SHAPES: Record<string, string> = {
 
 /** A simple drawing of the product for its og:image and the cards. */
 export function productImage(product: DemoProduct): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400" width="400" height="400" role="img" aria-label="${escape(product.name)}">
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400" width="400" height="400" role="img" aria-label="${escapeHtml(product.name)}">
 <rect width="400" height="400" fill="${product.colour}"/>${SHAPES[product.slug] ?? ''}
-<text x="200" y="360" text-anchor="middle" font-family="system-ui, sans-serif" font-size="22" fill="#fff">${escape(product.brand)}</text>
+<text x="200" y="360" text-anchor="middle" font-family="system-ui, sans-serif" font-size="22" fill="#fff">${escapeHtml(product.brand)}</text>
 </svg>`;
 }

@@ -267,7 +267,7 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
       );
       request.once('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
       request.on('error', reject);
-      request.end(resource?.body && resource.body.length ? resource.body : undefined);
+      request.end(resource?.body?.length ? resource.body : undefined);
     }).finally(() => {
       clearTimeout(totalTimer);
       clearTimeout(connectTimer);

@@ -25,6 +25,7 @@ function parseJsonLd(text: string): unknown {
     const cleaned = text
       .replace(/^\s*(?:<!--|<!\[CDATA\[)|(?:-->|\]\]>)\s*$/g, '')
       .replace(/,\s*([}\]])/g, '$1')
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what breaks shops' JSON-LD, so they are turned into spaces
       .replace(/[\u0000-\u001f]+/g, ' ');
     try {
       return JSON.parse(cleaned);

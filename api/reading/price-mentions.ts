@@ -201,10 +201,12 @@ export function findPriceMentions(text: string, opts?: PriceTextOptions): PriceM
     if (tail) suffixRoles[chosen.length - 1] = suffixRole(tail.role, prefixRoles[chosen.length - 1]);
   }
   const labels = mentions.map((_, index) => (repeats.has(index) ? null : roleOf(index)));
-  labels.forEach((label, index) => {
+  labels.forEach((_label, index) => {
     if (repeats.has(index)) labels[index] = labels[index - 1];
   });
-  mentions.forEach((mention, index) => (mention.role = labels[index] === 'incl-tax' ? 'price' : (labels[index] as PriceRole)));
+  mentions.forEach((mention, index) => {
+    mention.role = labels[index] === 'incl-tax' ? 'price' : (labels[index] as PriceRole);
+  });
   settleTaxPairs(mentions, labels);
   settleSalePair(mentions, clean, repeats, labels, chosen);
   return mentions;
@@ -238,7 +240,7 @@ function settleSalePair(mentions: PriceMention[], text: string, repeats: Set<num
   if (prices.length !== 2 || prices.some(({ index }) => labels[index] === 'incl-tax' || !tokens[index].sign)) return;
   const [first, second] = prices;
   const between = text.slice(mentions[second.index - 1].end, second.mention.start);
-  if (first.mention.currency !== second.mention.currency || /[\p{L}\p{M}\d]/u.test(between) || mentions.slice(first.index + 1, second.index).some((m, i) => !repeats.has(first.index + 1 + i))) return;
+  if (first.mention.currency !== second.mention.currency || /[\p{L}\p{M}\d]/u.test(between) || mentions.slice(first.index + 1, second.index).some((_m, i) => !repeats.has(first.index + 1 + i))) return;
   if (first.mention.amount <= 0 || second.mention.amount <= first.mention.amount) return;
   for (let index = second.index; index < mentions.length && (index === second.index || repeats.has(index)); index++) mentions[index].role = 'was';
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Server } from 'bun';
 import { browserAvailable, contrastOf, launchBrowser, SETUP_TIMEOUT, startProduct, type RunningProduct, openProducts } from './harness.ts';
 

@@ -156,9 +156,9 @@ function KeyNote({ status, failed, fresh }: { status: ApiKeyStatus | null; faile
   if (fresh) return <>{'Copy this key now and keep it secret: it is not shown again. Send it as "Authorization: Bearer <key>".'}</>;
   if (status.apiAccess) {
     return status.hasKey ? (
-      <>{`Created ${formatDateTime(status.createdAt)}. For security the full key is shown only once; rotate it if it is lost.`}</>
+      `Created ${formatDateTime(status.createdAt)}. For security the full key is shown only once; rotate it if it is lost.`
     ) : (
-      <>{'Create a key to read your data from your own tools.'}</>
+      'Create a key to read your data from your own tools.'
     );
   }
   return (
