@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import type { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,10 +20,14 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     return { sql, embedded: false, close: () => sql.end({ timeout: 5 }) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   let dir: string | undefined;
   if (opts.dataDir) { dir = join(opts.dataDir, 'pg'); mkdirSync(dir, { recursive: true }); }
-  const db = await PGlite.create(dir ? { dataDir: dir } : {});
+  return serveEmbedded(await PGlite.create(dir ? { dataDir: dir } : {}));
+}
+
+/** Serves a started PGlite on a loopback port for postgres.js; closing the Database closes `db` too. */
+export async function serveEmbedded(db: PGlite): Promise<Database> {
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
   await server.start();
   const port = (server as any).server?.address()?.port ?? Number((server as any).port);

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { z } from 'zod';
 import { testDatabase, SETUP_TIMEOUT } from '../db/testing.ts';
 import { createEventStore, EVENT_STORE_DDL } from './store.ts';
 import { createProjectionRunner } from '../projections/runner.ts';
 import type { Projection } from '../projections/projection.ts';
 import { events, upcastAndValidate, type EventDefinition, type EventType } from './catalogue.ts';
-
-setDefaultTimeout(30_000);
 
 /**
  * The schema upgrade path, on an event type that exists for this test only: version 1 had a

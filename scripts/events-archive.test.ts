@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +16,6 @@ import { exportEvents, importEvents, linesOfFiles } from '../events/ndjson.ts';
 import { appendingTransaction } from '../events/store.ts';
 import { transaction } from '../db/index.ts';
 import { addMonths, ensurePartitions, listPartitions, monthStart, partitionName } from '../events/partitions.ts';
-
-setDefaultTimeout(120_000);
 
 type Ctx = Awaited<ReturnType<typeof testContext>>;
 

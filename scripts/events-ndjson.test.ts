@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +13,6 @@ import { DEFAULT_SETTINGS } from '../events/catalogue.ts';
 import { appendingTransaction } from '../events/store.ts';
 import { exportEvents, importEvents, linesOf, linesOfFiles, type ExportFilter } from '../events/ndjson.ts';
 import { gzipSync } from 'node:zlib';
-
-setDefaultTimeout(60_000);
 
 type Ctx = Awaited<ReturnType<typeof testContext>>;
 let source: Ctx;

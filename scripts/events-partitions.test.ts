@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import postgres from 'postgres';
 import { transaction, type Sql } from '../db/index.ts';
 import { loadConfig } from '../api/config.ts';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { SETUP_TIMEOUT, testDatabase, usingPostgresServer } from '../api/testing/database.ts';
 import { createUnpartitionedLog } from '../api/testing/unpartitioned-log.ts';
 import { DEFAULT_SETTINGS } from '../events/catalogue.ts';
 import { observed } from '../api/testing/prices.ts';
 import { addMonths, createPartition, ensurePartitions, listPartitions, monthStart, MONTHS_AHEAD, partitionName, uncovered } from '../events/partitions.ts';
 import { appendingTransaction, checkpointOf, createEventStore, EVENT_STORE_DDL, START, type Checkpoint, type NewEvent } from '../events/store.ts';
-
-setDefaultTimeout(120_000);
 
 const changed = (userId: string, currency: 'GBP' | 'EUR' = 'GBP'): NewEvent =>
   ({ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, currency } } });

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { testContext, usingPostgresServer, SETUP_TIMEOUT } from '../api/testing/database.ts';
 import { addProduct, observePrices } from '../api/testing/prices.ts';
 import { readModelSnapshot } from '../api/testing/read-models.ts';
 import { rebuildInto } from '../projections/replay.ts';
-
-setDefaultTimeout(60_000);
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
 let product: string;

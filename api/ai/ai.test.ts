@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Server } from 'bun';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
@@ -6,8 +6,6 @@ import { startFakeOpenAI, type ChatRequest, type FakeOpenAI } from '../testing/f
 import { addProduct, observePrices } from '../testing/prices.ts';
 import { AI_DETECTION_NOT_IN_PLAN } from './routes.ts';
 import { signInDemo } from '../testing/sign-in.ts';
-
-setDefaultTimeout(30_000);
 
 const ORIGIN = 'http://localhost:3000';
 const DAY = 86_400_000;

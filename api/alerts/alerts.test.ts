@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { client, observe, settle } from '../testing/alerts.ts';
@@ -6,8 +6,6 @@ import { failCheck, observed } from '../testing/prices.ts';
 import { readDashboardStats } from '../dashboard/routes.ts';
 import { alertIdFor, alertRulesReactor } from './reactor.ts';
 import { ALERTS_PAGE } from './routes.ts';
-
-setDefaultTimeout(60_000);
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
 let api: ReturnType<typeof client>;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import nodemailer from 'nodemailer';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,6 @@ import { failCheck, observed } from '../testing/prices.ts';
 import { createMailer, type Mailer } from './mailer.ts';
 import { createOutboxSender, type SenderOptions } from './sender.ts';
 import { queueWeeklyReports } from './weekly.ts';
-
-setDefaultTimeout(60_000);
 
 // A real SMTP server on loopback; the sender talks to it through nodemailer, as in production.
 let smtp: TestSmtp;
@@ -279,7 +277,7 @@ describe('delivery exactly once', () => {
     const url = (ctx.database as { url?: string }).url!;
     const child = Bun.spawn([process.execPath, '-e', `
       const { loadConfig } = await import(${JSON.stringify(`${import.meta.dir}/../config.ts`)});
-      const { createContext } = await import(${JSON.stringify(`${import.meta.dir}/../context.ts`)});
+      const { createContext } = await import(${JSON.stringify(`${import.meta.dir}/../create-context.ts`)});
       const { openDatabase } = await import(${JSON.stringify(`${import.meta.dir}/../../db/index.ts`)});
       const { createMailer } = await import(${JSON.stringify(`${import.meta.dir}/mailer.ts`)});
       const { createOutboxSender } = await import(${JSON.stringify(`${import.meta.dir}/sender.ts`)});

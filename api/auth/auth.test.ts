@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { createApp } from '../server.ts';
+import { describe, expect, test } from 'bun:test';
 import { loadConfig } from '../config.ts';
-import { testContext } from '../testing/database.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
 import { createSessionStore } from './sessions.ts';
 import { isLoopbackHttp } from './google.ts';
 import { safeRedirect } from './redirect.ts';
-
-// Starting a database takes longer than the 5 s default.
-setDefaultTimeout(30_000);
+import { useTestApp } from '../testing/app.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const DAY = 86_400_000;
 
-let ctx: Awaited<ReturnType<typeof testContext>>;
-let app: ReturnType<typeof createApp>;
+const api = useTestApp({ PUBLIC_URL: ORIGIN });
+const { request } = api;
 
-beforeAll(async () => {
-  ctx = await testContext({ PUBLIC_URL: ORIGIN });
-  app = createApp(ctx);
-});
-afterAll(() => ctx.close());
-
-const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
 const get = (path: string, cookie?: string) => request(path, { headers: cookie ? { cookie } : {} });
 const tokenOf = (res: Response) => res.headers.get('set-cookie')?.match(/pw_session=([^;]*)/)?.[1];
 
@@ -38,11 +27,11 @@ const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest
 
 describe('sessions', () => {
   test('a token is <id>.<secret> and only the SHA-256 of the secret is stored', async () => {
-    const { token, session } = await ctx.sessions.create('user-a');
+    const { token, session } = await api.ctx.sessions.create('user-a');
     expect(token).toMatch(/^[\w-]{20}\.[\w-]{32}$/);
     const [id, secret] = token.split('.') as [string, string];
     expect(session.id).toBe(id);
-    const rows = await ctx.sql`SELECT * FROM sessions WHERE id = ${id}`;
+    const rows = await api.ctx.sql`SELECT * FROM sessions WHERE id = ${id}`;
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
     expect(new Uint8Array(row.secret_hash)).toEqual(await sha256(secret));
@@ -51,35 +40,35 @@ describe('sessions', () => {
   });
 
   test('a wrong or malformed secret is refused', async () => {
-    const { token } = await ctx.sessions.create('user-a');
+    const { token } = await api.ctx.sessions.create('user-a');
     const [id, secret] = token.split('.') as [string, string];
-    expect(await ctx.sessions.validate(token)).toMatchObject({ id, userId: 'user-a' });
+    expect(await api.ctx.sessions.validate(token)).toMatchObject({ id, userId: 'user-a' });
     const wrong = secret.slice(0, -1) + (secret.endsWith('A') ? 'B' : 'A');
     for (const bad of [`${id}.${wrong}`, `${id}.`, id, `${id}.${secret}.x`, `nope.${secret}`, '', undefined, null]) {
-      expect(await ctx.sessions.validate(bad)).toBeNull();
+      expect(await api.ctx.sessions.validate(bad)).toBeNull();
     }
   });
 
   test('an expired session is refused and deleted', async () => {
     let now = Date.UTC(2026, 0, 1);
-    const sessions = createSessionStore(ctx.sql, { lifetimeDays: 30, now: () => now });
+    const sessions = createSessionStore(api.ctx.sql, { lifetimeDays: 30, now: () => now });
     const { token, session } = await sessions.create('user-b');
     now += 30 * DAY + 1;
     expect(await sessions.validate(token)).toBeNull();
-    expect(await ctx.sql`SELECT 1 FROM sessions WHERE id = ${session.id}`).toHaveLength(0);
+    expect(await api.ctx.sql`SELECT 1 FROM sessions WHERE id = ${session.id}`).toHaveLength(0);
   });
 
   test('the expiry slides forward once less than half the lifetime is left', async () => {
     const start = Date.UTC(2026, 0, 1);
     let now = start;
-    const sessions = createSessionStore(ctx.sql, { lifetimeDays: 30, now: () => now });
+    const sessions = createSessionStore(api.ctx.sql, { lifetimeDays: 30, now: () => now });
     const { token, session } = await sessions.create('user-c');
     expect(session.expiresAt.getTime()).toBe(start + 30 * DAY);
     now = start + 10 * DAY;
     expect((await sessions.validate(token))!.expiresAt.getTime()).toBe(start + 30 * DAY);
     now = start + 20 * DAY;
     expect((await sessions.validate(token))!.expiresAt.getTime()).toBe(start + 50 * DAY);
-    const [row] = await ctx.sql`SELECT expires_at FROM sessions WHERE id = ${session.id}`;
+    const [row] = await api.ctx.sql`SELECT expires_at FROM sessions WHERE id = ${session.id}`;
     expect(row!.expires_at.getTime()).toBe(start + 50 * DAY);
     now = start + 49 * DAY;
     expect(await sessions.validate(token)).not.toBeNull();
@@ -87,7 +76,7 @@ describe('sessions', () => {
 
   test('a renewed expiry reaches the browser cookie', async () => {
     const { token } = await demoSignIn();
-    await ctx.sql`UPDATE sessions SET expires_at = now() + interval '1 day' WHERE id = ${token.split('.')[0]!}`;
+    await api.ctx.sql`UPDATE sessions SET expires_at = now() + interval '1 day' WHERE id = ${token.split('.')[0]!}`;
     const res = await get('/api/auth/user', `pw_session=${token}`);
     expect(res.status).toBe(200);
     const expires = res.headers.get('set-cookie')!.match(/Expires=([^;]+)/i)![1]!;
@@ -102,7 +91,7 @@ describe('sessions', () => {
     const cleared = res.headers.get('set-cookie')!;
     expect(cleared).toStartWith('pw_session=;');
     expect(cleared).toContain('Max-Age=0');
-    expect(await ctx.sql`SELECT 1 FROM sessions WHERE id = ${token.split('.')[0]!}`).toHaveLength(0);
+    expect(await api.ctx.sql`SELECT 1 FROM sessions WHERE id = ${token.split('.')[0]!}`).toHaveLength(0);
     expect((await get('/api/auth/user', cookie)).status).toBe(401);
   });
 
@@ -112,14 +101,14 @@ describe('sessions', () => {
       const res = await request('/api/logout', { headers: { cookie, 'sec-fetch-site': site } });
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/');
-      expect(await ctx.sql`SELECT 1 FROM sessions WHERE id = ${token.split('.')[0]!}`).toHaveLength(0);
+      expect(await api.ctx.sql`SELECT 1 FROM sessions WHERE id = ${token.split('.')[0]!}`).toHaveLength(0);
     }
     const { token, cookie } = await demoSignIn();
     const res = await request('/api/logout', { headers: { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/');
     expect(res.headers.get('set-cookie')).toBeNull();
-    expect(await ctx.sql`SELECT 1 FROM sessions WHERE id = ${token.split('.')[0]!}`).toHaveLength(1);
+    expect(await api.ctx.sql`SELECT 1 FROM sessions WHERE id = ${token.split('.')[0]!}`).toHaveLength(1);
     expect((await get('/api/auth/user', cookie)).status).toBe(200);
   });
 });
@@ -201,14 +190,14 @@ describe('demo sign-in', () => {
   });
 
   test('a bad email answers 400 naming the field and signs no one in', async () => {
-    const before = (await ctx.sql`SELECT count(*)::int AS n FROM sessions`)[0]!.n;
+    const before = (await api.ctx.sql`SELECT count(*)::int AS n FROM sessions`)[0]!.n;
     for (const email of ['not-an-email', 'a@b', 'x'.repeat(250) + '@example.com']) {
       const res = await get(`/api/auth/demo?email=${encodeURIComponent(email)}`);
       expect(res.status).toBe(400);
       expect(res.headers.get('set-cookie')).toBeNull();
       expect((await res.json()).field).toBe('email');
     }
-    expect((await ctx.sql`SELECT count(*)::int AS n FROM sessions`)[0]!.n).toBe(before);
+    expect((await api.ctx.sql`SELECT count(*)::int AS n FROM sessions`)[0]!.n).toBe(before);
   });
 
   test('UserSignedUp is recorded once across two sign-ins', async () => {
@@ -216,7 +205,7 @@ describe('demo sign-in', () => {
     const second = await demoSignIn('?email=carol@example.com');
     expect(first.token).not.toBe(second.token);
     const { id } = await (await get('/api/auth/user', second.cookie)).json();
-    const { events } = await ctx.store.readStream(`user-${id}`);
+    const { events } = await api.ctx.store.readStream(`user-${id}`);
     expect(events.map((e) => e.type)).toEqual(['UserSignedUp']);
     expect(events[0]!.data).toMatchObject({ userId: id, provider: 'demo', email: 'carol@example.com' });
   });
@@ -258,7 +247,7 @@ describe('Origin check on state-changing requests', () => {
       expect(await res.json()).toEqual({ message: 'Cross-site request refused.' });
     }
     const { id } = await (await get('/api/auth/user', cookie)).json();
-    expect((await ctx.store.readStream(`user-${id}`)).events.map((e) => e.type)).toEqual(['UserSignedUp']);
+    expect((await api.ctx.store.readStream(`user-${id}`)).events.map((e) => e.type)).toEqual(['UserSignedUp']);
   });
 
   test('our own Origin is accepted', async () => {

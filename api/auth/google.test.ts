@@ -1,11 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp } from '../server.ts';
-import { testContext } from '../testing/database.ts';
+import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { startFakeOidc, type FakeOidc } from '../testing/fake-oidc.ts';
 import { userIdFor } from './sign-in.ts';
-
-// Starting a database and a provider takes longer than the 5 s default.
-setDefaultTimeout(30_000);
 
 const ORIGIN = 'http://localhost:3000';
 const CLIENT = { clientId: 'pricewatch-test.apps.example', clientSecret: 'test-secret' };
@@ -18,7 +15,7 @@ beforeAll(async () => {
   fake = await startFakeOidc(CLIENT);
   ctx = await testContext({ PUBLIC_URL: ORIGIN, GOOGLE_CLIENT_ID: CLIENT.clientId, GOOGLE_CLIENT_SECRET: CLIENT.clientSecret, GOOGLE_ISSUER: fake.issuer });
   app = createApp(ctx);
-});
+}, SETUP_TIMEOUT);
 afterAll(async () => { await ctx.close(); fake.stop(); });
 afterEach(() => fake.reset());
 

@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { createApp } from '../server.ts';
+import { describe, expect, test } from 'bun:test';
 import { loadConfig } from '../config.ts';
-import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
-import { signInDemo } from '../testing/sign-in.ts';
+import { useTestApp } from '../testing/app.ts';
 
 // Demo billing: the same calls and answers as with Stripe, without Stripe.
-setDefaultTimeout(30_000);
-
 const ORIGIN = 'http://localhost:3000';
 const DAY = 86_400;
 
-let ctx: Awaited<ReturnType<typeof testContext>>;
-let app: ReturnType<typeof createApp>;
+const api = useTestApp({ PUBLIC_URL: ORIGIN });
+const { request, signedIn } = api;
 
-beforeAll(async () => {
-  ctx = await testContext({ PUBLIC_URL: ORIGIN });
-  app = createApp(ctx);
-}, SETUP_TIMEOUT);
-afterAll(() => ctx?.close());
-
-const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
-
-const signedIn = () => signInDemo(app, ORIGIN);
 const post = (user: { cookie: string }, path: string, body?: unknown) =>
   request(path, { method: 'POST', headers: { origin: ORIGIN, cookie: user.cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
 const subscription = async (user: { cookie: string }) => (await request('/api/billing/subscription', { headers: { cookie: user.cookie } })).json();

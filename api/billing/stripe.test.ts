@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import Stripe from 'stripe';
-import { createApp } from '../server.ts';
-import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
+import { SETUP_TIMEOUT } from '../testing/database.ts';
 import { startFakeStripe, type FakeStripe } from '../testing/fake-stripe.ts';
-import { signInDemo } from '../testing/sign-in.ts';
+import { useTestApp } from '../testing/app.ts';
 
 // Billing against a Stripe-shaped API on loopback, through the real stripe SDK.
-setDefaultTimeout(30_000);
 
 const ORIGIN = 'http://localhost:3000';
 const SECRET_KEY = 'sk_test_fake';
@@ -15,26 +13,22 @@ const PRICES = { price_starter: 1800, price_growth: 4900, price_pro: 9900 };
 const DAY = 86_400;
 
 let fake: FakeStripe;
-let ctx: Awaited<ReturnType<typeof testContext>>;
-let app: ReturnType<typeof createApp>;
 const sdk = new Stripe(SECRET_KEY);
 
 beforeAll(async () => {
   fake = await startFakeStripe({ secretKey: SECRET_KEY, prices: PRICES });
-  ctx = await testContext({
-    PUBLIC_URL: ORIGIN,
-    STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_PRICE_STARTER: 'price_starter', STRIPE_PRICE_GROWTH: 'price_growth', STRIPE_PRICE_PRO: 'price_pro',
-    STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(fake.port), STRIPE_API_PROTOCOL: 'http',
-  });
-  app = createApp(ctx);
 }, SETUP_TIMEOUT);
-afterAll(async () => { await ctx?.close(); fake?.stop(); });
-
-const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
+const api = useTestApp(() => ({
+  PUBLIC_URL: ORIGIN,
+  STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_PRICE_STARTER: 'price_starter', STRIPE_PRICE_GROWTH: 'price_growth', STRIPE_PRICE_PRO: 'price_pro',
+  STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(fake.port), STRIPE_API_PROTOCOL: 'http',
+}));
+afterAll(() => { fake?.stop(); });
+const { request } = api;
 
 type User = { cookie: string; userId: string };
-const signedIn = (): Promise<User> => signInDemo(app, ORIGIN);
+const signedIn = (): Promise<User> => api.signedIn();
 
 const post = (user: User | null, path: string, body?: unknown) =>
   request(path, {
@@ -44,7 +38,7 @@ const post = (user: User | null, path: string, body?: unknown) =>
   });
 const subscription = async (user: User) => (await request('/api/billing/subscription', { headers: { cookie: user.cookie } })).json();
 const currentUser = async (user: User) => (await request('/api/auth/user', { headers: { cookie: user.cookie } })).json();
-const streamEvents = async (user: User) => (await ctx.store.readStream(`subscription-${user.userId}`)).events;
+const streamEvents = async (user: User) => (await api.ctx.store.readStream(`subscription-${user.userId}`)).events;
 const stripeCalls = (path: RegExp, method = 'POST') => fake.requests.filter((r) => r.method === method && path.test(r.path));
 
 /** Delivers an event the way Stripe does: JSON body, Stripe-Signature header, no Origin. */
@@ -373,11 +367,11 @@ describe('read models', () => {
   test('rebuilding billing and users from the log gives the same tables', async () => {
     await onTrial();
     const snapshot = async () => ({
-      subscriptions: await ctx.sql`SELECT * FROM subscriptions ORDER BY user_id`,
-      plans: await ctx.sql`SELECT id, plan, subscription_plan FROM users ORDER BY id`,
+      subscriptions: await api.ctx.sql`SELECT * FROM subscriptions ORDER BY user_id`,
+      plans: await api.ctx.sql`SELECT id, plan, subscription_plan FROM users ORDER BY id`,
     });
     const before = await snapshot();
-    await ctx.projections.rebuild(['billing', 'users']);
+    await api.ctx.projections.rebuild(['billing', 'users']);
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
@@ -7,8 +7,6 @@ import { endSubscription, startTrial } from '../testing/plans.ts';
 import { startReceivers, TELEGRAM_CHAT, TELEGRAM_TOKEN, type FakeReceivers } from '../testing/fake-channels.ts';
 import { createChannelDeliverer, type DelivererOptions } from './deliverer.ts';
 import { PAID_PLANS_ONLY } from './routes.ts';
-
-setDefaultTimeout(60_000);
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
 let api: ReturnType<typeof client>;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { signInDemo } from '../testing/sign-in.ts';
@@ -8,8 +8,6 @@ import { rebuildInto } from '../../projections/replay.ts';
 import { checkHealthProjection } from '../../projections/check-health.ts';
 import type { RecordedEvent } from '../../events/store.ts';
 import { readCheckHealth } from './routes.ts';
-
-setDefaultTimeout(60_000);
 
 const ORIGIN = 'http://localhost:3000';
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { signInDemo } from '../testing/sign-in.ts';
@@ -14,8 +14,6 @@ import { DETECTS_PER_USER } from '../ai/routes.ts';
  * time while its work goes on, and one user's running checks are capped, with a 429 beyond,
  * without holding back another user's.
  */
-
-setDefaultTimeout(60_000);
 
 const ORIGIN = 'http://localhost:3000';
 const ANSWER_MS = 800;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import postgres from 'postgres';
 import type { Sql } from '../../db/index.ts';
 import { SETUP_TIMEOUT, testContext, usingPostgresServer } from '../testing/database.ts';
@@ -6,8 +6,6 @@ import { appendingTransaction } from '../../events/store.ts';
 import { handleProductCommands, type ProductCommand } from '../../events/product.ts';
 import { MAX_FETCHES_PER_HOST } from '../fetching/fetcher.ts';
 import { claimJobs, enqueueCheck, enqueueDueChecks, type ClaimedJob } from './queue.ts';
-
-setDefaultTimeout(60_000);
 
 type Ctx = Awaited<ReturnType<typeof testContext>>;
 let ctx: Ctx;

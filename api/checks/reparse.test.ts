@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { testContext, SETUP_TIMEOUT } from '../testing/database.ts';
 import { addProduct } from '../testing/prices.ts';
 import { readModelSnapshot } from '../testing/read-models.ts';
 import { REPARSE_REASON, reparsePrices, rereadPrice } from './reparse.ts';
-
-setDefaultTimeout(30_000);
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
 beforeAll(async () => { ctx = await testContext(); }, SETUP_TIMEOUT);

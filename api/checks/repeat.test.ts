@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { testContext, testDatabase, SETUP_TIMEOUT } from '../testing/database.ts';
 import { addProduct } from '../testing/prices.ts';
-import { createContext } from '../context.ts';
+import { createContext } from '../create-context.ts';
 import { loadConfig } from '../config.ts';
 import { exportEvents, importEvents, eventStats } from '../../events/ndjson.ts';
 import { START } from '../../events/store.ts';
@@ -9,8 +9,6 @@ import type { EventOf } from '../../events/catalogue.ts';
 import { recordOutcomes, type CheckOutcome } from './check.ts';
 import { reparsePrices } from './reparse.ts';
 import { repeatsObservation } from './repeat.ts';
-
-setDefaultTimeout(30_000);
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
 beforeAll(async () => { ctx = await testContext(); }, SETUP_TIMEOUT);

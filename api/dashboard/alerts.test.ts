@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { readDashboardStats } from './routes.ts';
-
-setDefaultTimeout(60_000);
 
 // The dashboard reads alerts from the alerts read model (api/alerts): unread ones, and those of them
 // raised since the user's midnight. An alert is dated by the price change it reports.

@@ -1,29 +1,17 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { createApp } from '../server.ts';
-import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
+import { describe, expect, test } from 'bun:test';
 import { addProduct, failCheck, observed, observePrices } from '../testing/prices.ts';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
 import { readDashboardStats } from './routes.ts';
-import { signInDemo } from '../testing/sign-in.ts';
-
-setDefaultTimeout(60_000);
+import { useTestApp } from '../testing/app.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-let ctx: Awaited<ReturnType<typeof testContext>>;
-let app: ReturnType<typeof createApp>;
+const api = useTestApp({ PUBLIC_URL: ORIGIN });
+const { signedIn } = api;
 
-beforeAll(async () => {
-  ctx = await testContext({ PUBLIC_URL: ORIGIN });
-  app = createApp(ctx);
-}, SETUP_TIMEOUT);
-afterAll(() => ctx.close(), SETUP_TIMEOUT);
-
-const request = (path: string, cookie?: string) => app.handle(new Request(new URL(path, ORIGIN), { headers: cookie ? { cookie } : {} }));
-
-const signedIn = () => signInDemo(app, ORIGIN);
+const request = (path: string, cookie?: string) => api.request(path, { headers: cookie ? { cookie } : {} });
 
 const stats = async (cookie: string) => {
   const res = await request('/api/dashboard/stats', cookie);
@@ -56,16 +44,16 @@ describe('/api/dashboard/stats', () => {
     const { cookie, userId } = await signedIn();
     const now = Date.now();
     const at = (ms: number) => new Date(now - ms);
-    const kettle = await addProduct(ctx, userId, { name: 'Kettle', url: 'https://shop.example.com/kettle' });
-    const toaster = await addProduct(ctx, userId, { name: 'Toaster', url: 'https://www.toasters.example/t1' });
-    await addProduct(ctx, userId, { name: 'Never checked' });
+    const kettle = await addProduct(api.ctx, userId, { name: 'Kettle', url: 'https://shop.example.com/kettle' });
+    const toaster = await addProduct(api.ctx, userId, { name: 'Toaster', url: 'https://www.toasters.example/t1' });
+    await addProduct(api.ctx, userId, { name: 'Never checked' });
     // Kettle: 100, a 10% drop 3 days ago, a 10% rise yesterday.
-    await observePrices(ctx, kettle, userId, [[100, at(8 * DAY)], [100, at(5 * DAY)], [90, at(3 * DAY)], [99, at(1 * DAY)]]);
+    await observePrices(api.ctx, kettle, userId, [[100, at(8 * DAY)], [100, at(5 * DAY)], [90, at(3 * DAY)], [99, at(1 * DAY)]]);
     // Toaster: 50, a 20% drop 9 days ago (last week), a 5% drop 2 hours ago.
-    await observePrices(ctx, toaster, userId, [[50, at(10 * DAY)], [40, at(9 * DAY)], [38, at(2 * HOUR)]]);
+    await observePrices(api.ctx, toaster, userId, [[50, at(10 * DAY)], [40, at(9 * DAY)], [38, at(2 * HOUR)]]);
     // The latest check of all failed.
-    await failCheck(ctx, kettle, userId, at(HOUR));
-    await ctx.projections.catchUp();
+    await failCheck(api.ctx, kettle, userId, at(HOUR));
+    await api.ctx.projections.catchUp();
 
     const body = await stats(cookie);
     expect(body.productsCount).toBe(3);
@@ -99,28 +87,28 @@ describe('/api/dashboard/stats', () => {
 
   test('a successful latest check reads OK; products count against a month ago', async () => {
     const { userId } = await signedIn();
-    const a = await addProduct(ctx, userId);
-    const b = await addProduct(ctx, userId);
-    await failCheck(ctx, a, userId, new Date(Date.now() - 2 * HOUR));
-    await observePrices(ctx, b, userId, [[10, new Date(Date.now() - HOUR)]]);
-    await ctx.projections.catchUp();
-    const today = await readDashboardStats(ctx.sql, userId);
+    const a = await addProduct(api.ctx, userId);
+    const b = await addProduct(api.ctx, userId);
+    await failCheck(api.ctx, a, userId, new Date(Date.now() - 2 * HOUR));
+    await observePrices(api.ctx, b, userId, [[10, new Date(Date.now() - HOUR)]]);
+    await api.ctx.projections.catchUp();
+    const today = await readDashboardStats(api.ctx.sql, userId);
     expect(today.lastScan).toMatchObject({ status: 'ok', failedCount: 1 });
     expect(today.trends.productsCount).toBeNull();
     // Seen from 31 days later, both products existed a month before.
-    const later = await readDashboardStats(ctx.sql, userId, new Date(Date.now() + 31 * DAY));
+    const later = await readDashboardStats(api.ctx.sql, userId, new Date(Date.now() + 31 * DAY));
     expect(later.trends.productsCount).toEqual({ current: 2, previous: 2, changePercent: 0 });
   });
 
   test('days follow the user\'s time zone', async () => {
     const { cookie, userId } = await signedIn();
-    await ctx.store.append(`user-${userId}`, 'any', [{ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, timezone: 'Asia/Tokyo' } } }]);
-    const id = await addProduct(ctx, userId);
+    await api.ctx.store.append(`user-${userId}`, 'any', [{ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, timezone: 'Asia/Tokyo' } } }]);
+    const id = await addProduct(api.ctx, userId);
     // 20:00 UTC five days ago is the next morning in Tokyo.
     const evening = new Date(Date.now() - 5 * DAY);
     evening.setUTCHours(20, 0, 0, 0);
-    await observePrices(ctx, id, userId, [[10, new Date(evening.getTime() - DAY)], [12, evening]]);
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, id, userId, [[10, new Date(evening.getTime() - DAY)], [12, evening]]);
+    await api.ctx.projections.catchUp();
     const body = await stats(cookie);
     expect(body.priceTrends.at(-1).date).toBe(dateIn(new Date(), 'Asia/Tokyo'));
     expect(body.priceTrends.filter((d: any) => d.changes > 0)).toEqual([
@@ -131,11 +119,11 @@ describe('/api/dashboard/stats', () => {
 
   test('recent changes: newest first, at most 50; the trend chart covers 90 days only', async () => {
     const { cookie, userId } = await signedIn();
-    const id = await addProduct(ctx, userId);
+    const id = await addProduct(api.ctx, userId);
     // A change every 2 days for 120 days (alternating prices).
     const prices = Array.from({ length: 61 }, (_, i) => [i % 2 ? 12 : 10, new Date(Date.now() - (120 - 2 * i) * DAY - HOUR)] as const);
-    await observePrices(ctx, id, userId, prices);
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, id, userId, prices);
+    await api.ctx.projections.catchUp();
     const body = await stats(cookie);
     expect(body.recentChanges).toHaveLength(50);
     const times = body.recentChanges.map((c: any) => Date.parse(c.timestamp));
@@ -150,9 +138,9 @@ describe('/api/dashboard/stats', () => {
   test('scoping: another user\'s products and changes never appear', async () => {
     const owner = await signedIn();
     const other = await signedIn();
-    const id = await addProduct(ctx, owner.userId);
-    await observePrices(ctx, id, owner.userId, [[10, new Date(Date.now() - 2 * DAY)], [8, new Date(Date.now() - DAY)]]);
-    await ctx.projections.catchUp();
+    const id = await addProduct(api.ctx, owner.userId);
+    await observePrices(api.ctx, id, owner.userId, [[10, new Date(Date.now() - 2 * DAY)], [8, new Date(Date.now() - DAY)]]);
+    await api.ctx.projections.catchUp();
     expect((await stats(owner.cookie)).priceDropsCount).toBe(1);
     const body = await stats(other.cookie);
     expect(body).toMatchObject({ productsCount: 0, priceDropsCount: 0, recentChanges: [], lastScan: { at: null, failedCount: 0 } });
@@ -163,12 +151,12 @@ describe('/api/dashboard/stats', () => {
 describe('/api/dashboard/stats, what counts as a detected drop', () => {
   test('a price typed in by hand is no detected drop; the next check is measured from it', async () => {
     const { cookie, userId } = await signedIn();
-    const id = await addProduct(ctx, userId);
-    await observePrices(ctx, id, userId, [[100, new Date(Date.now() - 3 * HOUR)]]);
-    await ctx.store.append(`product-${id}`, 'any', [{ type: 'PriceManuallySet', data: { productId: id, userId, price: 80, currency: 'GBP' } }]);
+    const id = await addProduct(api.ctx, userId);
+    await observePrices(api.ctx, id, userId, [[100, new Date(Date.now() - 3 * HOUR)]]);
+    await api.ctx.store.append(`product-${id}`, 'any', [{ type: 'PriceManuallySet', data: { productId: id, userId, price: 80, currency: 'GBP' } }]);
     await Bun.sleep(5);
-    await observePrices(ctx, id, userId, [[70, new Date()]]);
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, id, userId, [[70, new Date()]]);
+    await api.ctx.projections.catchUp();
     const body = await stats(cookie);
     expect(body.priceDropsCount).toBe(1);
     // The history still shows both changes, each in its currency.
@@ -177,10 +165,10 @@ describe('/api/dashboard/stats, what counts as a detected drop', () => {
 
   test('each change carries the currency of its page', async () => {
     const { cookie, userId } = await signedIn();
-    const id = await addProduct(ctx, userId);
+    const id = await addProduct(api.ctx, userId);
     const euro = (price: number, at: Date) => ({ ...observed(id, userId, price, at), data: { ...observed(id, userId, price, at).data, currency: 'EUR' } });
-    await ctx.store.append(`product-${id}`, 'any', [euro(20, new Date(Date.now() - 2 * HOUR)), euro(18, new Date(Date.now() - HOUR))]);
-    await ctx.projections.catchUp();
+    await api.ctx.store.append(`product-${id}`, 'any', [euro(20, new Date(Date.now() - 2 * HOUR)), euro(18, new Date(Date.now() - HOUR))]);
+    await api.ctx.projections.catchUp();
     expect((await stats(cookie)).recentChanges.map((c: any) => c.currency)).toEqual(['EUR']);
   });
 });
@@ -188,14 +176,14 @@ describe('/api/dashboard/stats, what counts as a detected drop', () => {
 describe('/api/dashboard/stats, repeated', () => {
   test('a change shows on the next request once projected', async () => {
     const { cookie, userId } = await signedIn();
-    const id = await addProduct(ctx, userId);
-    await observePrices(ctx, id, userId, [[10, new Date(Date.now() - 2 * HOUR)]]);
-    await ctx.projections.catchUp();
+    const id = await addProduct(api.ctx, userId);
+    await observePrices(api.ctx, id, userId, [[10, new Date(Date.now() - 2 * HOUR)]]);
+    await api.ctx.projections.catchUp();
     const before = await stats(cookie);
     expect(await stats(cookie)).toEqual(before);
     expect(before.recentChanges).toEqual([]);
-    await observePrices(ctx, id, userId, [[9, new Date(Date.now() - HOUR)]]);
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, id, userId, [[9, new Date(Date.now() - HOUR)]]);
+    await api.ctx.projections.catchUp();
     const after = await stats(cookie);
     expect(after.priceDropsCount).toBe(1);
     expect(after.recentChanges).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { START } from '../../events/store.ts';
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { extractPrice } from '../reading/extract.ts';
@@ -13,8 +13,6 @@ import { isDemoShopUrl } from './address.ts';
 import { backtest } from '../../events/alert.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 import { readDashboardStats } from '../dashboard/routes.ts';
-
-setDefaultTimeout(60_000);
 
 describe('demo shop prices', () => {
   const product = DEMO_PRODUCTS[0]!;

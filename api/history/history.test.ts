@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { createApp } from '../server.ts';
-import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
+import { describe, expect, test } from 'bun:test';
 import { addProduct, observePrices } from '../testing/prices.ts';
-import { signInDemo } from '../testing/sign-in.ts';
-
-setDefaultTimeout(60_000);
+import { useTestApp } from '../testing/app.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY);
 
-let ctx: Awaited<ReturnType<typeof testContext>>;
-let app: ReturnType<typeof createApp>;
+const api = useTestApp({ PUBLIC_URL: ORIGIN });
+const { signedIn } = api;
 
-beforeAll(async () => {
-  ctx = await testContext({ PUBLIC_URL: ORIGIN });
-  app = createApp(ctx);
-}, SETUP_TIMEOUT);
-afterAll(() => ctx.close(), SETUP_TIMEOUT);
-
-const request = (path: string, cookie?: string) => app.handle(new Request(new URL(path, ORIGIN), { headers: cookie ? { cookie } : {} }));
-
-const signedIn = () => signInDemo(app, ORIGIN);
+const request = (path: string, cookie?: string) => api.request(path, { headers: cookie ? { cookie } : {} });
 
 const getJson = async (path: string, cookie: string) => {
   const res = await request(path, cookie);
@@ -41,8 +29,8 @@ describe('price history', () => {
 
   test('a bad timeFilter: 400 naming the field', async () => {
     const { cookie, userId } = await signedIn();
-    const productId = await addProduct(ctx, userId);
-    await ctx.projections.catchUp();
+    const productId = await addProduct(api.ctx, userId);
+    await api.ctx.projections.catchUp();
     for (const path of [
       '/api/price-history/products?timeFilter=decade',
       '/api/price-history/products?timeFilter=all', // all time is for the detail dialog only
@@ -59,12 +47,12 @@ describe('price history', () => {
 
   test('rows: figures over the range, sparkline of the last 30 points', async () => {
     const { cookie, userId } = await signedIn();
-    const id = await addProduct(ctx, userId, { name: 'Kettle', url: 'https://shop.example.com/kettle', imageUrl: 'https://shop.example.com/kettle.jpg' });
+    const id = await addProduct(api.ctx, userId, { name: 'Kettle', url: 'https://shop.example.com/kettle', imageUrl: 'https://shop.example.com/kettle.jpg' });
     // One price a day for 60 days: 100 sixty days ago, rising by 1 a day to 159 today.
     const prices = Array.from({ length: 60 }, (_, i) => [100 + i, ago(59 - i + 0.01)] as const);
-    await observePrices(ctx, id, userId, prices);
-    const empty = await addProduct(ctx, userId, { name: 'Toaster' });
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, id, userId, prices);
+    const empty = await addProduct(api.ctx, userId, { name: 'Toaster' });
+    await api.ctx.projections.catchUp();
 
     const month = await getJson('/api/price-history/products', cookie); // month is the default
     expect(month.status).toBe(200);
@@ -97,10 +85,10 @@ describe('price history', () => {
 
   test('detail: points in time order for each range, all time included', async () => {
     const { cookie, userId } = await signedIn();
-    const id = await addProduct(ctx, userId);
+    const id = await addProduct(api.ctx, userId);
     const prices = [[20, ago(400)], [30, ago(100)], [25, ago(40)], [22, ago(20)], [21, ago(3)], [24, ago(0.1)]] as const;
-    await observePrices(ctx, id, userId, prices);
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, id, userId, prices);
+    await api.ctx.projections.catchUp();
     const detail = async (f: string) => (await getJson(`/api/price-history/detailed/${id}?timeFilter=${f}`, cookie)).body;
     expect(await detail('all')).toEqual(prices.map(([price, at]) => ({ timestamp: at.toISOString(), price })));
     expect((await detail('year')).map((p: any) => p.price)).toEqual([30, 25, 22, 21, 24]);
@@ -112,9 +100,9 @@ describe('price history', () => {
   test('scoping: another user\'s products never appear; their detail is 404 like an unknown id', async () => {
     const owner = await signedIn();
     const other = await signedIn();
-    const id = await addProduct(ctx, owner.userId, { name: 'Secret' });
-    await observePrices(ctx, id, owner.userId, [[10, ago(1)]]);
-    await ctx.projections.catchUp();
+    const id = await addProduct(api.ctx, owner.userId, { name: 'Secret' });
+    await observePrices(api.ctx, id, owner.userId, [[10, ago(1)]]);
+    await api.ctx.projections.catchUp();
     expect((await getJson('/api/price-history/products', other.cookie)).body).toEqual([]);
     for (const path of [`/api/price-history/detailed/${id}?timeFilter=all`, `/api/price-history/detailed/${crypto.randomUUID()}?timeFilter=all`, '/api/price-history/detailed/%27%3B--?timeFilter=all']) {
       const { status, body } = await getJson(path, other.cookie);
@@ -126,25 +114,25 @@ describe('price history', () => {
 
   test('a removed product leaves the history', async () => {
     const { cookie, userId } = await signedIn();
-    const id = await addProduct(ctx, userId);
-    await observePrices(ctx, id, userId, [[10, ago(1)]]);
-    await ctx.store.append(`product-${id}`, 'any', [{ type: 'ProductRemoved', data: { productId: id, userId } }]);
-    await ctx.projections.catchUp();
+    const id = await addProduct(api.ctx, userId);
+    await observePrices(api.ctx, id, userId, [[10, ago(1)]]);
+    await api.ctx.store.append(`product-${id}`, 'any', [{ type: 'ProductRemoved', data: { productId: id, userId } }]);
+    await api.ctx.projections.catchUp();
     expect((await getJson('/api/price-history/products', cookie)).body).toEqual([]);
     expect((await request(`/api/price-history/detailed/${id}?timeFilter=all`, cookie)).status).toBe(404);
   });
 
   test('12,000 points: at most 1,000 come back, in order, with the lowest and highest kept', async () => {
     const { cookie, userId } = await signedIn();
-    const id = await addProduct(ctx, userId);
+    const id = await addProduct(api.ctx, userId);
     // Every 15 minutes for 125 days: a wave with one deep dip and one spike.
     const start = Date.now() - 125 * DAY;
     const prices = Array.from({ length: 12_000 }, (_, i) => {
       const price = i === 4321 ? 1.99 : i === 9876 ? 999.99 : Math.round((100 + 20 * Math.sin(i / 300)) * 100) / 100;
       return [price, new Date(start + i * 15 * 60_000)] as const;
     });
-    await observePrices(ctx, id, userId, prices, 2000);
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, id, userId, prices, 2000);
+    await api.ctx.projections.catchUp();
     const { status, body } = await getJson(`/api/price-history/detailed/${id}?timeFilter=all`, cookie);
     expect(status).toBe(200);
     expect(body.length).toBeLessThanOrEqual(1000);
@@ -165,18 +153,18 @@ describe('price history', () => {
 describe('price history, repeated', () => {
   test('a new price shows on the next request once projected', async () => {
     const { cookie, userId } = await signedIn();
-    const id = await addProduct(ctx, userId);
-    await observePrices(ctx, id, userId, [[10, ago(2)]]);
-    await ctx.projections.catchUp();
+    const id = await addProduct(api.ctx, userId);
+    await observePrices(api.ctx, id, userId, [[10, ago(2)]]);
+    await api.ctx.projections.catchUp();
     const before = (await getJson('/api/price-history/products', cookie)).body[0];
     expect(before).toMatchObject({ currentPrice: 10, pointsCount: 1 });
-    await observePrices(ctx, id, userId, [[12, ago(1)]]);
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, id, userId, [[12, ago(1)]]);
+    await api.ctx.projections.catchUp();
     const after = (await getJson('/api/price-history/products', cookie)).body[0];
     expect(after).toMatchObject({ currentPrice: 12, pointsCount: 2, changePercent: 20 });
     // A price set by hand is a point too.
-    await ctx.store.append(`product-${id}`, 'any', [{ type: 'PriceManuallySet', data: { productId: id, userId, price: 15, currency: 'GBP' } }]);
-    await ctx.projections.catchUp();
+    await api.ctx.store.append(`product-${id}`, 'any', [{ type: 'PriceManuallySet', data: { productId: id, userId, price: 15, currency: 'GBP' } }]);
+    await api.ctx.projections.catchUp();
     const manual = (await getJson('/api/price-history/products', cookie)).body[0];
     expect(manual).toMatchObject({ currentPrice: 15, pointsCount: 3, changePercent: 50 });
   });

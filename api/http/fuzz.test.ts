@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +20,6 @@ import { chromiumPath, sharedRenderer } from '../fetching/browser.ts';
  * cookies, another user's ids, and bodies in other content types. None may answer 5xx; the API
  * answers its refusals in JSON; and a refused request leaves the event log as it was.
  */
-
-setDefaultTimeout(60_000);
 
 const ORIGIN = 'http://localhost:3000';
 

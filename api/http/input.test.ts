@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +6,6 @@ import { createApp } from '../server.ts';
 import { testContext, SETUP_TIMEOUT } from '../testing/database.ts';
 import { signInDemo } from '../testing/sign-in.ts';
 import { MAX_JSON_BODY } from './input.ts';
-
-setDefaultTimeout(30_000);
 
 const ORIGIN = 'http://localhost:3000';
 

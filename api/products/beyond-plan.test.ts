@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { signInDemo } from '../testing/sign-in.ts';
@@ -8,8 +8,6 @@ import { PLANS } from '../billing/plans.ts';
 import type { SubscriptionAnswer } from '../billing/billing.ts';
 import { isBeyondPlan, pausedReason, splitByPlan } from './beyond-plan.ts';
 import type { ProductItem } from './read-model.ts';
-
-setDefaultTimeout(60_000);
 
 describe('which products a plan checks', () => {
   const products = ['a', 'b', 'c', 'd', 'e'];

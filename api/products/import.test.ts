@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { gunzipSync } from 'node:zlib';
 import { createApp } from '../server.ts';
-import { testContext } from '../testing/database.ts';
+import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { signInDemo } from '../testing/sign-in.ts';
 import { startTrial } from '../testing/plans.ts';
 import { handleProductCommand } from '../../events/product.ts';
 import type { ProductItem } from './read-model.ts';
 import { MAX_IMPORT_ROWS } from './csv.ts';
-
-setDefaultTimeout(60_000);
 
 const ORIGIN = 'http://localhost:3000';
 let ctx: Awaited<ReturnType<typeof testContext>>;
@@ -17,7 +15,7 @@ let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
   ctx = await testContext({ PUBLIC_URL: ORIGIN });
   app = createApp(ctx);
-});
+}, SETUP_TIMEOUT);
 afterAll(() => ctx.close());
 
 type User = Awaited<ReturnType<typeof signInDemo>>;
@@ -169,7 +167,7 @@ describe('import', () => {
     expect((await res.json()).created).toBe(MAX_IMPORT_ROWS);
     console.log(`imported ${MAX_IMPORT_ROWS} rows in ${Math.round(performance.now() - started)} ms`);
     expect(await list(user)).toHaveLength(MAX_IMPORT_ROWS);
-  });
+  }, 60_000); // 5,000 products to project: tens of seconds on the embedded database
 
   test("first checks are queued one shop page at a time: never all of one host's pages due at once", async () => {
     const user = await proUser();

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, expect, test } from 'bun:test';
 import postgres from 'postgres';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext, usingPostgresServer } from '../testing/database.ts';
 import { signInDemo } from '../testing/sign-in.ts';
-
-setDefaultTimeout(30_000);
 
 const ORIGIN = 'http://localhost:3000';
 let ctx: Awaited<ReturnType<typeof testContext>>;

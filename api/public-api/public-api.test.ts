@@ -1,36 +1,18 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { Elysia } from 'elysia';
-import { createApp } from '../server.ts';
-import { testContext, usingPostgresServer, SETUP_TIMEOUT } from '../testing/database.ts';
+import { usingPostgresServer } from '../testing/database.ts';
 import { addProduct, failCheck, observed, observePrices } from '../testing/prices.ts';
 import { endSubscription, startTrial } from '../testing/plans.ts';
 import { errorHandling } from '../http/errors.ts';
 import { appendingTransaction } from '../../events/store.ts';
 import { publicApiRoutes } from './routes.ts';
 import { hashKey } from './keys.ts';
-
-setDefaultTimeout(30_000);
+import { useTestApp } from '../testing/app.ts';
 
 const ORIGIN = 'http://localhost:3000';
 
-let ctx: Awaited<ReturnType<typeof testContext>>;
-let app: ReturnType<typeof createApp>;
-
-beforeAll(async () => {
-  ctx = await testContext({ PUBLIC_URL: ORIGIN });
-  app = createApp(ctx);
-}, SETUP_TIMEOUT);
-afterAll(() => ctx.close());
-
-const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
-
-async function signedIn() {
-  const email = `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const res = await request(`/api/auth/demo?email=${email}`);
-  const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
-  const { id } = await (await request('/api/auth/user', { headers: { cookie } })).json();
-  return { cookie, userId: id as string };
-}
+const api = useTestApp({ PUBLIC_URL: ORIGIN });
+const { request, signedIn } = api;
 
 const keyCall = (cookie: string, method: 'GET' | 'POST' | 'DELETE') =>
   request('/api/settings/api-key', { method, headers: { cookie, origin: ORIGIN } });
@@ -38,14 +20,14 @@ const keyCall = (cookie: string, method: 'GET' | 'POST' | 'DELETE') =>
 /** A Pro user (on a trial) with an API key. */
 async function proUser() {
   const user = await signedIn();
-  const subscriptionId = await startTrial(ctx, user.userId, 'pro');
+  const subscriptionId = await startTrial(api.ctx, user.userId, 'pro');
   const res = await keyCall(user.cookie, 'POST');
   expect(res.status).toBe(200);
   const { key } = await res.json();
   return { ...user, key: key as string, subscriptionId };
 }
 
-const v1 = (key: string, path: string, handler: { handle: (r: Request) => Promise<Response> } = app) =>
+const v1 = (key: string, path: string, handler: { handle: (r: Request) => Promise<Response> } = api.app) =>
   handler.handle(new Request(new URL(`/api/v1${path}`, ORIGIN), { headers: { authorization: `Bearer ${key}` } }));
 
 describe('API keys (Settings > API Access)', () => {
@@ -60,7 +42,7 @@ describe('API keys (Settings > API Access)', () => {
     const res = await keyCall(cookie, 'POST');
     expect(res.status).toBe(403);
     expect((await res.json()).message).toContain('your plan is Free');
-    await startTrial(ctx, userId, 'growth');
+    await startTrial(api.ctx, userId, 'growth');
     expect((await keyCall(cookie, 'POST')).status).toBe(403);
   });
 
@@ -70,7 +52,7 @@ describe('API keys (Settings > API Access)', () => {
     const status = await (await keyCall(cookie, 'GET')).json();
     expect(status).toMatchObject({ hasKey: true, maskedKey: `pw_live_••••••••${key.slice(-4)}`, apiAccess: true, reason: null });
     expect(JSON.stringify(status)).not.toContain(key);
-    const rows = await ctx.sql`SELECT * FROM api_keys WHERE user_id = ${userId}`;
+    const rows = await api.ctx.sql`SELECT * FROM api_keys WHERE user_id = ${userId}`;
     expect(rows).toHaveLength(1);
     expect(rows[0]!.key_hash).toBe(hashKey(key));
     expect(JSON.stringify(rows)).not.toContain(key.slice(8));
@@ -109,7 +91,7 @@ describe('/api/v1', () => {
 
   test('a key whose owner is no longer on Pro: 403 saying why', async () => {
     const { key, userId, subscriptionId } = await proUser();
-    await endSubscription(ctx, userId, subscriptionId);
+    await endSubscription(api.ctx, userId, subscriptionId);
     const res = await v1(key, '/products');
     expect(res.status).toBe(403);
     expect((await res.json()).message).toContain('Pro plan');
@@ -118,12 +100,12 @@ describe('/api/v1', () => {
   test('a key reads its owner\'s products, prices, alerts and events only', async () => {
     const owner = await proUser();
     const other = await proUser();
-    const mine = await addProduct(ctx, owner.userId, { name: 'Mine' });
-    const theirs = await addProduct(ctx, other.userId, { name: 'Theirs' });
+    const mine = await addProduct(api.ctx, owner.userId, { name: 'Mine' });
+    const theirs = await addProduct(api.ctx, other.userId, { name: 'Theirs' });
     const t0 = Date.parse('2025-01-01T00:00:00Z');
-    await observePrices(ctx, mine, owner.userId, [[10, new Date(t0)], [12, new Date(t0 + 3_600_000)], [11, new Date(t0 + 7_200_000)]]);
-    await observePrices(ctx, theirs, other.userId, [[99, new Date(t0)]]);
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, mine, owner.userId, [[10, new Date(t0)], [12, new Date(t0 + 3_600_000)], [11, new Date(t0 + 7_200_000)]]);
+    await observePrices(api.ctx, theirs, other.userId, [[99, new Date(t0)]]);
+    await api.ctx.projections.catchUp();
 
     const products = await (await v1(owner.key, '/products')).json();
     expect(products.products.map((p: { name: string }) => p.name)).toEqual(['Mine']);
@@ -160,15 +142,15 @@ describe('/api/v1', () => {
     const after = await v1(key, '/events?after=not-a-cursor');
     expect(after.status).toBe(400);
     expect((await after.json()).field).toBe('after');
-    const product = await addProduct(ctx, (await signedIn()).userId);
+    const product = await addProduct(api.ctx, (await signedIn()).userId);
     expect((await v1(key, `/products/${product}/prices?from=yesterday`)).status).toBe(400);
   });
 
   test('cursors and dates a JavaScript date takes but PostgreSQL does not are 400 naming the field; impossible ids 404', async () => {
     const { key, userId } = await proUser();
-    const product = await addProduct(ctx, userId);
-    await observePrices(ctx, product, userId, [[10, new Date(Date.now() - 60_000)]]);
-    await ctx.projections.catchUp();
+    const product = await addProduct(api.ctx, userId);
+    await observePrices(api.ctx, product, userId, [[10, new Date(Date.now() - 60_000)]]);
+    await api.ctx.projections.catchUp();
     const cursor = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
     const now = new Date().toISOString();
     const refused: [string, string][] = [
@@ -197,11 +179,11 @@ describe('/api/v1', () => {
 
   test('alerts are listed newest first, in pages', async () => {
     const { key, userId } = await proUser();
-    const product = await addProduct(ctx, userId);
+    const product = await addProduct(api.ctx, userId);
     const t0 = Date.now() - 3 * 3_600_000;
-    await observePrices(ctx, product, userId, [[100, new Date(t0)], [80, new Date(t0 + 3_600_000)], [60, new Date(t0 + 7_200_000)]]);
-    await ctx.reactors.catchUp();
-    await ctx.projections.catchUp();
+    await observePrices(api.ctx, product, userId, [[100, new Date(t0)], [80, new Date(t0 + 3_600_000)], [60, new Date(t0 + 7_200_000)]]);
+    await api.ctx.reactors.catchUp();
+    await api.ctx.projections.catchUp();
     const all = await (await v1(key, '/alerts')).json();
     expect(all.alerts.length).toBe(2);
     expect(all.alerts.map((a: { currentPrice: number }) => a.currentPrice)).toEqual([60, 80]);
@@ -212,12 +194,12 @@ describe('/api/v1', () => {
 
   test('products carry their availability; stock alerts are listed with the prices they know', async () => {
     const { key, userId } = await proUser();
-    const product = await addProduct(ctx, userId, { name: 'Mixer' });
+    const product = await addProduct(api.ctx, userId, { name: 'Mixer' });
     const t0 = Date.now() - 3 * 3_600_000;
-    await ctx.store.append(`product-${product}`, 'any', [observed(product, userId, 25, new Date(t0), 'InStock')]);
-    await failCheck(ctx, product, userId, new Date(t0 + 3_600_000), 'OutOfStock');
-    await ctx.reactors.catchUp();
-    await ctx.projections.catchUp();
+    await api.ctx.store.append(`product-${product}`, 'any', [observed(product, userId, 25, new Date(t0), 'InStock')]);
+    await failCheck(api.ctx, product, userId, new Date(t0 + 3_600_000), 'OutOfStock');
+    await api.ctx.reactors.catchUp();
+    await api.ctx.projections.catchUp();
     const { products } = await (await v1(key, '/products')).json();
     expect(products[0]).toMatchObject({ id: product, availability: 'OutOfStock', stockAlerts: true, currentPrice: 25 });
     const { alerts } = await (await v1(key, '/alerts')).json();
@@ -229,8 +211,8 @@ describe('/api/v1', () => {
   test('a key has a rate limit, shared by every API process: 429 with Retry-After', async () => {
     const { key } = await proUser();
     // Two servers on one database, as two API processes are.
-    const limited = new Elysia().use(errorHandling).use(publicApiRoutes(ctx, { rateLimit: { capacity: 2, perSecond: 0.5 } }));
-    const elsewhere = new Elysia().use(errorHandling).use(publicApiRoutes(ctx, { rateLimit: { capacity: 2, perSecond: 0.5 } }));
+    const limited = new Elysia().use(errorHandling).use(publicApiRoutes(api.ctx, { rateLimit: { capacity: 2, perSecond: 0.5 } }));
+    const elsewhere = new Elysia().use(errorHandling).use(publicApiRoutes(api.ctx, { rateLimit: { capacity: 2, perSecond: 0.5 } }));
     expect((await v1(key, '/products', limited)).status).toBe(200);
     expect((await v1(key, '/products', elsewhere)).status).toBe(200);
     expect((await v1(key, '/products', elsewhere)).status).toBe(429);
@@ -244,26 +226,26 @@ describe('/api/v1', () => {
 
   test('the event feed pages in commit order without skipping or repeating while others append', async () => {
     const { key, userId } = await proUser();
-    const products = await Promise.all([1, 2, 3, 4].map(() => addProduct(ctx, userId)));
-    const noise = await addProduct(ctx, (await signedIn()).userId);
+    const products = await Promise.all([1, 2, 3, 4].map(() => addProduct(api.ctx, userId)));
+    const noise = await addProduct(api.ctx, (await signedIn()).userId);
     let writing = true;
     // On PostgreSQL, writers hold their transactions open for a while, so positions commit out of order.
     const writers = products.map(async (productId, w) => {
       for (let i = 0; i < (usingPostgresServer() ? 25 : 10); i++) {
-        await appendingTransaction(ctx.sql, async (tx) => {
+        await appendingTransaction(api.ctx.sql, async (tx) => {
           // The transaction id is taken now (with the append lock), the position later.
           if (usingPostgresServer()) await Bun.sleep(Math.random() * 10);
-          await ctx.store.append(`product-${productId}`, 'any', [{
+          await api.ctx.store.append(`product-${productId}`, 'any', [{
             type: 'PriceCheckFailed',
             data: { productId, userId, code: 'timeout', reason: `writer ${w} try ${i}`, httpStatus: null, url: 'https://shop.example.com/p', attemptedAt: new Date().toISOString() },
           }], tx);
           if (usingPostgresServer()) await Bun.sleep(Math.random() * 15);
         });
-        if (i % 5 === 0) await failCheck(ctx, noise, 'someone-else', new Date());
+        if (i % 5 === 0) await failCheck(api.ctx, noise, 'someone-else', new Date());
       }
     });
     const done = Promise.all(writers).then(() => { writing = false; });
-    const unlimited = new Elysia().use(errorHandling).use(publicApiRoutes(ctx, { rateLimit: { capacity: 1e9, perSecond: 1e9 } }));
+    const unlimited = new Elysia().use(errorHandling).use(publicApiRoutes(api.ctx, { rateLimit: { capacity: 1e9, perSecond: 1e9 } }));
     const seen: number[] = [];
     let after: string | undefined;
     for (let drained = false; !drained;) {
@@ -277,7 +259,7 @@ describe('/api/v1', () => {
       }
     }
     await done;
-    const expected = await ctx.sql<{ position: string }[]>`
+    const expected = await api.ctx.sql<{ position: string }[]>`
       SELECT global_position AS position FROM events WHERE data->>'userId' = ${userId} ORDER BY transaction_id, global_position`;
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(expected.map((r) => Number(r.position)));
@@ -302,14 +284,14 @@ describe('/api/v1/events/stream', () => {
 
   test('delivers the owner\'s events appended after connecting, then ends when the client goes', async () => {
     const { key, userId } = await proUser();
-    const before = await addProduct(ctx, userId, { name: 'Before' });
+    const before = await addProduct(api.ctx, userId, { name: 'Before' });
     const res = await v1(key, '/events/stream');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body!.getReader();
-    const product = await addProduct(ctx, userId, { name: 'After' });
-    await failCheck(ctx, product, userId, new Date());
-    await addProduct(ctx, (await signedIn()).userId, { name: 'Someone else' });
+    const product = await addProduct(api.ctx, userId, { name: 'After' });
+    await failCheck(api.ctx, product, userId, new Date());
+    await addProduct(api.ctx, (await signedIn()).userId, { name: 'Someone else' });
     const { text } = await readUntil(reader, (t) => t.includes('event: PriceCheckFailed'));
     const events = text.split('\n\n').filter((block) => block.startsWith('id: ')).map((block) => JSON.parse(block.split('\ndata: ')[1]!));
     expect(events.map((e) => e.type)).toEqual(['ProductAdded', 'PriceCheckFailed']);
@@ -321,10 +303,10 @@ describe('/api/v1/events/stream', () => {
 
   test('resumes after Last-Event-ID, sends heartbeats, and ends when its key is revoked', async () => {
     const { key, userId, cookie } = await proUser();
-    const first = await addProduct(ctx, userId, { name: 'First' });
+    const first = await addProduct(api.ctx, userId, { name: 'First' });
     const page = await (await v1(key, '/events?limit=1000')).json();
     const beforeFirst = page.events[page.events.length - 2].cursor;
-    const quick = new Elysia().use(errorHandling).use(publicApiRoutes(ctx, { heartbeatMs: 50 }));
+    const quick = new Elysia().use(errorHandling).use(publicApiRoutes(api.ctx, { heartbeatMs: 50 }));
     const res = await quick.handle(new Request(new URL('/api/v1/events/stream', ORIGIN), { headers: { authorization: `Bearer ${key}`, 'last-event-id': beforeFirst } }));
     const reader = res.body!.getReader();
     const { text } = await readUntil(reader, (t) => t.includes(': heartbeat'));
@@ -347,7 +329,7 @@ describe('/api/v1/events/stream', () => {
       const streams = [await openStream(key), await openStream(key)];
       const started = Date.now();
       expect((await keyCall(cookie, method)).status).toBe(200);
-      await addProduct(ctx, userId, { name: 'After the key changed' });
+      await addProduct(api.ctx, userId, { name: 'After the key changed' });
       for (const reader of streams) {
         expect(await readUntil(reader, () => false)).toEqual({ text: '', ended: true });
       }
@@ -359,8 +341,8 @@ describe('/api/v1/events/stream', () => {
     const { key, userId } = await proUser();
     const reader = await openStream(key);
     // As another API process revokes it: the row changes, and nothing in this process is told.
-    await ctx.sql`UPDATE api_keys SET revoked_at = now() WHERE key_hash = ${hashKey(key)}`;
-    await addProduct(ctx, userId, { name: 'After revoking' });
+    await api.ctx.sql`UPDATE api_keys SET revoked_at = now() WHERE key_hash = ${hashKey(key)}`;
+    await addProduct(api.ctx, userId, { name: 'After revoking' });
     expect(await readUntil(reader, () => false)).toEqual({ text: '', ended: true });
   });
 
@@ -369,7 +351,7 @@ describe('/api/v1/events/stream', () => {
     const other = await openStream(kept.key);
     await openStream(revoked.key);
     await keyCall(revoked.cookie, 'DELETE');
-    await addProduct(ctx, kept.userId, { name: 'Still delivered' });
+    await addProduct(api.ctx, kept.userId, { name: 'Still delivered' });
     const { text } = await readUntil(other, (t) => t.includes('Still delivered'));
     expect(text).toContain('event: ProductAdded');
     await other.cancel();
@@ -419,7 +401,7 @@ describe('/api/docs', () => {
 describe('the shared rate limit under concurrent requests', () => {
   test('requests racing from several processes never take more than the bucket holds', async () => {
     const { key } = await proUser();
-    const apps = [0, 1, 2].map(() => new Elysia().use(errorHandling).use(publicApiRoutes(ctx, { rateLimit: { capacity: 5, perSecond: 0.001 } })));
+    const apps = [0, 1, 2].map(() => new Elysia().use(errorHandling).use(publicApiRoutes(api.ctx, { rateLimit: { capacity: 5, perSecond: 0.001 } })));
     const statuses = await Promise.all(Array.from({ length: 24 }, (_, i) => v1(key, '/products', apps[i % 3]).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(19);

@@ -1,35 +1,20 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { createApp } from '../server.ts';
-import { testContext } from '../testing/database.ts';
+import { describe, expect, test } from 'bun:test';
 import { DEFAULT_SETTINGS } from '../../events/catalogue.ts';
-import { signInDemo } from '../testing/sign-in.ts';
 import { endSubscription, startTrial } from '../testing/plans.ts';
-
-// Starting a database takes longer than the 5 s default.
-setDefaultTimeout(30_000);
+import { useTestApp } from '../testing/app.ts';
 
 const ORIGIN = 'http://localhost:3000';
 
-let ctx: Awaited<ReturnType<typeof testContext>>;
-let app: ReturnType<typeof createApp>;
-
-beforeAll(async () => {
-  ctx = await testContext({ PUBLIC_URL: ORIGIN });
-  app = createApp(ctx);
-});
-afterAll(() => ctx.close());
-
-const request = (path: string, init: RequestInit = {}) => app.handle(new Request(new URL(path, ORIGIN), init));
-
-/** A fresh user per test, so each starts without saved settings. */
-const signedIn = () => signInDemo(app, ORIGIN);
+const api = useTestApp({ PUBLIC_URL: ORIGIN });
+/** signedIn(): a fresh user per test, so each starts without saved settings. */
+const { request, signedIn } = api;
 
 const getSettings = (cookie: string) => request('/api/settings', { headers: { cookie } });
 const putSettings = (cookie: string, body: string, contentType = 'application/json') =>
   request('/api/settings', { method: 'PUT', headers: { cookie, origin: ORIGIN, 'content-type': contentType }, body });
 
 const settingsEvents = async (userId: string) =>
-  (await ctx.store.readStream(`user-${userId}`)).events.filter((e) => e.type === 'SettingsChanged');
+  (await api.ctx.store.readStream(`user-${userId}`)).events.filter((e) => e.type === 'SettingsChanged');
 
 describe('/api/settings', () => {
   test('signed out: 401', async () => {
@@ -112,16 +97,16 @@ describe('/api/settings', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ field: 'checkFrequency', message: 'Your Free plan checks prices daily at most: choose daily or weekly.' });
     expect(await settingsEvents(userId)).toHaveLength(0);
-    await startTrial(ctx, userId, 'starter');
+    await startTrial(api.ctx, userId, 'starter');
     expect((await putSettings(cookie, JSON.stringify({ ...DEFAULT_SETTINGS, checkFrequency: 'hourly' }))).status).toBe(400);
   });
 
   test('hourly on Growth is saved; after the plan ends the saved settings still read back', async () => {
     const { cookie, userId } = await signedIn();
-    const subscriptionId = await startTrial(ctx, userId, 'growth');
+    const subscriptionId = await startTrial(api.ctx, userId, 'growth');
     const hourly = { ...DEFAULT_SETTINGS, checkFrequency: 'hourly' };
     expect((await putSettings(cookie, JSON.stringify(hourly))).status).toBe(200);
-    await endSubscription(ctx, userId, subscriptionId);
+    await endSubscription(api.ctx, userId, subscriptionId);
     const res = await getSettings(cookie);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(hourly);
