@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The database port: postgres.js over either a real PostgreSQL server or the embedded PGlite. */
+// biome-ignore lint/complexity/noBannedTypes: postgres.js's own type for a connection without custom types
 export type Sql = postgres.Sql<{}>;
 export type Database = { sql: Sql; embedded: boolean; close(): Promise<void> };
 

@@ -170,12 +170,6 @@ async function embeddedDatabase(template?: TestTemplate): Promise<Database> {
 
 export const usingPostgresServer = () => !!process.env.DATABASE_URL;
 
-/**
- * True in the suite's second pass, on the embedded database.
- * @deprecated scripts/test.ts runs only database tests in that pass (those whose imports reach
- * this module): a test that uses no database is not run there, and need not ask.
- */
-export const repeatedForEmbedded = () => process.env.TEST_PASS === 'embedded-again';
 
 /** Starting an embedded database takes seconds on a busy machine: hooks that open one get this timeout. */
 export const SETUP_TIMEOUT = 60_000;

@@ -27,7 +27,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const bun = process.execPath;
 const ROOT = resolve(import.meta.dir, '..');
-const SUITES = ['./api', './events', './projections', './site/src', './scripts'];
+const SUITES = ['./api', './db', './domain', './events', './projections', './site/src', './scripts'];
 /** The one module that hands out test databases. */
 const TEST_DATABASES = join(ROOT, 'db/testing.ts');
 /** What makes a test file more than a unit test, besides a database: a browser or a child process. */
@@ -57,7 +57,7 @@ function localImports(file: string): string[] {
   const known = importsOf.get(file);
   if (known) return known;
   const ext = file.match(/\.(tsx?|jsx?|mjs)$/)?.[1];
-  let found: string[] = [];
+  const found: string[] = [];
   if (ext) {
     const loader = ext === 'mjs' ? 'js' : ext as 'ts' | 'tsx' | 'js' | 'jsx';
     let transpiler = transpilers.get(loader);
@@ -102,36 +102,54 @@ function classify(files: string[]): Classified[] {
   });
 }
 
-async function run(label: string, files: string[], env: Record<string, string | undefined>): Promise<Tally> {
-  console.log(`\n=== ${label}: ${files.length} files ===`);
-  if (!files.length) return { passed: 0, failed: 0 };
-  const args = files.map((f) => `./${relative(ROOT, f)}`);
-  const proc = Bun.spawn([bun, 'test', '--timeout', '30000', ...args], { cwd: ROOT, env: { ...process.env, ...env } as Record<string, string>, stdout: 'inherit', stderr: 'pipe' });
-  // bun test writes its report to stderr: pass it through and read the totals from it.
-  let report = '';
-  const decoder = new TextDecoder();
-  const reader = proc.stderr.getReader();
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    const text = decoder.decode(chunk.value, { stream: true });
-    report += text;
-    process.stderr.write(text);
-  }
-  const code = await proc.exited;
-  const count = (word: string) => Number(report.match(new RegExp(`^\\s*(\\d+) ${word}$`, 'm'))?.[1] ?? 0);
-  const tally = { passed: count('pass'), failed: count('fail') };
-  // A crash before the summary (or a failing hook) still counts as a failure.
-  if (code !== 0 && tally.failed === 0) tally.failed = 1;
-  return tally;
+/**
+ * Runs one step. Steps that run side by side keep their output until they end, then print it as
+ * one block, so the log reads step by step; `tally` reads the totals from what the step printed.
+ */
+async function step(label: string, cmd: string[], opts: { env?: Record<string, string | undefined>; alone: boolean; tally: (output: string, ok: boolean) => Tally }): Promise<Tally> {
+  const header = `\n=== ${label} ===\n`;
+  if (opts.alone) process.stdout.write(header);
+  const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...opts.env } as Record<string, string>, stdout: 'pipe', stderr: 'pipe' });
+  let output = '';
+  const pass = async (stream: ReadableStream<Uint8Array>, to: NodeJS.WriteStream) => {
+    const decoder = new TextDecoder();
+    const reader = stream.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      const text = decoder.decode(chunk.value, { stream: true });
+      output += text;
+      if (opts.alone) to.write(text);
+    }
+  };
+  await Promise.all([pass(proc.stdout, process.stdout), pass(proc.stderr, process.stderr)]);
+  const ok = (await proc.exited) === 0;
+  if (!opts.alone) process.stdout.write(header + output);
+  return opts.tally(output, ok);
 }
 
-/** The type check: a changed API route breaks the site's typed client here, not on a user's screen. */
-async function typecheck(): Promise<Tally> {
-  console.log('\n=== type check (tsc --noEmit) ===');
-  const proc = Bun.spawn([bun, 'x', 'tsc', '--noEmit', '-p', '.'], { cwd: ROOT, stdout: 'inherit', stderr: 'inherit' });
-  const ok = (await proc.exited) === 0;
-  console.log(ok ? '(pass) type check' : '(fail) type check');
-  return { passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
+/** bun test over `files`: its totals, and a failure when it crashed before them (or a hook failed). */
+function run(label: string, files: string[], env: Record<string, string | undefined>, alone = true): Promise<Tally> {
+  if (!files.length) return Promise.resolve({ passed: 0, failed: 0 });
+  const args = files.map((f) => `./${relative(ROOT, f)}`);
+  return step(`${label}: ${files.length} files`, [bun, 'test', '--timeout', '30000', ...args], {
+    env, alone,
+    tally(output, ok) {
+      const count = (word: string) => Number(output.match(new RegExp(`^\\s*(\\d+) ${word}$`, 'm'))?.[1] ?? 0);
+      const tally = { passed: count('pass'), failed: count('fail') };
+      if (!ok && tally.failed === 0) tally.failed = 1;
+      return tally;
+    },
+  });
 }
+
+/** A check that passes or fails as a whole. */
+const check = (label: string, cmd: string[], alone: boolean) =>
+  step(label, cmd, {
+    alone,
+    tally(_, ok) {
+      console.log(`${ok ? '(pass)' : '(fail)'} ${label}`);
+      return { passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
+    },
+  });
 
 const classified = classify(testFiles(SUITES));
 const database = classified.filter((c) => c.database).map((c) => c.file);
@@ -151,14 +169,18 @@ const results: Tally[] = [];
 if (process.argv.includes('--unit')) {
   results.push(await run('unit tests (no database, browser or process)', unit, {}));
 } else {
-  results.push(await typecheck());
+  // The type check, the format and lint check and the database passes run side by side: each
+  // waits on something else much of the time (a database server, the disk), and they share nothing.
+  // The type check: a changed API route breaks the site's typed client here, not on a user's screen.
+  const steps = [check('type check (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.'], false), check('format and lint (biome ci)', [bun, 'x', 'biome', 'ci', '.'], false)];
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
-    results.push(await run(`unit and integration tests on PostgreSQL (${new URL(databaseUrl).host})`, all, {}));
-    if (process.env.TEST_EMBEDDED !== '0') results.push(await run('database tests again on embedded PGlite', database, { DATABASE_URL: '', TEST_PASS: 'embedded-again' }));
+    steps.push(run(`unit and integration tests on PostgreSQL (${new URL(databaseUrl).host})`, all, {}, false));
+    if (process.env.TEST_EMBEDDED !== '0') steps.push(run('database tests again on embedded PGlite', database, { DATABASE_URL: '', TEST_PASS: 'embedded-again' }, false));
   } else {
-    results.push(await run('unit and integration tests on embedded PGlite', all, {}));
+    steps.push(run('unit and integration tests on embedded PGlite', all, {}, false));
   }
+  results.push(...(await Promise.all(steps)));
   results.push(await run('browser tests (Chromium)', testFiles(['./tests/browser']), {}));
 }
 

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadConfig } from '../config.ts';
-import { repeatedForEmbedded } from '../testing/database.ts';
 import { createFetcher, type ResolvedAddress } from './fetcher.ts';
 import { WEB_PORTS } from './address-guard.ts';
 import { chromiumPath, createRenderer, type Renderer } from './browser.ts';
@@ -21,7 +20,7 @@ setDefaultTimeout(60_000);
 
 const browserAvailable = existsSync(chromiumPath());
 if (!browserAvailable && process.env.REQUIRE_BROWSER === '1') throw new Error(`Chromium not found at ${chromiumPath()}`);
-const skip = !browserAvailable || repeatedForEmbedded();
+const skip = !browserAvailable;
 
 const requests: string[] = [];
 const requested = (path: string) => requests.filter((r) => r.startsWith(path)).length;

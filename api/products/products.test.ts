@@ -12,7 +12,7 @@ const ORIGIN = 'http://localhost:3000';
 
 const api = useTestApp({ PUBLIC_URL: ORIGIN });
 const { signedIn } = api;
-const { send, list, add, eventCount, record } = productsApi(api);
+const { send, list, add, eventCount } = productsApi(api);
 
 describe('products API: signed out', () => {
   test('every route answers 401', async () => {

@@ -2,7 +2,7 @@ import { loadConfig } from '../config.ts';
 import { createContext } from '../create-context.ts';
 import { testDatabase, type TestTemplate } from '../../db/testing.ts';
 
-export { testDatabase, usingPostgresServer, repeatedForEmbedded, SETUP_TIMEOUT } from '../../db/testing.ts';
+export { testDatabase, usingPostgresServer, SETUP_TIMEOUT } from '../../db/testing.ts';
 
 const TEST_ENV = { NODE_ENV: 'test', PORT: '3000', DATA_DIR: '/tmp/pricewatch-test' };
 
