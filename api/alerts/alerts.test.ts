@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp } from '../server.ts';
 import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { client, observe, settle } from '../testing/alerts.ts';
+import { alertsApi } from '../testing/alerts-api.ts';
 import { failCheck, observed } from '../testing/prices.ts';
 import { readDashboardStats } from '../dashboard/routes.ts';
 import { alertIdFor, alertRulesReactor } from './reactor.ts';
-import { ALERTS_PAGE } from './routes.ts';
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
 let api: ReturnType<typeof client>;
@@ -16,26 +16,7 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT);
 afterAll(() => ctx.close(), SETUP_TIMEOUT);
 
-const json = async (res: Response) => ({ status: res.status, body: await res.json() });
-const alertsOf = async (cookie: string) => (await api.request('/api/alerts', { cookie })).json();
-const notificationsOf = async (cookie: string) => (await api.request('/api/notifications', { cookie })).json();
-const eventsOf = async (type: string) => (await ctx.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM events WHERE type = ${type}`)[0]!.n;
-
-async function userWithProduct(threshold: string, name = 'Kettle') {
-  const user = await api.signIn();
-  const productId = await api.addProduct(user.cookie, { name, threshold });
-  return { ...user, productId };
-}
-
-/** A user with a product and `n` unread alerts of it, newest first. */
-async function userWithAlerts(n: number) {
-  const u = await userWithProduct('any');
-  for (let i = 0; i <= n; i++) await observe(ctx, u.productId, u.userId, 100 - i);
-  await settle(ctx);
-  const alerts = await alertsOf(u.cookie);
-  expect(alerts).toHaveLength(n);
-  return { ...u, ids: alerts.map((a: { id: string }) => a.id) as string[] };
-}
+const { json, alertsOf, notificationsOf, eventsOf, userWithProduct, userWithAlerts } = alertsApi(() => ({ ctx, api }));
 
 describe('raising alerts', () => {
   test('a drop on an any-change product raises one price_drop alert, listed on both screens', async () => {
@@ -47,14 +28,31 @@ describe('raising alerts', () => {
     const alerts = await alertsOf(u.cookie);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({
-      type: 'price_drop', productId: u.productId, productName: 'Steel Kettle', productUrl: 'https://shop.example.com/kettle', productImage: null,
-      message: 'Price dropped 10.0% from £20.00 to £18.00', previousPrice: 20, currentPrice: 18, changePercent: -10, isRead: false,
+      type: 'price_drop',
+      productId: u.productId,
+      productName: 'Steel Kettle',
+      productUrl: 'https://shop.example.com/kettle',
+      productImage: null,
+      message: 'Price dropped 10.0% from £20.00 to £18.00',
+      previousPrice: 20,
+      currentPrice: 18,
+      changePercent: -10,
+      isRead: false,
     });
     expect(Date.now() - Date.parse(alerts[0].createdAt)).toBeLessThan(60_000);
-    expect(await notificationsOf(u.cookie)).toEqual([{
-      id: alerts[0].id, type: 'price_drop', productName: 'Steel Kettle', message: alerts[0].message,
-      currentPrice: 18, previousPrice: 20, currency: 'GBP', isRead: false, createdAt: alerts[0].createdAt,
-    }]);
+    expect(await notificationsOf(u.cookie)).toEqual([
+      {
+        id: alerts[0].id,
+        type: 'price_drop',
+        productName: 'Steel Kettle',
+        message: alerts[0].message,
+        currentPrice: 18,
+        previousPrice: 20,
+        currency: 'GBP',
+        isRead: false,
+        createdAt: alerts[0].createdAt,
+      },
+    ]);
   });
 
   test('a price typed in by hand raises no alert, notification or e-mail, however far it falls', async () => {
@@ -76,7 +74,14 @@ describe('raising alerts', () => {
 
   test("a page that states no currency is written in the user's currency", async () => {
     const u = await userWithProduct('any');
-    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'EUR', timezone: 'Europe/Paris' };
+    const settings = {
+      emailNotifications: true,
+      priceDropAlerts: true,
+      weeklyReports: false,
+      checkFrequency: 'daily',
+      currency: 'EUR',
+      timezone: 'Europe/Paris',
+    };
     expect((await api.request('/api/settings', { method: 'PUT', cookie: u.cookie, body: JSON.stringify(settings) })).status).toBe(200);
     for (const price of [20, 18]) {
       const event = observed(u.productId, u.userId, price, new Date());
@@ -130,19 +135,31 @@ describe('raising alerts', () => {
     await observe(ctx, u.productId, u.userId, 10);
     await observe(ctx, u.productId, u.userId, 8); // no alert: rule none
     const edit = await api.request(`/api/products/${u.productId}`, {
-      method: 'PUT', cookie: u.cookie, body: JSON.stringify({ name: 'Kettle', url: 'https://shop.example.com/kettle', selector: '.price', threshold: 5 }),
+      method: 'PUT',
+      cookie: u.cookie,
+      body: JSON.stringify({ name: 'Kettle', url: 'https://shop.example.com/kettle', selector: '.price', threshold: 5 }),
     });
     expect(edit.status).toBe(200);
     await observe(ctx, u.productId, u.userId, 7);
     await settle(ctx);
-    expect((await alertsOf(u.cookie)).map((a: { message: string }) => a.message)).toEqual(['Price dropped 12.5% from £8.00 to £7.00, past your 5% alert threshold']);
+    expect((await alertsOf(u.cookie)).map((a: { message: string }) => a.message)).toEqual([
+      'Price dropped 12.5% from £8.00 to £7.00, past your 5% alert threshold',
+    ]);
   });
 
   test('price drop alerts off silences falls but not rises', async () => {
     const u = await userWithProduct('any');
     const saved = await api.request('/api/settings', {
-      method: 'PUT', cookie: u.cookie,
-      body: JSON.stringify({ emailNotifications: true, priceDropAlerts: false, weeklyReports: false, checkFrequency: 'daily', currency: 'GBP', timezone: 'Europe/London' }),
+      method: 'PUT',
+      cookie: u.cookie,
+      body: JSON.stringify({
+        emailNotifications: true,
+        priceDropAlerts: false,
+        weeklyReports: false,
+        checkFrequency: 'daily',
+        currency: 'GBP',
+        timezone: 'Europe/London',
+      }),
     });
     expect(saved.status).toBe(200);
     for (const price of [10, 9, 11]) await observe(ctx, u.productId, u.userId, price);
@@ -166,10 +183,12 @@ describe('raising alerts', () => {
     const u = await userWithProduct('any');
     await observe(ctx, u.productId, u.userId, 1300);
     const misread = await observe(ctx, u.productId, u.userId, 1.299); // '1.299,00 €' read the wrong way
-    await ctx.store.append(`product-${u.productId}`, 'any', [{
-      type: 'PriceCorrected',
-      data: { productId: u.productId, userId: u.userId, correctsPosition: misread.lastPosition, price: 1299, previousPrice: 1.299, reason: 'parser fixed' },
-    }]);
+    await ctx.store.append(`product-${u.productId}`, 'any', [
+      {
+        type: 'PriceCorrected',
+        data: { productId: u.productId, userId: u.userId, correctsPosition: misread.lastPosition, price: 1299, previousPrice: 1.299, reason: 'parser fixed' },
+      },
+    ]);
     await observe(ctx, u.productId, u.userId, 1299);
     await settle(ctx);
     // The misread's alert was raised at the time; the correction and the next, equal price raise none.
@@ -190,8 +209,8 @@ describe('raising alerts', () => {
 
 describe('stock alerts', () => {
   type Listed = { type: string; message: string; previousPrice: number | null; currentPrice: number | null; changePercent: number | null };
-  const stockAlertsOf = async (cookie: string) => ((await alertsOf(cookie)) as Listed[])
-    .filter((a) => a.type === 'out_of_stock' || a.type === 'back_in_stock').reverse(); // oldest first
+  const stockAlertsOf = async (cookie: string) =>
+    ((await alertsOf(cookie)) as Listed[]).filter((a) => a.type === 'out_of_stock' || a.type === 'back_in_stock').reverse(); // oldest first
   // Alerts are listed by the time of their check: each check a second after the one before.
   let clock = Date.now();
   const next = () => new Date((clock += 1000));
@@ -229,7 +248,8 @@ describe('stock alerts', () => {
     for (const a of ['PreOrder', 'InStock', 'BackOrder', 'OutOfStock', 'PreOrder'] as const) await observe(ctx, u.productId, u.userId, 30, next(), a);
     await settle(ctx);
     expect((await stockAlertsOf(u.cookie)).map((a) => [a.type, a.message])).toEqual([
-      ['out_of_stock', 'Out of stock'], ['back_in_stock', 'Available to pre-order at £30.00'],
+      ['out_of_stock', 'Out of stock'],
+      ['back_in_stock', 'Available to pre-order at £30.00'],
     ]);
   });
 
@@ -252,7 +272,9 @@ describe('stock alerts', () => {
     await settle(ctx);
     expect(await alertsOf(u.cookie)).toEqual([]);
     const edit = await api.request(`/api/products/${productId}`, {
-      method: 'PUT', cookie: u.cookie, body: JSON.stringify({ name: 'Kettle', url: 'https://shop.example.com/kettle', selector: '.price', stockAlerts: true }),
+      method: 'PUT',
+      cookie: u.cookie,
+      body: JSON.stringify({ name: 'Kettle', url: 'https://shop.example.com/kettle', selector: '.price', stockAlerts: true }),
     });
     expect(edit.status).toBe(200);
     await observe(ctx, productId, u.userId, 20, next(), 'InStock');
@@ -270,7 +292,8 @@ describe('stock alerts', () => {
     await settle(ctx);
     const history = await alertsOf(u.cookie);
     expect(history.map((a: { type: string; createdAt: string }) => [a.type, a.createdAt]).sort()).toEqual([
-      ['out_of_stock', at.toISOString()], ['price_drop', at.toISOString()],
+      ['out_of_stock', at.toISOString()],
+      ['price_drop', at.toISOString()],
     ]);
     expect((await ctx.sql`SELECT 1 FROM email_outbox WHERE user_id = ${u.userId}`).length).toBe(0);
     await observe(ctx, u.productId, u.userId, 18, next(), 'InStock'); // from the backfilled OutOfStock
@@ -296,7 +319,10 @@ describe('reading alerts', () => {
   test('PATCH /api/alerts/:id/read marks one read, once', async () => {
     const u = await userWithAlerts(2);
     const before = await eventsOf('AlertRead');
-    expect(await json(await api.request(`/api/alerts/${u.ids[0]}/read`, { method: 'PATCH', cookie: u.cookie }))).toEqual({ status: 200, body: { id: u.ids[0], isRead: true } });
+    expect(await json(await api.request(`/api/alerts/${u.ids[0]}/read`, { method: 'PATCH', cookie: u.cookie }))).toEqual({
+      status: 200,
+      body: { id: u.ids[0], isRead: true },
+    });
     // Read items are not marked again: the same answer, no new event.
     expect((await api.request(`/api/alerts/${u.ids[0]}/read`, { method: 'PATCH', cookie: u.cookie })).status).toBe(200);
     expect(await eventsOf('AlertRead')).toBe(before + 1);
@@ -318,13 +344,19 @@ describe('reading alerts', () => {
   test('mark all read names the unread ones once; then there is nothing to mark', async () => {
     const u = await userWithAlerts(3);
     await api.request(`/api/alerts/${u.ids[1]}/read`, { method: 'PATCH', cookie: u.cookie });
-    expect(await json(await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: u.cookie }))).toEqual({ status: 200, body: { success: true, count: 2 } });
+    expect(await json(await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: u.cookie }))).toEqual({
+      status: 200,
+      body: { success: true, count: 2 },
+    });
     expect((await notificationsOf(u.cookie)).every((n: { isRead: boolean }) => n.isRead)).toBe(true);
     const { events } = await ctx.store.readStream(`alerts-${u.userId}`);
     const all = events.filter((e) => e.type === 'AllNotificationsRead');
     expect(all).toHaveLength(1);
     expect([...(all[0]!.data as { alertIds: string[] }).alertIds].sort()).toEqual([u.ids[0], u.ids[2]].sort());
-    expect(await json(await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: u.cookie }))).toEqual({ status: 200, body: { success: true, count: 0 } });
+    expect(await json(await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: u.cookie }))).toEqual({
+      status: 200,
+      body: { success: true, count: 0 },
+    });
     // A single read after mark all is not recorded either.
     const reads = await eventsOf('AlertRead');
     await api.request(`/api/alerts/${u.ids[2]}/read`, { method: 'PATCH', cookie: u.cookie });
@@ -336,7 +368,11 @@ describe('reading alerts', () => {
     const u = await userWithProduct('any');
     const start = Date.now() - 200_000;
     // 101 prices, each different: 100 alerts.
-    await ctx.store.append(`product-${u.productId}`, 'any', Array.from({ length: 101 }, (_, i) => observed(u.productId, u.userId, 200 - i, new Date(start + i * 1000))));
+    await ctx.store.append(
+      `product-${u.productId}`,
+      'any',
+      Array.from({ length: 101 }, (_, i) => observed(u.productId, u.userId, 200 - i, new Date(start + i * 1000))),
+    );
     await settle(ctx);
     const ids = (await alertsOf(u.cookie)).map((a: { id: string }) => a.id) as string[];
     expect(ids).toHaveLength(100);
@@ -370,21 +406,33 @@ describe('reading alerts', () => {
     ];
     expect((await Promise.all(calls)).map((r) => r.status)).toEqual(calls.map(() => 200));
     const { events } = await ctx.store.readStream(`alerts-${u.userId}`);
-    const named = events.flatMap((e) => e.type === 'AllNotificationsRead' ? (e.data as { alertIds: string[] }).alertIds
-      : e.type === 'AlertRead' || e.type === 'NotificationRead' ? [(e.data as { alertId: string }).alertId] : []);
+    const named = events.flatMap((e) =>
+      e.type === 'AllNotificationsRead'
+        ? (e.data as { alertIds: string[] }).alertIds
+        : e.type === 'AlertRead' || e.type === 'NotificationRead'
+          ? [(e.data as { alertId: string }).alertId]
+          : [],
+    );
     expect(named.sort()).toEqual([...u.ids].sort());
     expect((await alertsOf(u.cookie)).every((a: { isRead: boolean }) => a.isRead)).toBe(true);
   });
 
-  test('another user\'s alert, an unknown id and a malformed id are 404; signed out is 401', async () => {
+  test("another user's alert, an unknown id and a malformed id are 404; signed out is 401", async () => {
     const owner = await userWithAlerts(1);
     const other = await api.signIn();
-    for (const [path, method] of [[`/api/alerts/${owner.ids[0]}/read`, 'PATCH'], [`/api/notifications/${owner.ids[0]}/read`, 'POST'],
-      [`/api/alerts/${crypto.randomUUID()}/read`, 'PATCH'], ['/api/alerts/not-an-id/read', 'PATCH']] as const) {
+    for (const [path, method] of [
+      [`/api/alerts/${owner.ids[0]}/read`, 'PATCH'],
+      [`/api/notifications/${owner.ids[0]}/read`, 'POST'],
+      [`/api/alerts/${crypto.randomUUID()}/read`, 'PATCH'],
+      ['/api/alerts/not-an-id/read', 'PATCH'],
+    ] as const) {
       expect(await json(await api.request(path, { method, cookie: other.cookie }))).toEqual({ status: 404, body: { message: 'Alert not found' } });
     }
     expect(await alertsOf(other.cookie)).toEqual([]);
-    expect(await json(await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: other.cookie }))).toEqual({ status: 200, body: { success: true, count: 0 } });
+    expect(await json(await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: other.cookie }))).toEqual({
+      status: 200,
+      body: { success: true, count: 0 },
+    });
     expect((await alertsOf(owner.cookie))[0].isRead).toBe(false);
     expect((await api.request('/api/alerts')).status).toBe(401);
     expect((await api.request('/api/notifications')).status).toBe(401);
@@ -408,160 +456,5 @@ describe('reading alerts', () => {
     const before = await ctx.sql`SELECT * FROM alerts ORDER BY id`;
     await ctx.projections.rebuild(['alerts']);
     expect(await ctx.sql`SELECT * FROM alerts ORDER BY id`).toEqual(before);
-  });
-});
-
-describe('the Alerts screen, a page at a time', () => {
-  type Listed = { id: string; type: string; productName: string; message: string; isRead: boolean };
-  type Page = { alerts: Listed[]; matching: number; unread: number };
-  const pageOf = async (cookie: string, query = '') => json(await api.request(`/api/alerts/page${query}`, { cookie })) as Promise<{ status: number; body: Page }>;
-  const ids = (list: { id: string }[]) => list.map((a) => a.id);
-
-  /**
-   * 107 alerts: 106 of a kettle whose price moves every ten minutes over the last day (drops and
-   * rises; the oldest is the fall from £150.00 to £101.00), one of an espresso machine before
-   * them, and a notice about a channel, newest of all.
-   */
-  async function userWith107Alerts() {
-    const u = await userWithProduct('any', 'Steel Kettle');
-    const espresso = await api.addProduct(u.cookie, { name: 'Espresso Machine', url: 'https://shop.example.com/espresso', threshold: 'any' });
-    const start = Date.now() - 86_400_000;
-    await ctx.store.append(`product-${espresso}`, 'any', [observed(espresso, u.userId, 300, new Date(start - 120_000)), observed(espresso, u.userId, 280, new Date(start - 60_000))]);
-    const prices = Array.from({ length: 107 }, (_, i) => (i % 3 === 0 ? 150 + i : 100 + i));
-    await ctx.store.append(`product-${u.productId}`, 'any', prices.map((price, i) => observed(u.productId, u.userId, price, new Date(start + i * 600_000))));
-    await ctx.store.append(`alerts-${u.userId}`, 'any', [{
-      type: 'NoticeRaised',
-      data: { alertId: crypto.randomUUID(), userId: u.userId, kind: 'channel_disabled', title: 'Slack turned off', message: 'Slack failed 10 times in a row.', link: '/settings#notifications', at: new Date().toISOString() },
-    }]);
-    await settle(ctx);
-    const all: Listed[] = await alertsOf(u.cookie);
-    expect(all).toHaveLength(107);
-    return { ...u, all };
-  }
-
-  test('pages of 25, newest first, each after the last of the one before, with the matching and unread counts of all', async () => {
-    const u = await userWith107Alerts();
-    expect(ALERTS_PAGE).toBe(25);
-    const pages: Page[] = [];
-    for (let before: string | undefined; pages.length < 5; before = pages.at(-1)!.alerts.at(-1)!.id) {
-      const answer = await pageOf(u.cookie, before ? `?before=${before}` : '');
-      expect(answer.status).toBe(200);
-      pages.push(answer.body);
-    }
-    expect(pages.map((p) => [p.alerts.length, p.matching, p.unread])).toEqual([[25, 107, 107], [25, 107, 107], [25, 107, 107], [25, 107, 107], [7, 107, 107]]);
-    expect(pages.flatMap((p) => ids(p.alerts))).toEqual(ids(u.all));
-    // Items are the Alerts screen's, as GET /api/alerts lists them.
-    expect(pages[0]!.alerts[0]).toEqual(u.all[0]);
-    expect(pages[4]!.alerts.at(-1)!.productName).toBe('Espresso Machine');
-    expect(ids((await pageOf(u.cookie, '?limit=5')).body.alerts)).toEqual(ids(u.all.slice(0, 5)));
-    // A refresh of everything shown so far, in one call.
-    expect(ids((await pageOf(u.cookie, '?limit=120')).body.alerts)).toEqual(ids(u.all));
-  });
-
-  test('search, type and status cover every alert, not only the first page', async () => {
-    const u = await userWith107Alerts();
-    const oldest = await pageOf(u.cookie, `?q=${encodeURIComponent('  FROM £150.00 TO £101.00 ')}`);
-    expect(oldest.body.alerts.map((a) => a.message)).toEqual(['Price dropped 32.7% from £150.00 to £101.00']);
-    expect(oldest.body.matching).toBe(1);
-    expect((await pageOf(u.cookie, '?q=espresso')).body.alerts.map((a) => a.productName)).toEqual(['Espresso Machine']);
-    // Wildcards of SQL patterns are plain characters.
-    expect((await pageOf(u.cookie, '?q=_')).body).toEqual({ alerts: [], matching: 0, unread: 107 });
-
-    const rises = u.all.filter((a) => a.type === 'price_increase');
-    const increases = await pageOf(u.cookie, '?type=price_increase');
-    expect(increases.body.matching).toBe(rises.length);
-    expect(ids(increases.body.alerts)).toEqual(ids(rises.slice(0, ALERTS_PAGE)));
-    expect((await pageOf(u.cookie, '?type=out_of_stock')).body).toEqual({ alerts: [], matching: 0, unread: 107 });
-
-    const oldestId = oldest.body.alerts[0]!.id;
-    await api.request(`/api/alerts/${oldestId}/read`, { method: 'PATCH', cookie: u.cookie });
-    const read = await pageOf(u.cookie, '?status=read');
-    expect({ ...read.body, alerts: ids(read.body.alerts) }).toEqual({ alerts: [oldestId], matching: 1, unread: 106 });
-    expect((await pageOf(u.cookie, '?status=unread&q=kettle&type=all')).body.matching).toBe(105);
-    expect((await pageOf(u.cookie, '?status=all&q=kettle&type=price_drop')).body.matching).toBe(u.all.filter((a) => a.type === 'price_drop' && a.productName === 'Steel Kettle').length);
-  });
-
-  test('bad parameters are 400 naming the field; a cursor that is not one of your alerts is 404; signed out is 401', async () => {
-    const u = await userWith107Alerts();
-    for (const [query, field] of [['?limit=0', 'limit'], ['?limit=501', 'limit'], ['?limit=1.5', 'limit'], ['?limit=abc', 'limit'], ['?type=other', 'type'],
-      ['?status=new', 'status'], [`?q=${'x'.repeat(201)}`, 'q']] as const) {
-      const answer = await pageOf(u.cookie, query);
-      expect([query, answer.status, (answer.body as unknown as { field: string }).field]).toEqual([query, 400, field]);
-    }
-    const other = await api.signIn();
-    for (const before of [u.all[0]!.id, crypto.randomUUID(), 'not-an-id']) {
-      expect(await pageOf(other.cookie, `?before=${before}`)).toEqual({ status: 404, body: { message: 'Alert not found' } as never });
-    }
-    expect(await pageOf(other.cookie)).toEqual({ status: 200, body: { alerts: [], matching: 0, unread: 0 } });
-    expect((await api.request('/api/alerts/page')).status).toBe(401);
-    expect((await api.request('/api/alerts/mark-all-read', { method: 'POST' })).status).toBe(401);
-    expect((await api.request('/api/notifications/unread-count')).status).toBe(401);
-  });
-
-  test('mark all as read reads every unread alert, however many pages, in one event; the notice stays unread', async () => {
-    const u = await userWith107Alerts();
-    await api.request(`/api/alerts/${u.all[3]!.id}/read`, { method: 'PATCH', cookie: u.cookie });
-    const other = await userWithAlerts(1);
-    expect(await json(await api.request('/api/alerts/mark-all-read', { method: 'POST', cookie: u.cookie }))).toEqual({ status: 200, body: { success: true, count: 106 } });
-    expect((await pageOf(u.cookie)).body.unread).toBe(0);
-    expect((await alertsOf(u.cookie)).every((a: Listed) => a.isRead)).toBe(true);
-    expect((await notificationsOf(u.cookie)).filter((n: Listed) => !n.isRead).map((n: Listed) => n.type)).toEqual(['channel_disabled']);
-    const { events } = await ctx.store.readStream(`alerts-${u.userId}`);
-    expect(events.filter((e) => e.type === 'AllNotificationsRead').map((e) => (e.data as { alertIds: string[] }).alertIds.length)).toEqual([106]);
-    expect(await json(await api.request('/api/alerts/mark-all-read', { method: 'POST', cookie: u.cookie }))).toEqual({ status: 200, body: { success: true, count: 0 } });
-    // Nobody else's alerts.
-    expect((await alertsOf(other.cookie))[0].isRead).toBe(false);
-  });
-
-  test('mark all as read at once with single reads of both screens records each alert read once', async () => {
-    const u = await userWithAlerts(5);
-    const calls = [
-      ...u.ids.map((id) => api.request(`/api/alerts/${id}/read`, { method: 'PATCH', cookie: u.cookie })),
-      ...u.ids.map((id) => api.request(`/api/notifications/${id}/read`, { method: 'POST', cookie: u.cookie })),
-      ...Array.from({ length: 5 }, () => api.request('/api/alerts/mark-all-read', { method: 'POST', cookie: u.cookie })),
-    ];
-    expect((await Promise.all(calls)).map((r) => r.status)).toEqual(calls.map(() => 200));
-    const { events } = await ctx.store.readStream(`alerts-${u.userId}`);
-    const named = events.flatMap((e) => e.type === 'AllNotificationsRead' ? (e.data as { alertIds: string[] }).alertIds
-      : e.type === 'AlertRead' || e.type === 'NotificationRead' ? [(e.data as { alertId: string }).alertId] : []);
-    expect(named.sort()).toEqual([...u.ids].sort());
-  });
-
-  test('the bell counts every unread alert and notice, not only those listed; of them the alerts are the dashboard\'s Active Alerts', async () => {
-    const u = await userWith107Alerts();
-    const listed = await notificationsOf(u.cookie);
-    expect(listed).toHaveLength(50);
-    const count = async () => json(await api.request('/api/notifications/unread-count', { cookie: u.cookie }));
-    const stats = async () => (await (await api.request('/api/dashboard/stats', { cookie: u.cookie })).json()).alertsCount;
-    expect(await count()).toEqual({ status: 200, body: { alerts: 107, notices: 1 } });
-    expect(await stats()).toBe(107);
-    await api.request(`/api/alerts/${u.all[0]!.id}/read`, { method: 'PATCH', cookie: u.cookie });
-    expect((await count()).body).toEqual({ alerts: 106, notices: 1 });
-    expect(await stats()).toBe(106);
-    await api.request('/api/notifications/mark-all-read', { method: 'POST', cookie: u.cookie });
-    expect((await count()).body).toEqual({ alerts: 0, notices: 0 });
-    expect(await stats()).toBe(0);
-  });
-});
-
-describe('backtest', () => {
-  test('counts the alerts a threshold would have raised over the last 30 days', async () => {
-    const u = await userWithProduct('none');
-    const day = 86_400_000, now = Date.now();
-    // Before the window: 100. In it: 95, 80, 90, 81.
-    for (const [price, daysAgo] of [[100, 40], [95, 20], [80, 10], [90, 5], [81, 1]] as const) {
-      await observe(ctx, u.productId, u.userId, price, new Date(now - daysAgo * day));
-    }
-    await settle(ctx);
-    const backtest = async (threshold: string) =>
-      json(await api.request(`/api/products/${u.productId}/alert-backtest?threshold=${encodeURIComponent(threshold)}`, { cookie: u.cookie }));
-    expect(await backtest('10')).toEqual({ status: 200, body: { alerts: 2, changes: 4, observations: 4, days: 30, priceDropAlerts: true } });
-    expect((await backtest('5')).body.alerts).toBe(3);
-    expect((await backtest('any')).body.alerts).toBe(4);
-    expect((await backtest('')).body.alerts).toBe(0);
-    expect((await backtest('-1')).status).toBe(400);
-    expect((await backtest('abc')).status).toBe(400);
-    const other = await api.signIn();
-    expect((await api.request(`/api/products/${u.productId}/alert-backtest?threshold=5`, { cookie: other.cookie })).status).toBe(404);
   });
 });
