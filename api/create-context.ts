@@ -18,17 +18,27 @@ export async function migrate(sql: Sql, runner: ProjectionRunner, reactorRunner?
 }
 
 export async function createContext(config: Config, opts: { database?: Database } = {}): Promise<AppContext & { database: Database; close(): Promise<void> }> {
-  const database = opts.database ?? await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   const sql = database.sql;
   const store = createEventStore(sql);
   const runner = createProjectionRunner(store, allProjections, { onError: (err, name) => console.error(`projection ${name}:`, err) });
-  const reactorRunner = createProjectionRunner(store, allReactors(store), { checkpoints: 'reactor_checkpoints', onError: (err, name) => console.error(`reactor ${name}:`, err) });
+  const reactorRunner = createProjectionRunner(store, allReactors(store), {
+    checkpoints: 'reactor_checkpoints',
+    onError: (err, name) => console.error(`reactor ${name}:`, err),
+  });
   await migrate(sql, runner, reactorRunner);
   return {
-    config, sql, store, database,
+    config,
+    sql,
+    store,
+    database,
     projections: runner,
     reactors: reactorRunner,
     sessions: createSessionStore(sql, { lifetimeDays: config.sessionDays }),
-    async close() { await runner.stop(); await reactorRunner.stop(); await database.close(); },
+    async close() {
+      await runner.stop();
+      await reactorRunner.stop();
+      await database.close();
+    },
   };
 }

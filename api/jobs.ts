@@ -19,7 +19,12 @@ export function startJobs(ctx: AppContext, role: Role, modules: readonly Module[
   const schedules: Cron[] = [];
   const jobs = modules.flatMap((m): readonly Job[] => m.jobs ?? []).filter((job) => job.roles.includes(role) && job.enabled?.(ctx.config, role) !== false);
   for (const job of jobs) {
-    if ('cron' in job) schedules.push(new Cron(job.cron, { name: `${job.name}-${crypto.randomUUID()}`, protect: true }, async () => { await track(job.name, job.run(ctx)); }));
+    if ('cron' in job)
+      schedules.push(
+        new Cron(job.cron, { name: `${job.name}-${crypto.randomUUID()}`, protect: true }, async () => {
+          await track(job.name, job.run(ctx));
+        }),
+      );
     else track(job.name, job.loop(ctx, stopping.signal));
   }
   return {

@@ -22,6 +22,12 @@ console.log(ctx.database.embedded ? `Embedded database in ${config.dataDir}` : '
 console.log(config.smtpUrl ? 'E-mail: SMTP_URL' : `E-mail: written to ${config.dataDir}/outbox (set SMTP_URL to send)`);
 
 // E-mails and channel messages in flight are finished and recorded before the database closes.
-const shutdown = async () => { await app.stop(); await jobs.stop(); await sharedRenderer().close(); await ctx.close(); process.exit(0); };
+const shutdown = async () => {
+  await app.stop();
+  await jobs.stop();
+  await sharedRenderer().close();
+  await ctx.close();
+  process.exit(0);
+};
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -18,7 +18,11 @@ export async function pollUntilAborted(name: string, work: () => Promise<number>
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
-    function done() { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); }
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
     signal.addEventListener('abort', done, { once: true });
   });
 }

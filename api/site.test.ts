@@ -19,7 +19,8 @@ const body = async (res: Response) => {
 describe('the built site', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pricewatch-site-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const page = (origin: string) => `<!doctype html><title>Pricewatch</title><link rel="canonical" href="${origin}/">` +
+  const page = (origin: string) =>
+    `<!doctype html><title>Pricewatch</title><link rel="canonical" href="${origin}/">` +
     `<meta property="og:image" content="${origin}/og-image.png"><p>${'Never miss a price drop. '.repeat(100)}</p>`;
   const html = page('https://pricewatch.example');
   const script = `export const x = "${'a'.repeat(3000)}";`;

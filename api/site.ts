@@ -54,7 +54,11 @@ function listFiles(dir: string): Set<string> {
   const files = new Set<string>();
   const walk = (d: string) => {
     let entries: string[] = [];
-    try { entries = readdirSync(d); } catch { return; }
+    try {
+      entries = readdirSync(d);
+    } catch {
+      return;
+    }
     for (const name of entries) {
       const full = join(d, name);
       if (statSync(full).isDirectory()) walk(full);
@@ -117,8 +121,7 @@ export function siteRoutes(ctx: AppContext) {
       },
     });
   };
-  const signedIn = async (cookie: Record<string, { value?: unknown }>) =>
-    !!(await ctx.sessions.validate(cookie[SESSION_COOKIE]?.value));
+  const signedIn = async (cookie: Record<string, { value?: unknown }>) => !!(await ctx.sessions.validate(cookie[SESSION_COOKIE]?.value));
 
   return new Elysia({ name: 'site' }).get('/*', async ({ request, path, cookie, redirect }) => {
     if (path.startsWith('/_astro/') && servable(path)) {

@@ -21,7 +21,9 @@ export function programCpuMs(name: string): number {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) sum += processCpuMs(Number(entry));
-    } catch { /* the process ended meanwhile */ }
+    } catch {
+      /* the process ended meanwhile */
+    }
   }
   return sum;
 }

@@ -22,7 +22,10 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   }
   const { PGlite } = await import('@electric-sql/pglite');
   let dir: string | undefined;
-  if (opts.dataDir) { dir = join(opts.dataDir, 'pg'); mkdirSync(dir, { recursive: true }); }
+  if (opts.dataDir) {
+    dir = join(opts.dataDir, 'pg');
+    mkdirSync(dir, { recursive: true });
+  }
   return serveEmbedded(await PGlite.create(dir ? { dataDir: dir } : {}));
 }
 
@@ -34,8 +37,13 @@ export async function serveEmbedded(db: PGlite): Promise<Database> {
   const port = (server as any).server?.address()?.port ?? Number((server as any).port);
   const sql = postgres({ host: '127.0.0.1', port, user: 'postgres', password: 'postgres', database: 'postgres', max: 1, ...quiet });
   return {
-    sql, embedded: true,
-    async close() { await sql.end({ timeout: 5 }); await server.stop(); await db.close(); },
+    sql,
+    embedded: true,
+    async close() {
+      await sql.end({ timeout: 5 });
+      await server.stop();
+      await db.close();
+    },
   };
 }
 

@@ -79,7 +79,11 @@ async function makeServerTemplate(serverUrl: string, template: TestTemplate): Pr
     url.pathname = `/${name}`;
     // One connection, closed before the first copy: CREATE DATABASE ... TEMPLATE needs the template idle.
     const db = await openDatabase({ url: url.toString(), max: 1 });
-    try { await template.migrate(db); } finally { await db.close(); }
+    try {
+      await template.migrate(db);
+    } finally {
+      await db.close();
+    }
     // No one connects to it again, autovacuum included, so every copy finds it idle.
     await admin.unsafe(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
     return name;
@@ -140,8 +144,10 @@ async function dump(db: PGlite): Promise<DataDir> {
 async function emptyPGlite(): Promise<PGlite> {
   if (emptyDataDir) return createPGlite(await emptyDataDir);
   const db = createPGlite();
-  const dumped = emptyDataDir = db.then(dump);
-  dumped.catch(() => { if (emptyDataDir === dumped) emptyDataDir = undefined; });
+  const dumped = (emptyDataDir = db.then(dump));
+  dumped.catch(() => {
+    if (emptyDataDir === dumped) emptyDataDir = undefined;
+  });
   await dumped;
   return db;
 }
@@ -169,7 +175,6 @@ async function embeddedDatabase(template?: TestTemplate): Promise<Database> {
 }
 
 export const usingPostgresServer = () => !!process.env.DATABASE_URL;
-
 
 /** Starting an embedded database takes seconds on a busy machine: hooks that open one get this timeout. */
 export const SETUP_TIMEOUT = 60_000;

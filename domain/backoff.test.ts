@@ -12,16 +12,22 @@ test('backoff doubles from the base up to the cap, with jitter of 20% either way
 });
 
 test('every wait is within its jitter of the doubled base, never past the cap, and never shorter after more failures', () => {
-  fc.assert(fc.property(
-    fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 1e9 }), fc.double({ min: 0, max: 0.5, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }),
-    (failures, baseMs, maxMs, jitter, r) => {
-      const exact = waitAfter(failures, { baseMs, maxMs });
-      expect(exact).toBeLessThanOrEqual(Math.max(maxMs, 0));
-      expect(exact).toBeGreaterThanOrEqual(Math.min(baseMs, maxMs));
-      expect(waitAfter(failures + 1, { baseMs, maxMs })).toBeGreaterThanOrEqual(exact);
-      const spread = waitAfter(failures, { baseMs, maxMs, jitter }, () => r);
-      expect(spread).toBeGreaterThanOrEqual(Math.floor(exact * (1 - jitter)));
-      expect(spread).toBeLessThanOrEqual(Math.ceil(exact * (1 + jitter)));
-    },
-  ));
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 60 }),
+      fc.integer({ min: 1, max: 1e6 }),
+      fc.integer({ min: 1, max: 1e9 }),
+      fc.double({ min: 0, max: 0.5, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      (failures, baseMs, maxMs, jitter, r) => {
+        const exact = waitAfter(failures, { baseMs, maxMs });
+        expect(exact).toBeLessThanOrEqual(Math.max(maxMs, 0));
+        expect(exact).toBeGreaterThanOrEqual(Math.min(baseMs, maxMs));
+        expect(waitAfter(failures + 1, { baseMs, maxMs })).toBeGreaterThanOrEqual(exact);
+        const spread = waitAfter(failures, { baseMs, maxMs, jitter }, () => r);
+        expect(spread).toBeGreaterThanOrEqual(Math.floor(exact * (1 - jitter)));
+        expect(spread).toBeLessThanOrEqual(Math.ceil(exact * (1 + jitter)));
+      },
+    ),
+  );
 });

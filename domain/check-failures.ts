@@ -48,45 +48,29 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) /
 
 export const failures = {
   timeout: (ms: number) => failure('timeout', `The shop did not answer within ${seconds(ms)}.`),
-  connectTimeout: (ms: number) =>
-    failure('timeout', `The shop's server could not be reached within ${seconds(ms)}.`),
-  dns: (host: string) =>
-    failure(
-      'dns',
-      `The address ${host} could not be found. Check the product link for typos, or whether the shop has moved.`,
-    ),
+  connectTimeout: (ms: number) => failure('timeout', `The shop's server could not be reached within ${seconds(ms)}.`),
+  dns: (host: string) => failure('dns', `The address ${host} could not be found. Check the product link for typos, or whether the shop has moved.`),
   blockedAddress: (host: string) =>
-    failure(
-      'blocked-address',
-      `${host} leads to a private or internal network address, which Pricewatch does not visit for safety reasons.`,
-    ),
+    failure('blocked-address', `${host} leads to a private or internal network address, which Pricewatch does not visit for safety reasons.`),
   botProtection: (vendor: string | null, status: number, retryAfterMs?: number | null) =>
     failure('blocked', `The shop's bot protection${vendor ? ` (${vendor})` : ''} turned the check away. ${TRY_LATER}`, status, retryAfterMs),
-  rateLimited: (retryAfterMs?: number | null) =>
-    failure('blocked', `The shop asked us to slow down (HTTP 429). ${TRY_LATER}`, 429, retryAfterMs),
+  rateLimited: (retryAfterMs?: number | null) => failure('blocked', `The shop asked us to slow down (HTTP 429). ${TRY_LATER}`, 429, retryAfterMs),
   httpStatus: (status: number) => failure('http-status', httpStatusReason(status), status),
-  tooLarge: (maxBytes: number) =>
-    failure('too-large', `The page is larger than ${megabytes(maxBytes)}, so Pricewatch stopped downloading it.`),
+  tooLarge: (maxBytes: number) => failure('too-large', `The page is larger than ${megabytes(maxBytes)}, so Pricewatch stopped downloading it.`),
   tooManyRedirects: (max: number) =>
-    failure(
-      'too-many-redirects',
-      `The page redirected more than ${max} times. Open the link in a browser and use the address it finally shows.`,
-    ),
+    failure('too-many-redirects', `The page redirected more than ${max} times. Open the link in a browser and use the address it finally shows.`),
   badUrl: (reason: string) => failure('bad-url', reason),
   /** A redirect or a page's script went to chrome://, data:, about: and the like. */
   notAWebPage: (address: string) =>
-    failure('bad-url', `The page sent us on to ${address.length > 60 ? `${address.slice(0, 60)}…` : address}, which is not a web page, so Pricewatch did not open it.`),
+    failure(
+      'bad-url',
+      `The page sent us on to ${address.length > 60 ? `${address.slice(0, 60)}…` : address}, which is not a web page, so Pricewatch did not open it.`,
+    ),
   network: (reason: string) => failure('network', reason),
   notHtml: (contentType: string) =>
-    failure(
-      'not-html',
-      `The link leads to a file of type ${contentType}, not a web page. Use the address of the product page.`,
-    ),
+    failure('not-html', `The link leads to a file of type ${contentType}, not a web page. Use the address of the product page.`),
   pageTooDeep: (maxDepth: number) =>
-    failure(
-      'page-too-deep',
-      `The page is nested too deeply to be read safely (more than ${maxDepth.toLocaleString('en-GB')} levels of elements).`,
-    ),
+    failure('page-too-deep', `The page is nested too deeply to be read safely (more than ${maxDepth.toLocaleString('en-GB')} levels of elements).`),
 };
 
 function httpStatusReason(status: number): string {

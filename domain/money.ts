@@ -33,5 +33,9 @@ export function formatSignedMoney(amount: number, currency: string | null): stri
 /** The sign prices in this currency are shown with: '£', '€', 'US$'; the code when Intl has none. */
 export function currencySymbol(currency: string): string {
   const code = currency.toUpperCase();
-  return currencyFormat(code)?.formatToParts(0).find((part) => part.type === 'currency')?.value ?? code;
+  return (
+    currencyFormat(code)
+      ?.formatToParts(0)
+      .find((part) => part.type === 'currency')?.value ?? code
+  );
 }

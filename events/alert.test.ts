@@ -17,10 +17,16 @@ describe('alert rule', () => {
 
   test('any: a fall is price_drop, a rise price_increase', () => {
     expect(decideAlert(ANY, gbp(20), gbp(18))).toEqual({
-      type: 'price_drop', changePercent: -10, thresholdPercent: null, message: 'Price dropped 10.0% from £20.00 to £18.00',
+      type: 'price_drop',
+      changePercent: -10,
+      thresholdPercent: null,
+      message: 'Price dropped 10.0% from £20.00 to £18.00',
     });
     expect(decideAlert(ANY, gbp(20), gbp(21))).toEqual({
-      type: 'price_increase', changePercent: 5, thresholdPercent: null, message: 'Price rose 5.0% from £20.00 to £21.00',
+      type: 'price_increase',
+      changePercent: 5,
+      thresholdPercent: null,
+      message: 'Price rose 5.0% from £20.00 to £21.00',
     });
   });
 
@@ -38,7 +44,9 @@ describe('alert rule', () => {
 
   test('drop N: met at exactly N percent and beyond, not below', () => {
     expect(decideAlert(drop(10), gbp(20), gbp(18))).toEqual({
-      type: 'threshold_met', changePercent: -10, thresholdPercent: 10,
+      type: 'threshold_met',
+      changePercent: -10,
+      thresholdPercent: 10,
       message: 'Price dropped 10.0% from £20.00 to £18.00, past your 10% alert threshold',
     });
     expect(decideAlert(drop(10), gbp(20), gbp(12))?.type).toBe('threshold_met');
@@ -67,7 +75,10 @@ describe('alert rule', () => {
 
   test('a price of 0: a fall to it is a drop of 100%, a change from it has no percent and raises nothing', () => {
     expect(decideAlert(ANY, gbp(20), gbp(0))).toEqual({
-      type: 'price_drop', changePercent: -100, thresholdPercent: null, message: 'Price dropped 100.0% from £20.00 to £0.00',
+      type: 'price_drop',
+      changePercent: -100,
+      thresholdPercent: null,
+      message: 'Price dropped 100.0% from £20.00 to £0.00',
     });
     for (const rule of [ANY, drop(0), drop(5)]) expect(decideAlert(rule, gbp(0), gbp(10))).toBeNull();
     expect(backtest(ANY, [gbp(0), gbp(5), gbp(0)])).toEqual({ alerts: 1, changes: 2, observations: 3 });
@@ -85,9 +96,11 @@ describe('alert rule', () => {
     expect(decideAlert(ANY, { price: 20, currency: null }, gbp(18))?.type).toBe('price_drop');
   });
 
-  test('the message is in the shop\'s currency, pounds when unknown', () => {
+  test("the message is in the shop's currency, pounds when unknown", () => {
     expect(decideAlert(ANY, { price: 20, currency: 'EUR' }, { price: 15, currency: 'EUR' })?.message).toBe('Price dropped 25.0% from €20.00 to €15.00');
-    expect(decideAlert(ANY, { price: 1299.99, currency: null }, { price: 1000, currency: null })?.message).toBe('Price dropped 23.1% from £1,299.99 to £1,000.00');
+    expect(decideAlert(ANY, { price: 1299.99, currency: null }, { price: 1000, currency: null })?.message).toBe(
+      'Price dropped 23.1% from £1,299.99 to £1,000.00',
+    );
   });
 
   test('the change percent is kept to 4 decimals, signed', () => {
@@ -110,7 +123,10 @@ describe('stock alert rule', () => {
     expect(decideStockAlert('OutOfStock', 'InStock', gbp(24.99), on)).toEqual({ type: 'back_in_stock', message: 'Back in stock at £24.99' });
     expect(decideStockAlert('OutOfStock', 'InStock', null, on)).toEqual({ type: 'back_in_stock', message: 'Back in stock' });
     expect(decideStockAlert('OutOfStock', 'PreOrder', gbp(30), on)).toEqual({ type: 'back_in_stock', message: 'Available to pre-order at £30.00' });
-    expect(decideStockAlert('OutOfStock', 'BackOrder', { price: 9.5, currency: 'EUR' }, on)).toEqual({ type: 'back_in_stock', message: 'Available on backorder at €9.50' });
+    expect(decideStockAlert('OutOfStock', 'BackOrder', { price: 9.5, currency: 'EUR' }, on)).toEqual({
+      type: 'back_in_stock',
+      message: 'Available on backorder at €9.50',
+    });
   });
 
   test('no change of orderability raises nothing', () => {
@@ -157,19 +173,32 @@ describe('alert read state', () => {
   const raised: AlertEvent = {
     type: 'AlertRaised',
     data: {
-      alertId: 'a1', userId: 'u1', productId: 'p1', type: 'price_drop', productName: 'Kettle', productUrl: 'https://shop.example/k',
-      productImage: null, previousPrice: 20, currentPrice: 18, currency: 'GBP', changePercent: -10, thresholdPercent: null,
-      message: 'Price dropped 10.0% from £20.00 to £18.00', trigger: { eventType: 'PriceObserved', position: 7, at: '2026-01-01T10:00:00.000Z' },
+      alertId: 'a1',
+      userId: 'u1',
+      productId: 'p1',
+      type: 'price_drop',
+      productName: 'Kettle',
+      productUrl: 'https://shop.example/k',
+      productImage: null,
+      previousPrice: 20,
+      currentPrice: 18,
+      currency: 'GBP',
+      changePercent: -10,
+      thresholdPercent: null,
+      message: 'Price dropped 10.0% from £20.00 to £18.00',
+      trigger: { eventType: 'PriceObserved', position: 7, at: '2026-01-01T10:00:00.000Z' },
     },
   };
   const decider = alertDecider('a1');
   const given = (events: AlertEvent[]) => fold(decider, events);
 
   test('an unread alert is marked read from either screen', () => {
-    expect(decider.decide({ type: 'MarkRead', alertId: 'a1', userId: 'u1', via: 'alerts' }, given([raised])))
-      .toEqual([{ type: 'AlertRead', data: { alertId: 'a1', userId: 'u1' } }]);
-    expect(decider.decide({ type: 'MarkRead', alertId: 'a1', userId: 'u1', via: 'notifications' }, given([raised])))
-      .toEqual([{ type: 'NotificationRead', data: { alertId: 'a1', userId: 'u1' } }]);
+    expect(decider.decide({ type: 'MarkRead', alertId: 'a1', userId: 'u1', via: 'alerts' }, given([raised]))).toEqual([
+      { type: 'AlertRead', data: { alertId: 'a1', userId: 'u1' } },
+    ]);
+    expect(decider.decide({ type: 'MarkRead', alertId: 'a1', userId: 'u1', via: 'notifications' }, given([raised]))).toEqual([
+      { type: 'NotificationRead', data: { alertId: 'a1', userId: 'u1' } },
+    ]);
   });
 
   test('a read alert is not marked again, whichever way it was read', () => {
@@ -184,13 +213,21 @@ describe('alert read state', () => {
   });
 
   test('reads of other alerts leave it unread', () => {
-    const state = given([raised, { type: 'AlertRead', data: { alertId: 'a2', userId: 'u1' } }, { type: 'AllNotificationsRead', data: { userId: 'u1', alertIds: ['a3'] } }]);
+    const state = given([
+      raised,
+      { type: 'AlertRead', data: { alertId: 'a2', userId: 'u1' } },
+      { type: 'AllNotificationsRead', data: { userId: 'u1', alertIds: ['a3'] } },
+    ]);
     expect(state.status).toBe('unread');
   });
 
-  test('an unknown alert, or someone else\'s, is not found', () => {
+  test("an unknown alert, or someone else's, is not found", () => {
     const refusal = (events: AlertEvent[], userId: string) => {
-      try { decider.decide({ type: 'MarkRead', alertId: 'a1', userId, via: 'alerts' }, given(events)); } catch (err) { return err as DomainError; }
+      try {
+        decider.decide({ type: 'MarkRead', alertId: 'a1', userId, via: 'alerts' }, given(events));
+      } catch (err) {
+        return err as DomainError;
+      }
       throw new Error('accepted');
     };
     expect(refusal([], 'u1').status).toBe(404);
@@ -199,7 +236,10 @@ describe('alert read state', () => {
 
   test('mark all names the unread ones, and nothing when all are read', () => {
     const unread = given([raised]);
-    const read = fold(alertDecider('a2'), [{ ...raised, data: { ...raised.data, alertId: 'a2' } }, { type: 'AlertRead', data: { alertId: 'a2', userId: 'u1' } }]);
+    const read = fold(alertDecider('a2'), [
+      { ...raised, data: { ...raised.data, alertId: 'a2' } },
+      { type: 'AlertRead', data: { alertId: 'a2', userId: 'u1' } },
+    ]);
     expect(decideMarkAllRead('u1', [unread, read])).toEqual([{ type: 'AllNotificationsRead', data: { userId: 'u1', alertIds: ['a1'] } }]);
     expect(decideMarkAllRead('u1', [read])).toEqual([]);
     expect(decideMarkAllRead('u2', [unread])).toEqual([]);

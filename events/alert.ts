@@ -39,7 +39,8 @@ export function decideAlert(rule: AlertRule, previous: Price | null, current: Pr
   if (fell && opts.priceDropAlerts === false) return null;
   const changePercent = round4(exact);
   const currency = current.currency ?? previous.currency;
-  const from = formatMoney(previous.price, currency), to = formatMoney(current.price, currency);
+  const from = formatMoney(previous.price, currency),
+    to = formatMoney(current.price, currency);
   const by = formatPercent(Math.abs(exact));
   if (rule.kind === 'any') {
     return fell
@@ -48,7 +49,9 @@ export function decideAlert(rule: AlertRule, previous: Price | null, current: Pr
   }
   if (!fell || -exact < rule.percent - EPSILON) return null;
   return {
-    type: 'threshold_met', changePercent, thresholdPercent: rule.percent,
+    type: 'threshold_met',
+    changePercent,
+    thresholdPercent: rule.percent,
     message: `Price dropped ${by} from ${from} to ${to}, past your ${Number(rule.percent.toFixed(2))}% alert threshold`,
   };
 }
@@ -70,7 +73,10 @@ export const isOrderable = (a: Availability) => a !== 'OutOfStock';
  * check read, if any (a sold-out page often shows none).
  */
 export function decideStockAlert(
-  previous: Availability | null, current: Availability | null, price: Price | null, opts: { stockAlerts: boolean },
+  previous: Availability | null,
+  current: Availability | null,
+  price: Price | null,
+  opts: { stockAlerts: boolean },
 ): StockAlertDecision | null {
   if (!opts.stockAlerts || previous === null || current === null) return null;
   if (isOrderable(previous) && !isOrderable(current)) return { type: 'out_of_stock', message: 'Out of stock' };
@@ -87,7 +93,9 @@ export function decideStockAlert(
  * starts, if any.
  */
 export function backtest(rule: AlertRule, prices: readonly Price[], before: Price | null = null, opts: { priceDropAlerts?: boolean } = {}) {
-  let previous = before, alerts = 0, changes = 0;
+  let previous = before,
+    alerts = 0,
+    changes = 0;
   for (const current of prices) {
     if (previous && previous.price !== current.price) changes++;
     if (decideAlert(rule, previous, current, opts)) alerts++;
@@ -104,7 +112,12 @@ export const formatPercent = (n: number) => `${n.toFixed(1)}%`;
 
 export const alertStream = (userId: string) => `alerts-${userId}`;
 
-export type AlertEvent = EventOf<'AlertRaised'> | EventOf<'NoticeRaised'> | EventOf<'AlertRead'> | EventOf<'NotificationRead'> | EventOf<'AllNotificationsRead'>;
+export type AlertEvent =
+  | EventOf<'AlertRaised'>
+  | EventOf<'NoticeRaised'>
+  | EventOf<'AlertRead'>
+  | EventOf<'NotificationRead'>
+  | EventOf<'AllNotificationsRead'>;
 
 export type AlertState = { status: 'none' } | { status: 'unread' | 'read'; alertId: string; userId: string };
 

@@ -31,8 +31,14 @@ import { buildIndexesLike, ensurePartitions, listPartitions, schemaTransaction, 
  * streams nobody folds.
  */
 export const ARCHIVED_TYPES = [
-  'PriceObserved', 'PriceCheckFailed', 'PriceManuallySet', 'PriceCorrected',
-  'EmailSent', 'EmailFailed', 'AlertDelivered', 'AlertDeliveryFailed',
+  'PriceObserved',
+  'PriceCheckFailed',
+  'PriceManuallySet',
+  'PriceCorrected',
+  'EmailSent',
+  'EmailFailed',
+  'AlertDelivered',
+  'AlertDeliveryFailed',
 ] as const;
 
 /** What was archived where: an operational table, so that an archived month is not archived twice and a rebuild knows what it lacks. */
@@ -67,8 +73,7 @@ export type ArchivedPartition = {
 type Digest = { events: number; checksum: string };
 
 /** `column` within the partition's range. */
-const within = (p: Partition, column: string) =>
-  `${p.from ? `${column} >= '${p.from.toISOString()}' AND ` : ''}${column} < '${p.to!.toISOString()}'`;
+const within = (p: Partition, column: string) => `${p.from ? `${column} >= '${p.from.toISOString()}' AND ` : ''}${column} < '${p.to!.toISOString()}'`;
 
 /** What the month's file holds: the partition's events and the checks repeated in its range. */
 const entriesOf = (p: Partition) => `
@@ -78,7 +83,8 @@ const entriesOf = (p: Partition) => `
 async function digestOf(sql: Sql, entries: string): Promise<Digest> {
   const [row] = await sql.unsafe<{ events: number; checksum: string }[]>(
     `SELECT count(*)::int AS events, md5(coalesce(string_agg(global_position::text, ',' ORDER BY transaction_id, global_position), '')) AS checksum
-     FROM (${entries}) AS log`);
+     FROM (${entries}) AS log`,
+  );
   return { events: row!.events, checksum: row!.checksum };
 }
 
@@ -87,8 +93,11 @@ async function digestOf(sql: Sql, entries: string): Promise<Digest> {
  * Answers its digest, that of its events alone, and the positions of its repeated checks.
  */
 export async function digestOfFile(path: string): Promise<Digest & { own: Digest; repeats: number[] }> {
-  const all = createHash('md5'), own = createHash('md5');
-  let events = 0, owned = 0, lineNo = 0;
+  const all = createHash('md5'),
+    own = createHash('md5');
+  let events = 0,
+    owned = 0,
+    lineNo = 0;
   const repeats: number[] = [];
   for await (const line of linesOfFiles([path])) {
     lineNo++;
@@ -106,7 +115,9 @@ async function writeArchive(sql: Sql, p: Partition, path: string): Promise<void>
   const out = createWriteStream(partial);
   const gzip = createGzip();
   const written = new Promise<void>((resolve, reject) => {
-    out.on('finish', resolve); out.on('error', reject); gzip.on('error', reject);
+    out.on('finish', resolve);
+    out.on('error', reject);
+    gzip.on('error', reject);
   });
   gzip.pipe(out);
   try {
@@ -114,10 +125,15 @@ async function writeArchive(sql: Sql, p: Partition, path: string): Promise<void>
     gzip.end();
     await written;
     const fd = openSync(partial, 'r');
-    try { fsyncSync(fd); } finally { closeSync(fd); }
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(partial, path);
   } catch (err) {
-    gzip.destroy(); out.destroy();
+    gzip.destroy();
+    out.destroy();
     rmSync(partial, { force: true });
     throw err;
   }
@@ -126,14 +142,17 @@ async function writeArchive(sql: Sql, p: Partition, path: string): Promise<void>
 /** Read models and reactors that have not passed the month's last entry yet. */
 async function readersBehind(sql: Sql, p: Partition): Promise<string[]> {
   const [last] = await sql.unsafe<{ tx: string; position: string }[]>(
-    `SELECT transaction_id::text AS tx, global_position AS position FROM (${entriesOf(p)}) AS log ORDER BY transaction_id DESC, global_position DESC LIMIT 1`);
+    `SELECT transaction_id::text AS tx, global_position AS position FROM (${entriesOf(p)}) AS log ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+  );
   if (!last) return [];
   const behind: string[] = [];
   for (const checkpoints of ['projection_checkpoints', 'reactor_checkpoints']) {
     const [{ exists }] = await sql<{ exists: boolean }[]>`SELECT to_regclass(${checkpoints}) IS NOT NULL AS exists`;
     if (!exists) continue;
     const rows = await sql.unsafe<{ name: string }[]>(
-      `SELECT name FROM ${checkpoints} WHERE (transaction_id, position) < ($1::xid8, $2::bigint) ORDER BY name`, [last.tx, last.position]);
+      `SELECT name FROM ${checkpoints} WHERE (transaction_id, position) < ($1::xid8, $2::bigint) ORDER BY name`,
+      [last.tx, last.position],
+    );
     behind.push(...rows.map((r) => r.name));
   }
   return behind;
@@ -168,7 +187,8 @@ async function swapOut(sql: Sql, p: Partition, file: { own: Digest; repeats: num
     const bounds = `FROM (${p.from ? `'${p.from.toISOString()}'` : 'MINVALUE'}) TO ('${p.to!.toISOString()}')`;
     // Built before the partition is detached, so the parent is locked for moments only.
     await tx.unsafe(`CREATE TABLE ${keep} (LIKE events INCLUDING DEFAULTS)`);
-    const [{ kept }] = await tx.unsafe<{ kept: number }[]>(`
+    const [{ kept }] = await tx.unsafe<{ kept: number }[]>(
+      `
       WITH last_of_stream AS (
         SELECT global_position FROM (SELECT DISTINCT ON (stream_id) global_position, type FROM ${p.name} ORDER BY stream_id, stream_version DESC) AS l
         WHERE type = 'PriceObserved'),
@@ -179,7 +199,9 @@ async function swapOut(sql: Sql, p: Partition, file: { own: Digest; repeats: num
           OR global_position IN (SELECT global_position FROM last_of_stream)
         ORDER BY transaction_id, global_position
         RETURNING 1)
-      SELECT count(*)::int AS kept FROM kept`, [ARCHIVED_TYPES as unknown as string[]]);
+      SELECT count(*)::int AS kept FROM kept`,
+      [ARCHIVED_TYPES as unknown as string[]],
+    );
     if (kept) {
       await tx.unsafe(`ALTER TABLE ${keep} ADD CONSTRAINT ${keep}_range CHECK (${within(p, 'recorded_at')})`);
       await buildIndexesLike(tx, 'events', keep);
@@ -190,7 +212,9 @@ async function swapOut(sql: Sql, p: Partition, file: { own: Digest; repeats: num
     await tx.unsafe(`DROP TABLE ${p.name}`);
     if (kept) {
       await tx.unsafe(`ALTER TABLE ${keep} RENAME TO ${p.name}`);
-      const indexes = await tx<{ name: string }[]>`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${p.name}::regclass`;
+      const indexes = await tx<
+        { name: string }[]
+      >`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${p.name}::regclass`;
       for (const { name } of indexes) await tx.unsafe(`ALTER INDEX ${name} RENAME TO ${p.name}${name.slice(keep.length)}`);
       await tx.unsafe(`ALTER TABLE events ATTACH PARTITION ${p.name} FOR VALUES ${bounds}`);
       await tx.unsafe(`ALTER TABLE ${p.name} DROP CONSTRAINT ${keep}_range`);
@@ -222,27 +246,31 @@ export async function archivePartitions(sql: Sql, opts: ArchiveOptions): Promise
   await ensurePartitions(sql);
   const [{ now }] = await sql<{ now: Date }[]>`SELECT now()`;
   const done = new Set((await sql<{ partition: string }[]>`SELECT partition FROM event_archives`).map((r) => r.partition));
-  const due = (await listPartitions(sql, 'events'))
-    .filter((p) => !p.isDefault && p.to !== null && p.to <= opts.before && p.to <= now && !done.has(p.name));
+  const due = (await listPartitions(sql, 'events')).filter((p) => !p.isDefault && p.to !== null && p.to <= opts.before && p.to <= now && !done.has(p.name));
   const dir = resolve(opts.dir);
   const archived: ArchivedPartition[] = [];
   for (const p of due) {
     const behind = await readersBehind(sql, p);
     if (behind.length) {
-      throw new Error(`Not archived: ${p.name} holds events that ${behind.join(', ')} ${behind.length > 1 ? 'have' : 'has'} not read yet. Start the server and let them catch up first.`);
+      throw new Error(
+        `Not archived: ${p.name} holds events that ${behind.join(', ')} ${behind.length > 1 ? 'have' : 'has'} not read yet. Start the server and let them catch up first.`,
+      );
     }
     const digest = await digestOf(sql, entriesOf(p));
-    let path: string | null = null, bytes = 0;
+    let path: string | null = null,
+      bytes = 0;
     let read: Awaited<ReturnType<typeof digestOfFile>> = { ...digest, own: digest, repeats: [] };
     if (digest.events) {
       mkdirSync(dir, { recursive: true });
       path = join(dir, `${p.name}.ndjson.gz`);
       if (existsSync(path)) throw new Error(`${path} exists already: move it away (or archive into another --dir) and run again.`);
       await writeArchive(sql, p, path);
-      const back = await digestOfFile(path).catch((err: unknown) => err instanceof Error ? err : new Error(String(err)));
+      const back = await digestOfFile(path).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
       if (back instanceof Error || back.events !== digest.events || back.checksum !== digest.checksum) {
         rmSync(path, { force: true });
-        throw new Error(`The archive of ${p.name} did not read back as written (${digest.events} events, ${back instanceof Error ? back.message : `${back.events} read`}): nothing was removed.`);
+        throw new Error(
+          `The archive of ${p.name} did not read back as written (${digest.events} events, ${back instanceof Error ? back.message : `${back.events} read`}): nothing was removed.`,
+        );
       }
       read = back;
       bytes = statSync(path).size;
@@ -264,7 +292,9 @@ export async function archivePartitions(sql: Sql, opts: ArchiveOptions): Promise
 export async function archivedHistory(sql: Sql): Promise<{ events: number; before: Date | null; files: string[] }> {
   const [{ exists }] = await sql<{ exists: boolean }[]>`SELECT to_regclass('event_archives') IS NOT NULL AS exists`;
   if (!exists) return { events: 0, before: null, files: [] };
-  const rows = await sql<{ file: string | null; events: string; kept: string; range_to: Date }[]>`SELECT file, events, kept, range_to FROM event_archives ORDER BY range_to`;
+  const rows = await sql<
+    { file: string | null; events: string; kept: string; range_to: Date }[]
+  >`SELECT file, events, kept, range_to FROM event_archives ORDER BY range_to`;
   return {
     events: rows.reduce((n, r) => n + Number(r.events) - Number(r.kept), 0),
     before: rows.length ? rows[rows.length - 1]!.range_to : null,

@@ -54,10 +54,14 @@ export type AlertRule = z.infer<typeof AlertRule>;
 const productId = z.string().min(1);
 /** A price as a page or a person states it: 0 is a real price (a page saying "Free"). */
 const money = z.number().nonnegative().finite();
-const currency = z.string().regex(/^[A-Z]{3}$/).nullable();
+const currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .nullable();
 
 const ProductDetails = z.object({
-  productId, userId,
+  productId,
+  userId,
   name: z.string().min(1).max(200),
   url: z.string().url(),
   selector: z.string().min(1).max(500),
@@ -88,8 +92,15 @@ const pence = z.number().int().nonnegative();
 
 /** What a subscription starts (or restarts) with. */
 const SubscriptionTerms = z.object({
-  userId, subscriptionId, provider: billingProvider, plan: paidPlan, amount: pence,
-  trialEnd: unixSeconds.nullable(), currentPeriodEnd: unixSeconds, created: unixSeconds, at: unixSeconds,
+  userId,
+  subscriptionId,
+  provider: billingProvider,
+  plan: paidPlan,
+  amount: pence,
+  trialEnd: unixSeconds.nullable(),
+  currentPeriodEnd: unixSeconds,
+  created: unixSeconds,
+  at: unixSeconds,
 });
 
 const alertId = z.string().min(1);
@@ -105,22 +116,28 @@ const Email = z.object({
 });
 
 const Payment = z.object({
-  userId, subscriptionId: subscriptionId.nullable(), invoiceId: z.string().min(1), amount: pence,
-  currency: z.string().regex(/^[a-z]{3}$/), at: unixSeconds,
+  userId,
+  subscriptionId: subscriptionId.nullable(),
+  invoiceId: z.string().min(1),
+  amount: pence,
+  currency: z.string().regex(/^[a-z]{3}$/),
+  at: unixSeconds,
 });
 
 /** Alert channels beyond e-mail (events/channel.ts). */
 export const CHANNEL_TYPES = ['webhook', 'slack', 'discord', 'telegram'] as const;
 const channelId = z.string().min(1);
 const ChannelSettings = z.object({
-  channelId, userId,
+  channelId,
+  userId,
   name: z.string().min(1).max(100),
   /** Which alerts the channel receives. */
   alertTypes: z.array(z.enum(ALERT_TYPES)),
 });
 /** One attempt to deliver a message (an alert, or a test) to a channel; the message id is kept across retries. */
 const DeliveryAttempt = z.object({
-  channelId, userId,
+  channelId,
+  userId,
   messageId: z.string().min(1),
   /** Null for a test message. */
   alertId: alertId.nullable(),
@@ -133,11 +150,15 @@ const DeliveryAttempt = z.object({
 });
 
 export const events = {
-  UserSignedUp: define('UserSignedUp', 1, Profile.extend({
-    userId,
-    provider: z.enum(['google', 'demo']),
-    subject: z.string().min(1),
-  })),
+  UserSignedUp: define(
+    'UserSignedUp',
+    1,
+    Profile.extend({
+      userId,
+      provider: z.enum(['google', 'demo']),
+      subject: z.string().min(1),
+    }),
+  ),
   UserProfileUpdated: define('UserProfileUpdated', 1, Profile.extend({ userId })),
   SettingsChanged: define('SettingsChanged', 1, z.object({ userId, settings: Settings })),
 
@@ -153,47 +174,64 @@ export const events = {
    * A successful check with its evidence, so a parser fixed later can re-derive the price from
    * the log: where the price came from, the raw text it was read from, and the page it was on.
    */
-  PriceObserved: define('PriceObserved', 3, z.object({
-    productId, userId,
-    price: money,
-    currency,
-    source: z.enum(['selector', 'page', 'json-ld', 'microdata', 'rdfa', 'opengraph', 'meta', 'script-state']),
-    selector: z.string().nullable(),
-    matchedText: z.string().max(2000),
-    url: z.string().url(),
-    httpStatus: z.number().int(),
-    pageHash: z.string(),
-    observedAt: z.string().datetime(),
-    imageUrl: nullableText.optional(),
-    /** An out-of-stock page that still shows a price is an observation with availability OutOfStock. */
-    availability,
-    fetcher: pageFetcher,
-  }), observedUpcasters),
+  PriceObserved: define(
+    'PriceObserved',
+    3,
+    z.object({
+      productId,
+      userId,
+      price: money,
+      currency,
+      source: z.enum(['selector', 'page', 'json-ld', 'microdata', 'rdfa', 'opengraph', 'meta', 'script-state']),
+      selector: z.string().nullable(),
+      matchedText: z.string().max(2000),
+      url: z.string().url(),
+      httpStatus: z.number().int(),
+      pageHash: z.string(),
+      observedAt: z.string().datetime(),
+      imageUrl: nullableText.optional(),
+      /** An out-of-stock page that still shows a price is an observation with availability OutOfStock. */
+      availability,
+      fetcher: pageFetcher,
+    }),
+    observedUpcasters,
+  ),
   /**
    * A past observation's price read again from its evidence (its matched text) by a newer
    * parser, where the result differs. The observation stays in the log as it was; read models
    * show the corrected price in its place. A later correction of the same position wins.
    */
-  PriceCorrected: define('PriceCorrected', 1, z.object({
-    productId, userId,
-    /** Global position of the PriceObserved event whose price this corrects. */
-    correctsPosition: z.number().int().positive(),
-    price: money,
-    /** The price in effect for that observation before this correction. */
-    previousPrice: money,
-    reason: z.string().min(1).max(500),
-  })),
+  PriceCorrected: define(
+    'PriceCorrected',
+    1,
+    z.object({
+      productId,
+      userId,
+      /** Global position of the PriceObserved event whose price this corrects. */
+      correctsPosition: z.number().int().positive(),
+      price: money,
+      /** The price in effect for that observation before this correction. */
+      previousPrice: money,
+      reason: z.string().min(1).max(500),
+    }),
+  ),
   /** A check that found no price, with a reason a shop owner can act on. Never a price of 0. */
-  PriceCheckFailed: define('PriceCheckFailed', 2, z.object({
-    productId, userId,
-    code: z.string().min(1),
-    reason: z.string().min(1),
-    httpStatus: z.number().int().nullable(),
-    url: z.string().url(),
-    attemptedAt: z.string().datetime(),
-    /** A page without a price can still say it is sold out ("Currently unavailable"). */
-    availability,
-  }), withUnknownAvailability),
+  PriceCheckFailed: define(
+    'PriceCheckFailed',
+    2,
+    z.object({
+      productId,
+      userId,
+      code: z.string().min(1),
+      reason: z.string().min(1),
+      httpStatus: z.number().int().nullable(),
+      url: z.string().url(),
+      attemptedAt: z.string().datetime(),
+      /** A page without a price can still say it is sold out ("Currently unavailable"). */
+      availability,
+    }),
+    withUnknownAvailability,
+  ),
 
   /**
    * Subscriptions (stream `subscription-<userId>`). Times are Unix seconds as the payment
@@ -204,16 +242,32 @@ export const events = {
   TrialStarted: define('TrialStarted', 1, SubscriptionTerms),
   SubscriptionActivated: define('SubscriptionActivated', 1, SubscriptionTerms),
   SubscriptionPlanChanged: define('SubscriptionPlanChanged', 1, z.object({ userId, subscriptionId, plan: paidPlan, amount: pence, at: unixSeconds })),
-  SubscriptionPeriodChanged: define('SubscriptionPeriodChanged', 1, z.object({
-    userId, subscriptionId, trialEnd: unixSeconds.nullable(), currentPeriodEnd: unixSeconds, at: unixSeconds,
-  })),
+  SubscriptionPeriodChanged: define(
+    'SubscriptionPeriodChanged',
+    1,
+    z.object({
+      userId,
+      subscriptionId,
+      trialEnd: unixSeconds.nullable(),
+      currentPeriodEnd: unixSeconds,
+      at: unixSeconds,
+    }),
+  ),
   /** Cancelled at the end of the period: access stays until `accessUntil`. */
   SubscriptionCanceled: define('SubscriptionCanceled', 1, z.object({ userId, subscriptionId, accessUntil: unixSeconds, at: unixSeconds })),
   SubscriptionResumed: define('SubscriptionResumed', 1, z.object({ userId, subscriptionId, at: unixSeconds })),
   /** A payment is needed; only past_due keeps access while the provider retries. */
-  SubscriptionAwaitingPayment: define('SubscriptionAwaitingPayment', 1, z.object({
-    userId, subscriptionId, plan: paidPlan, status: z.enum(['past_due', 'unpaid', 'incomplete', 'paused']), at: unixSeconds,
-  })),
+  SubscriptionAwaitingPayment: define(
+    'SubscriptionAwaitingPayment',
+    1,
+    z.object({
+      userId,
+      subscriptionId,
+      plan: paidPlan,
+      status: z.enum(['past_due', 'unpaid', 'incomplete', 'paused']),
+      at: unixSeconds,
+    }),
+  ),
   SubscriptionEnded: define('SubscriptionEnded', 1, z.object({ userId, subscriptionId, at: unixSeconds })),
   PaymentSucceeded: define('PaymentSucceeded', 1, Payment),
   PaymentFailed: define('PaymentFailed', 1, Payment.extend({ attempt: z.number().int().nonnegative() })),
@@ -222,27 +276,33 @@ export const events = {
    * Alerts (stream `alerts-<userId>`, events/alert.ts). An alert carries what it was about as it was
    * then, and the observation that raised it, so "why did I get this?" always has an answer.
    */
-  AlertRaised: define('AlertRaised', 1, z.object({
-    alertId, userId, productId,
-    type: z.enum(ALERT_TYPES),
-    productName: z.string().min(1),
-    productUrl: z.string().url(),
-    productImage: nullableText,
-    /** Stock alerts carry the prices known then, if any: a sold-out page often shows none. */
-    previousPrice: money.nullable(),
-    currentPrice: money.nullable(),
-    currency,
-    /** Positive for a rise; null when either price is unknown or the previous one was 0. */
-    changePercent: z.number().finite().nullable(),
-    /** The drop percent of the rule that was met; null for alerts on any change. */
-    thresholdPercent: z.number().nullable(),
-    message: z.string().min(1),
-    trigger: z.object({
-      eventType: z.enum(['PriceObserved', 'PriceManuallySet', 'PriceCheckFailed']),
-      position: z.number().int().positive(),
-      at: z.string().datetime(),
+  AlertRaised: define(
+    'AlertRaised',
+    1,
+    z.object({
+      alertId,
+      userId,
+      productId,
+      type: z.enum(ALERT_TYPES),
+      productName: z.string().min(1),
+      productUrl: z.string().url(),
+      productImage: nullableText,
+      /** Stock alerts carry the prices known then, if any: a sold-out page often shows none. */
+      previousPrice: money.nullable(),
+      currentPrice: money.nullable(),
+      currency,
+      /** Positive for a rise; null when either price is unknown or the previous one was 0. */
+      changePercent: z.number().finite().nullable(),
+      /** The drop percent of the rule that was met; null for alerts on any change. */
+      thresholdPercent: z.number().nullable(),
+      message: z.string().min(1),
+      trigger: z.object({
+        eventType: z.enum(['PriceObserved', 'PriceManuallySet', 'PriceCheckFailed']),
+        position: z.number().int().positive(),
+        at: z.string().datetime(),
+      }),
     }),
-  })),
+  ),
   /** Read on the Alerts screen. */
   AlertRead: define('AlertRead', 1, z.object({ alertId, userId })),
   /** Read in the notifications popover; an alert and its notification share their read state. */
@@ -272,15 +332,20 @@ export const events = {
    * A notice to the user about their account, not a price (stream `alerts-<userId>`): shown and
    * read like an alert in the notifications, and e-mailed. `alertId` is the notice's id.
    */
-  NoticeRaised: define('NoticeRaised', 1, z.object({
-    alertId, userId,
-    kind: z.enum(['channel_disabled']),
-    title: z.string().min(1).max(200),
-    message: z.string().min(1).max(1000),
-    /** Where in the app it is dealt with. */
-    link: z.string().startsWith('/'),
-    at: z.string().datetime(),
-  })),
+  NoticeRaised: define(
+    'NoticeRaised',
+    1,
+    z.object({
+      alertId,
+      userId,
+      kind: z.enum(['channel_disabled']),
+      title: z.string().min(1).max(200),
+      message: z.string().min(1).max(1000),
+      /** Where in the app it is dealt with. */
+      link: z.string().startsWith('/'),
+      at: z.string().datetime(),
+    }),
+  ),
 } as const;
 
 export type EventType = keyof typeof events;
@@ -292,7 +357,10 @@ export type DomainEventInput = { [T in EventType]: { type: T; data: z.input<(typ
 export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
 
 export class EventValidationError extends Error {
-  constructor(readonly eventType: string, readonly issues: string) {
+  constructor(
+    readonly eventType: string,
+    readonly issues: string,
+  ) {
     super(`Invalid ${eventType} event: ${issues}`);
     this.name = 'EventValidationError';
   }

@@ -25,8 +25,14 @@ export type ChannelState =
   | { status: 'none' }
   | { status: 'removed'; userId: string }
   | {
-      status: 'active'; channelId: string; userId: string; type: ChannelType; name: string;
-      enabled: boolean; alertTypes: AlertType[]; disabledReason: string | null;
+      status: 'active';
+      channelId: string;
+      userId: string;
+      type: ChannelType;
+      name: string;
+      enabled: boolean;
+      alertTypes: AlertType[];
+      disabledReason: string | null;
     };
 
 export type ChannelCommand =
@@ -81,8 +87,8 @@ export const channelDecider: Decider<ChannelState, ChannelCommand, ChannelEvent>
         const enabled = command.enabled ?? state.enabled;
         // Switching a channel on (again) clears why it was turned off.
         const disabledReason = enabled ? null : state.disabledReason;
-        const same = name === state.name && enabled === state.enabled && disabledReason === state.disabledReason
-          && alertTypes.join() === state.alertTypes.join();
+        const same =
+          name === state.name && enabled === state.enabled && disabledReason === state.disabledReason && alertTypes.join() === state.alertTypes.join();
         return same ? [] : [{ type: 'ChannelChanged', data: { ...base, name, alertTypes, enabled, disabledReason } }];
       }
     }

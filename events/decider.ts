@@ -17,7 +17,11 @@ export type RefusalStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 
  * is the HTTP status it is answered with, and `field`, for bad input, the field it is about.
  */
 export class DomainError extends Error {
-  constructor(message: string, readonly status: RefusalStatus = 400, readonly field?: string) {
+  constructor(
+    message: string,
+    readonly status: RefusalStatus = 400,
+    readonly field?: string,
+  ) {
     super(message);
     this.name = 'DomainError';
   }
@@ -35,7 +39,10 @@ export type HandleResult<S> = { state: S; events: DomainEvent[]; appended: Appen
  * `metadata` (where a command came from, e.g. a webhook's event id) is stored with every event.
  */
 export async function handleCommand<S, C, E extends DomainEvent>(
-  store: EventStore, streamId: string, decider: Decider<S, C, E>, command: C,
+  store: EventStore,
+  streamId: string,
+  decider: Decider<S, C, E>,
+  command: C,
   opts: { tx?: Sql; attempts?: number; metadata?: Record<string, unknown> } = {},
 ): Promise<HandleResult<S>> {
   const attempts = opts.attempts ?? 3;

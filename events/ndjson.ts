@@ -47,7 +47,10 @@ export async function exportEvents(sql: Sql, sink: Sink, filter: ExportFilter = 
   const head = await createEventStore(sql).head();
   if (head.position === 0) return 0;
   const params: unknown[] = [];
-  const param = (value: unknown) => { params.push(value); return `$${params.length + 5}`; };
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length + 5}`;
+  };
   // The same filters on events (e) and on repeated checks (c), read through the observation they repeat (b).
   const where = (e: string, b: string, at: string) => {
     let where = `(${e}.transaction_id, ${e}.global_position) > ($1::xid8, $2::bigint) AND (${e}.transaction_id, ${e}.global_position) <= ($3::xid8, $4::bigint)`;
@@ -69,20 +72,32 @@ export async function exportEvents(sql: Sql, sink: Sink, filter: ExportFilter = 
     FROM ${table} e WHERE ${where('e', 'e', 'e.recorded_at')}${filter.types?.length ? ` AND type = ANY(${param(filter.types)}::text[])` : ''}
     ORDER BY e.transaction_id, e.global_position LIMIT $5`;
   // A repeated check is written whole, as readers see it, with the position of the observation it repeats.
-  const repeats = !filter.types?.length || filter.types.includes('PriceObserved') ? `
-    UNION ALL (SELECT c.transaction_id, c.global_position, ${line('c.global_position', 'c.observed_at',
+  const repeats =
+    !filter.types?.length || filter.types.includes('PriceObserved')
+      ? `
+    UNION ALL (SELECT c.transaction_id, c.global_position, ${line(
+      'c.global_position',
+      'c.observed_at',
       `(b.data || jsonb_build_object('observedAt', to_char(c.observed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'pageHash', replace(c.page_hash::text, '-', '')))`,
-      ` || ',"repeats":' || c.repeats`)} AS line
+      ` || ',"repeats":' || c.repeats`,
+    )} AS line
     FROM price_checks c JOIN events b ON b.global_position = c.repeats WHERE ${where('c', 'b', 'c.observed_at')}
-    ORDER BY c.transaction_id, c.global_position LIMIT $5)` : '';
+    ORDER BY c.transaction_id, c.global_position LIMIT $5)`
+      : '';
   const query = `SELECT transaction_id::text AS tx, global_position AS position, line FROM ((${events})${repeats}) AS log
     ORDER BY log.transaction_id, log.global_position LIMIT $5`;
   const limit = opts.pageSize ?? PAGE;
   let after: Checkpoint = START;
   let total = 0;
   for (;;) {
-    const rows = await sql.unsafe<{ tx: string; position: string; line: string }[]>(
-      query, [after.transactionId, after.position, head.transactionId, head.position, limit, ...params] as any[]);
+    const rows = await sql.unsafe<{ tx: string; position: string; line: string }[]>(query, [
+      after.transactionId,
+      after.position,
+      head.transactionId,
+      head.position,
+      limit,
+      ...params,
+    ] as any[]);
     if (rows.length === 0) return total;
     let chunk = '';
     for (const row of rows) chunk += row.line + '\n';
@@ -96,8 +111,15 @@ export async function exportEvents(sql: Sql, sink: Sink, filter: ExportFilter = 
 
 /** One exported event; `repeats` marks a repeated check (see price_checks in store.ts), `version` then is its observation's. */
 export type ExportedEvent = {
-  position: number; stream: string; version: number; type: string; schemaVersion: number;
-  data: unknown; metadata?: Record<string, unknown>; recordedAt: string; repeats?: number;
+  position: number;
+  stream: string;
+  version: number;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata?: Record<string, unknown>;
+  recordedAt: string;
+  repeats?: number;
 };
 
 /**
@@ -228,7 +250,11 @@ export async function* linesOfFiles(paths: readonly string[]): AsyncIterable<str
   for (const path of paths) {
     const handle = await open(path, 'r');
     const magic = Buffer.alloc(2);
-    try { await handle.read(magic, 0, 2, 0); } finally { await handle.close(); }
+    try {
+      await handle.read(magic, 0, 2, 0);
+    } finally {
+      await handle.close();
+    }
     const raw = createReadStream(path);
     yield* linesOf(magic[0] === 0x1f && magic[1] === 0x8b ? raw.pipe(createGunzip()) : raw);
   }

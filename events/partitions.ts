@@ -78,8 +78,10 @@ export function partitionName(table: string, from: Date, to: Date): string {
   if (month.getTime() === from.getTime() && addMonths(month, 1).getTime() === to.getTime()) {
     return `${table}_${from.getUTCFullYear()}_${pad(from.getUTCMonth() + 1)}`;
   }
-  return `${table}_${from.getUTCFullYear()}${pad(from.getUTCMonth() + 1)}${pad(from.getUTCDate())}t`
-    + `${pad(from.getUTCHours())}${pad(from.getUTCMinutes())}${pad(from.getUTCSeconds())}`;
+  return (
+    `${table}_${from.getUTCFullYear()}${pad(from.getUTCMonth() + 1)}${pad(from.getUTCDate())}t` +
+    `${pad(from.getUTCHours())}${pad(from.getUTCMinutes())}${pad(from.getUTCSeconds())}`
+  );
 }
 
 /** The parts of [from, to) that no partition covers. */
@@ -87,7 +89,8 @@ export function uncovered(from: Date, to: Date, partitions: readonly Partition[]
   let pieces: [number, number][] = [[from.getTime(), to.getTime()]];
   for (const p of partitions) {
     if (p.isDefault) continue;
-    const a = p.from?.getTime() ?? -Infinity, b = p.to?.getTime() ?? Infinity;
+    const a = p.from?.getTime() ?? -Infinity,
+      b = p.to?.getTime() ?? Infinity;
     pieces = pieces.flatMap(([x, y]): [number, number][] => {
       if (b <= x || a >= y) return [[x, y]];
       return [...(a > x ? [[x, a] as [number, number]] : []), ...(b < y ? [[b, y] as [number, number]] : [])];
@@ -188,7 +191,8 @@ export async function ensurePartitions(sql: Sql, now: Date = new Date(), opts: E
   if (fallback) {
     const key = await partitionKey(sql, table);
     const waiting = await sql.unsafe<{ month: Date }[]>(
-      `SELECT DISTINCT date_trunc('month', ${key} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month FROM ${fallback.name}`);
+      `SELECT DISTINCT date_trunc('month', ${key} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month FROM ${fallback.name}`,
+    );
     for (const { month } of waiting) add(month, month);
   }
   const created: string[] = [];
@@ -213,4 +217,3 @@ export async function ensurePartitions(sql: Sql, now: Date = new Date(), opts: E
 export function reportPartitionFailure(err: unknown): void {
   console.error('event log partitions:', err instanceof Error ? err.message : err);
 }
-

@@ -11,25 +11,41 @@ const added: ProductEvent = { type: 'ProductAdded', data: { productId: 'p1', use
 const removed: ProductEvent = { type: 'ProductRemoved', data: { productId: 'p1', userId: 'u1' } };
 
 const observation: Observation = {
-  price: 24.99, currency: 'GBP', source: 'selector', selector: '.price', matchedText: '£24.99',
-  url: details.url, httpStatus: 200, pageHash: 'abc', observedAt: '2026-01-02T10:00:00.000Z', availability: 'InStock', fetcher: 'static',
+  price: 24.99,
+  currency: 'GBP',
+  source: 'selector',
+  selector: '.price',
+  matchedText: '£24.99',
+  url: details.url,
+  httpStatus: 200,
+  pageHash: 'abc',
+  observedAt: '2026-01-02T10:00:00.000Z',
+  availability: 'InStock',
+  fetcher: 'static',
 };
 const failure: CheckFailure = {
-  code: 'no-price', reason: 'No price found.', httpStatus: 200, url: details.url, attemptedAt: '2026-01-02T10:00:00.000Z', availability: 'OutOfStock',
+  code: 'no-price',
+  reason: 'No price found.',
+  httpStatus: 200,
+  url: details.url,
+  attemptedAt: '2026-01-02T10:00:00.000Z',
+  availability: 'OutOfStock',
 };
 
 describe('product decider', () => {
   test('Add records ProductAdded without an image, with stock alerts on unless turned off', () => {
     expect(given([]).when({ type: 'Add', productId: 'p1', userId: 'u1', details })).toEqual([added]);
-    expect(given([]).when({ type: 'Add', productId: 'p1', userId: 'u1', details: { ...details, stockAlerts: false } }))
-      .toEqual([{ type: 'ProductAdded', data: { ...added.data, stockAlerts: false } } as ProductEvent]);
+    expect(given([]).when({ type: 'Add', productId: 'p1', userId: 'u1', details: { ...details, stockAlerts: false } })).toEqual([
+      { type: 'ProductAdded', data: { ...added.data, stockAlerts: false } } as ProductEvent,
+    ]);
   });
 
   test('an edit turns stock alerts off or on, and one that does not name them keeps them', () => {
     const off = given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, stockAlerts: false } });
     expect(off).toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, stockAlerts: false } }]);
-    expect(given([added, ...off]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, name: 'Steel kettle' } }))
-      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, name: 'Steel kettle', stockAlerts: false } }]);
+    expect(given([added, ...off]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, name: 'Steel kettle' } })).toEqual([
+      { type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, name: 'Steel kettle', stockAlerts: false } },
+    ]);
     expect(given([added, ...off]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, stockAlerts: false } })).toEqual([]);
   });
 
@@ -39,22 +55,25 @@ describe('product decider', () => {
 
   test('Edit records the new details; the same details record nothing', () => {
     const changed = { ...details, name: 'Steel kettle', alertRule: { kind: 'any' as const } };
-    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: changed }))
-      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...changed, stockAlerts: true } }]);
+    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: changed })).toEqual([
+      { type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...changed, stockAlerts: true } },
+    ]);
     expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, alertRule: { kind: 'drop', percent: 10 } } })).toEqual([]);
   });
 
   test('an edit without an alert rule keeps the current one', () => {
     const { alertRule: _, ...renamed } = { ...details, name: 'Steel kettle' };
-    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: renamed }))
-      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, name: 'Steel kettle', stockAlerts: true } }]);
+    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: renamed })).toEqual([
+      { type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, name: 'Steel kettle', stockAlerts: true } },
+    ]);
     const { alertRule: __, ...same } = details;
     expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: same })).toEqual([]);
   });
 
   test('a changed drop percent is an edit', () => {
-    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, alertRule: { kind: 'drop', percent: 5 } } }))
-      .toHaveLength(1);
+    expect(given([added]).when({ type: 'Edit', productId: 'p1', userId: 'u1', details: { ...details, alertRule: { kind: 'drop', percent: 5 } } })).toHaveLength(
+      1,
+    );
   });
 
   test('Remove records ProductRemoved', () => {
@@ -62,8 +81,9 @@ describe('product decider', () => {
   });
 
   test('SetPriceManually records the price in the currency it was typed in', () => {
-    expect(given([added]).when({ type: 'SetPriceManually', productId: 'p1', userId: 'u1', price: 19.5, currency: 'USD' }))
-      .toEqual([{ type: 'PriceManuallySet', data: { productId: 'p1', userId: 'u1', price: 19.5, currency: 'USD' } }]);
+    expect(given([added]).when({ type: 'SetPriceManually', productId: 'p1', userId: 'u1', price: 19.5, currency: 'USD' })).toEqual([
+      { type: 'PriceManuallySet', data: { productId: 'p1', userId: 'u1', price: 19.5, currency: 'USD' } },
+    ]);
   });
 
   test('a manual price of 0 or less is refused', () => {
@@ -75,10 +95,12 @@ describe('product decider', () => {
   });
 
   test('check results are recorded for the product owner, with what the page said about stock', () => {
-    expect(given([added]).when({ type: 'RecordObservation', productId: 'p1', observation }))
-      .toEqual([{ type: 'PriceObserved', data: { ...observation, productId: 'p1', userId: 'u1' } }]);
-    expect(given([added]).when({ type: 'RecordFailure', productId: 'p1', failure }))
-      .toEqual([{ type: 'PriceCheckFailed', data: { ...failure, productId: 'p1', userId: 'u1' } }]);
+    expect(given([added]).when({ type: 'RecordObservation', productId: 'p1', observation })).toEqual([
+      { type: 'PriceObserved', data: { ...observation, productId: 'p1', userId: 'u1' } },
+    ]);
+    expect(given([added]).when({ type: 'RecordFailure', productId: 'p1', failure })).toEqual([
+      { type: 'PriceCheckFailed', data: { ...failure, productId: 'p1', userId: 'u1' } },
+    ]);
   });
 
   const userCommands: ProductCommand[] = [
@@ -118,8 +140,9 @@ describe('product decider', () => {
 
 describe('setting the alert rule (bulk)', () => {
   test('SetAlertRule edits the rule only, keeping the other details; the same rule records nothing', () => {
-    expect(given([added]).when({ type: 'SetAlertRule', productId: 'p1', userId: 'u1', alertRule: { kind: 'any' } }))
-      .toEqual([{ type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, alertRule: { kind: 'any' }, stockAlerts: true } }]);
+    expect(given([added]).when({ type: 'SetAlertRule', productId: 'p1', userId: 'u1', alertRule: { kind: 'any' } })).toEqual([
+      { type: 'ProductEdited', data: { productId: 'p1', userId: 'u1', ...details, alertRule: { kind: 'any' }, stockAlerts: true } },
+    ]);
     expect(given([added]).when({ type: 'SetAlertRule', productId: 'p1', userId: 'u1', alertRule: { kind: 'drop', percent: 10 } })).toEqual([]);
   });
 });

@@ -8,8 +8,13 @@ import type { Sql } from '../db/index.ts';
  * Stream `product-<id>`.
  */
 export type ProductEvent =
-  | EventOf<'ProductAdded'> | EventOf<'ProductEdited'> | EventOf<'ProductRemoved'>
-  | EventOf<'PriceManuallySet'> | EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'> | EventOf<'PriceCorrected'>;
+  | EventOf<'ProductAdded'>
+  | EventOf<'ProductEdited'>
+  | EventOf<'ProductRemoved'>
+  | EventOf<'PriceManuallySet'>
+  | EventOf<'PriceObserved'>
+  | EventOf<'PriceCheckFailed'>
+  | EventOf<'PriceCorrected'>;
 
 export type ProductDetails = { name: string; url: string; selector: string; alertRule: AlertRule; stockAlerts: boolean };
 /** An edit leaves the alert rule and stock alerts as they are when it does not name them; an add turns stock alerts on. */
@@ -46,8 +51,7 @@ export const productStream = (productId: string) => `product-${productId}`;
 
 export const PRODUCT_NOT_FOUND = 'Product not found';
 
-const sameRule = (a: AlertRule, b: AlertRule) =>
-  a.kind === b.kind && (a.kind !== 'drop' || (b.kind === 'drop' && a.percent === b.percent));
+const sameRule = (a: AlertRule, b: AlertRule) => a.kind === b.kind && (a.kind !== 'drop' || (b.kind === 'drop' && a.percent === b.percent));
 
 const sameDetails = (a: ProductDetails, b: ProductDetails) =>
   a.name === b.name && a.url === b.url && a.selector === b.selector && sameRule(a.alertRule, b.alertRule) && a.stockAlerts === b.stockAlerts;
@@ -88,9 +92,18 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
       case 'Add': {
         if (state.status !== 'none') throw new DomainError('This product already exists.', 409);
         const { productId, userId, details, imageUrl } = command;
-        return [{ type: 'ProductAdded', data: {
-          productId, userId, ...details, stockAlerts: details.stockAlerts ?? true, imageUrl: imageUrl ?? null,
-        } }];
+        return [
+          {
+            type: 'ProductAdded',
+            data: {
+              productId,
+              userId,
+              ...details,
+              stockAlerts: details.stockAlerts ?? true,
+              imageUrl: imageUrl ?? null,
+            },
+          },
+        ];
       }
       case 'Edit': {
         const product = liveProduct(state, command.userId);
@@ -146,7 +159,9 @@ const LIFECYCLE = ['ProductAdded', 'ProductEdited', 'ProductRemoved'];
  * concurrent write (then it reloads and decides again, unless it runs in the caller's `tx`).
  */
 export async function handleProductCommand(
-  store: EventStore, command: ProductCommand, opts: { tx?: Sql; attempts?: number } = {},
+  store: EventStore,
+  command: ProductCommand,
+  opts: { tx?: Sql; attempts?: number } = {},
 ): Promise<{ events: ProductEvent[]; appended: AppendResult | null }> {
   const db = opts.tx ?? store.sql;
   const streamId = productStream(command.productId);
@@ -157,7 +172,7 @@ export async function handleProductCommand(
       WHERE s.stream_id = ${streamId}
       ORDER BY e.stream_version`;
     const version = rows.length ? Number(rows[0]!.version) : 0;
-    const history = rows.flatMap((r) => r.type ? [{ type: r.type, data: upcastAndValidate(r.type, r.schema_version!, r.data) } as ProductEvent] : []);
+    const history = rows.flatMap((r) => (r.type ? [{ type: r.type, data: upcastAndValidate(r.type, r.schema_version!, r.data) } as ProductEvent] : []));
     const decided = productDecider.decide(command, fold(productDecider, history));
     if (decided.length === 0) return { events: [], appended: null };
     try {

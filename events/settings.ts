@@ -32,8 +32,7 @@ export const CHECK_FREQUENCY_MINUTES: Record<CheckFrequencySetting, number> = { 
  * The frequencies a plan that checks every `planMinutes` lets a user choose, fastest first: none
  * faster than the plan, since the schedule would only run it at the plan's pace anyway.
  */
-export const frequenciesWithin = (planMinutes: number): CheckFrequencySetting[] =>
-  CHECK_FREQUENCIES.filter((f) => CHECK_FREQUENCY_MINUTES[f] >= planMinutes);
+export const frequenciesWithin = (planMinutes: number): CheckFrequencySetting[] => CHECK_FREQUENCIES.filter((f) => CHECK_FREQUENCY_MINUTES[f] >= planMinutes);
 
 /**
  * What a saved frequency comes to on a plan: itself when the plan allows it, else the plan's

@@ -5,8 +5,10 @@ import postgres from 'postgres';
 import { appendingTransaction, ConcurrencyError, createEventStore, EVENT_STORE_DDL, START, type EventStore, type NewEvent } from './store.ts';
 import { EventValidationError, DEFAULT_SETTINGS } from './catalogue.ts';
 
-const changed = (userId: string, currency: 'GBP' | 'EUR' = 'GBP'): NewEvent =>
-  ({ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, currency } } });
+const changed = (userId: string, currency: 'GBP' | 'EUR' = 'GBP'): NewEvent => ({
+  type: 'SettingsChanged',
+  data: { userId, settings: { ...DEFAULT_SETTINGS, currency } },
+});
 
 let db: Awaited<ReturnType<typeof testDatabase>>;
 let store: EventStore;
@@ -50,10 +52,15 @@ describe('append and read a stream', () => {
 
   test('appendToStreams: new and existing streams in one statement, in the order given', async () => {
     await store.append('user-m1', 'no_stream', [changed('m1')]);
-    const checkpoint = await appendingTransaction(db.sql, (tx) => store.appendToStreams([
-      { streamId: 'user-m2', expected: 'no_stream', events: [changed('m2'), changed('m2', 'EUR')] },
-      { streamId: 'user-m1', expected: 1, events: [changed('m1', 'EUR')] },
-    ], tx));
+    const checkpoint = await appendingTransaction(db.sql, (tx) =>
+      store.appendToStreams(
+        [
+          { streamId: 'user-m2', expected: 'no_stream', events: [changed('m2'), changed('m2', 'EUR')] },
+          { streamId: 'user-m1', expected: 1, events: [changed('m1', 'EUR')] },
+        ],
+        tx,
+      ),
+    );
     const m1 = await store.readStream('user-m1');
     const m2 = await store.readStream('user-m2');
     expect(m1.events.map((e) => e.streamVersion)).toEqual([1, 2]);
@@ -64,10 +71,15 @@ describe('append and read a stream', () => {
 
   test('appendToStreams: one stale stream is a ConcurrencyError and the transaction writes nothing', async () => {
     await store.append('user-s1', 'no_stream', [changed('s1')]);
-    const err = await appendingTransaction(db.sql, (tx) => store.appendToStreams([
-      { streamId: 'user-s2', expected: 'no_stream', events: [changed('s2')] },
-      { streamId: 'user-s1', expected: 'no_stream', events: [changed('s1')] },
-    ], tx)).catch((e) => e);
+    const err = await appendingTransaction(db.sql, (tx) =>
+      store.appendToStreams(
+        [
+          { streamId: 'user-s2', expected: 'no_stream', events: [changed('s2')] },
+          { streamId: 'user-s1', expected: 'no_stream', events: [changed('s1')] },
+        ],
+        tx,
+      ),
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(ConcurrencyError);
     expect(err.streamId).toBe('user-s1');
     expect((await store.readStream('user-s2')).version).toBe(0);
@@ -106,12 +118,10 @@ describe('schema validation', () => {
 
 describe('concurrent writers', () => {
   test('exactly one of many concurrent appenders wins each version', async () => {
-    const attempts = await Promise.allSettled(
-      Array.from({ length: 12 }, (_, i) => store.append('user-race', 'no_stream', [changed(`race-${i}`)])));
+    const attempts = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => store.append('user-race', 'no_stream', [changed(`race-${i}`)])));
     expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
     for (const a of attempts) if (a.status === 'rejected') expect(a.reason).toBeInstanceOf(ConcurrencyError);
-    const second = await Promise.allSettled(
-      Array.from({ length: 12 }, (_, i) => store.append('user-race', 1, [changed(`race-${i}`)])));
+    const second = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => store.append('user-race', 1, [changed(`race-${i}`)])));
     expect(second.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
     expect((await store.readStream('user-race')).events.map((e) => e.streamVersion)).toEqual([1, 2]);
   });
@@ -159,23 +169,25 @@ describe.skipIf(!usingPostgresServer())('commit-safe global order (real PostgreS
         await Bun.sleep(1);
       }
     })();
-    const writers = Array.from({ length: 8 }, (_, w) => (async () => {
-      for (let i = 0; i < 25; i++) {
-        if (i % 4 === 1) {
-          // Another write first, then the append, holding the transaction open a while.
-          await appendingTransaction(db.sql, async (tx) => {
-            await tx`UPDATE streams SET version = version WHERE stream_id = 'none'`;
-            await Bun.sleep(Math.random() * 5);
+    const writers = Array.from({ length: 8 }, (_, w) =>
+      (async () => {
+        for (let i = 0; i < 25; i++) {
+          if (i % 4 === 1) {
+            // Another write first, then the append, holding the transaction open a while.
+            await appendingTransaction(db.sql, async (tx) => {
+              await tx`UPDATE streams SET version = version WHERE stream_id = 'none'`;
+              await Bun.sleep(Math.random() * 5);
+              await store.append(`user-w${w}-${i}`, 'no_stream', [changed('w')], tx);
+            });
+            continue;
+          }
+          await transaction(db.sql, async (tx) => {
             await store.append(`user-w${w}-${i}`, 'no_stream', [changed('w')], tx);
+            if (i % 3 === 0) await Bun.sleep(Math.random() * 5); // hold some transactions open
           });
-          continue;
         }
-        await transaction(db.sql, async (tx) => {
-          await store.append(`user-w${w}-${i}`, 'no_stream', [changed('w')], tx);
-          if (i % 3 === 0) await Bun.sleep(Math.random() * 5); // hold some transactions open
-        });
-      }
-    })());
+      })(),
+    );
     await Promise.all(writers);
     done = true;
     await reader;
@@ -231,7 +243,10 @@ describe('what may hold readers back', () => {
     const here = postgres((db as { url?: string }).url!, { max: 1, onnotice: () => {} });
     const open = [await elsewhere.reserve(), await here.reserve()];
     try {
-      for (const c of open) { await c`BEGIN`; await c`SELECT pg_current_xact_id()`; }
+      for (const c of open) {
+        await c`BEGIN`;
+        await c`SELECT pg_current_xact_id()`;
+      }
       await open[1]!`INSERT INTO streams (stream_id, version) VALUES ('user-open-elsewhere', 0)`.catch(() => {});
       const from = await store.head();
       const appended = await store.append('user-while-open', 'no_stream', [changed('open')]);
@@ -239,8 +254,12 @@ describe('what may hold readers back', () => {
       expect(seen.map((e) => e.streamId)).toContain('user-while-open');
       expect((await store.head()).position).toBe(appended.lastPosition);
     } finally {
-      for (const c of open) { await c`ROLLBACK`.catch(() => {}); c.release(); }
-      await elsewhere.end(); await here.end();
+      for (const c of open) {
+        await c`ROLLBACK`.catch(() => {});
+        c.release();
+      }
+      await elsewhere.end();
+      await here.end();
     }
   });
 });
@@ -255,11 +274,27 @@ test('readAll from the start pages through everything in order', async () => {
 test('global order follows transaction ids as numbers, also across a digit boundary (999 -> 1000)', async () => {
   const from = await store.head();
   // A repeated check first: the head compares it with the events by transaction id, as numbers.
-  const observed = await store.append('product-digits', 'no_stream', [{ type: 'PriceObserved', data: {
-    productId: 'digits', userId: 'digits', price: 1, currency: 'GBP', source: 'selector', selector: '.p', matchedText: '£1',
-    url: 'https://shop.example.com/p', httpStatus: 200, pageHash: 'ab'.repeat(32), observedAt: new Date().toISOString(),
-  } }]);
-  await appendingTransaction(store.sql, (tx) => store.appendRepeats([{ repeats: observed.lastPosition, observedAt: new Date().toISOString(), pageHash: 'cd'.repeat(32) }], tx));
+  const observed = await store.append('product-digits', 'no_stream', [
+    {
+      type: 'PriceObserved',
+      data: {
+        productId: 'digits',
+        userId: 'digits',
+        price: 1,
+        currency: 'GBP',
+        source: 'selector',
+        selector: '.p',
+        matchedText: '£1',
+        url: 'https://shop.example.com/p',
+        httpStatus: 200,
+        pageHash: 'ab'.repeat(32),
+        observedAt: new Date().toISOString(),
+      },
+    },
+  ]);
+  await appendingTransaction(store.sql, (tx) =>
+    store.appendRepeats([{ repeats: observed.lastPosition, observedAt: new Date().toISOString(), pageHash: 'cd'.repeat(32) }], tx),
+  );
   // Enough single-event transactions that the ids gain a digit on a new database.
   for (let i = 0; i < 400; i++) await store.append(`user-digits-${i}`, 'no_stream', [changed('digits')]);
   const pages: number[] = [];

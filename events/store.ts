@@ -176,7 +176,11 @@ export type Checkpoint = { transactionId: string; position: number };
 export const START: Checkpoint = { transactionId: '0', position: 0 };
 
 export class ConcurrencyError extends Error {
-  constructor(readonly streamId: string, readonly expected: ExpectedVersion, readonly actual: number) {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: number,
+  ) {
     super(`Stream ${streamId} was changed by someone else: expected version ${expected}, found ${actual}`);
     this.name = 'ConcurrencyError';
   }
@@ -185,10 +189,18 @@ export class ConcurrencyError extends Error {
 export type AppendResult = { nextVersion: number; lastPosition: number; transactionId: string };
 
 type Row = {
-  global_position: string; transaction_id: string; stream_id: string; stream_version: string;
-  type: string; schema_version: number; data: unknown; metadata: Record<string, unknown>; recorded_at: Date;
+  global_position: string;
+  transaction_id: string;
+  stream_id: string;
+  stream_version: string;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date;
   /** Repeated checks only: the observation read again, and the page version as a uuid. */
-  repeats?: string | null; page_hash?: string | null;
+  repeats?: string | null;
+  page_hash?: string | null;
 };
 
 /** A repeated check as the observation it repeats, at its own time and page version. */
@@ -254,11 +266,16 @@ export function createEventStore(sql: Sql) {
   async function append(streamId: string, expected: ExpectedVersion, newEvents: NewEvent[], tx: Sql = sql): Promise<AppendResult> {
     if (newEvents.length === 0) throw new Error('append needs at least one event');
     const n = newEvents.length;
-    const types: string[] = [], versions: number[] = [], datas: string[] = [], metas: string[] = [];
+    const types: string[] = [],
+      versions: number[] = [],
+      datas: string[] = [],
+      metas: string[] = [];
     for (const e of newEvents) {
       const v = validateForAppend(e.type, e.data);
-      types.push(e.type); versions.push(v.schemaVersion);
-      datas.push(JSON.stringify(v.data)); metas.push(JSON.stringify(e.metadata ?? {}));
+      types.push(e.type);
+      versions.push(v.schemaVersion);
+      datas.push(JSON.stringify(v.data));
+      metas.push(JSON.stringify(e.metadata ?? {}));
     }
     // Inside a caller's transaction, the first append checks that nothing was written before it.
     if (tx !== sql) await takeAppendLock(tx);
@@ -297,12 +314,19 @@ export function createEventStore(sql: Sql) {
   async function appendToStreams(batch: { streamId: string; expected: number | 'no_stream'; events: NewEvent[] }[], tx: Sql): Promise<Checkpoint> {
     if (batch.length === 0 || batch.some((b) => b.events.length === 0)) throw new Error('appendToStreams needs at least one event per stream');
     if (new Set(batch.map((b) => b.streamId)).size !== batch.length) throw new Error('appendToStreams takes each stream once');
-    const streamIds: string[] = [], types: string[] = [], versions: number[] = [], datas: string[] = [], metas: string[] = [];
+    const streamIds: string[] = [],
+      types: string[] = [],
+      versions: number[] = [],
+      datas: string[] = [],
+      metas: string[] = [];
     for (const { streamId, events } of batch) {
       for (const e of events) {
         const v = validateForAppend(e.type, e.data);
-        streamIds.push(streamId); types.push(e.type); versions.push(v.schemaVersion);
-        datas.push(JSON.stringify(v.data)); metas.push(JSON.stringify(e.metadata ?? {}));
+        streamIds.push(streamId);
+        types.push(e.type);
+        versions.push(v.schemaVersion);
+        datas.push(JSON.stringify(v.data));
+        metas.push(JSON.stringify(e.metadata ?? {}));
       }
     }
     const expected = batch.map((b) => (b.expected === 'no_stream' ? 0 : b.expected));
@@ -365,7 +389,10 @@ export function createEventStore(sql: Sql) {
   async function readAll(after: Checkpoint = START, limit = 1000, opts: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const db = opts.tx ?? sql;
     const params: unknown[] = [after.transactionId, after.position, limit];
-    const param = (value: unknown) => { params.push(value); return `$${params.length}`; };
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
     // The same filters for events (e) and for repeated checks (c), read through the observation they repeat (b).
     const where = (e: string, b: string) => {
       let filters = `(${e}.transaction_id, ${e}.global_position) > ($1::xid8, $2::bigint)`;
@@ -381,12 +408,18 @@ export function createEventStore(sql: Sql) {
     const events = `SELECT ${LOG_COLUMNS}, NULL::bigint AS repeats, NULL::uuid AS page_hash
       FROM events e WHERE ${where('e', 'e')}${opts.types ? ` AND type = ANY(${param(opts.types)}::text[])` : ''}
       ORDER BY e.transaction_id, e.global_position LIMIT $3`;
-    const repeats = !opts.types || opts.types.includes('PriceObserved') ? `
+    const repeats =
+      !opts.types || opts.types.includes('PriceObserved')
+        ? `
       UNION ALL (SELECT ${REPEAT_COLUMNS} FROM price_checks c JOIN events b ON b.global_position = c.repeats
-        WHERE ${where('c', 'b')} ORDER BY c.transaction_id, c.global_position LIMIT $3)` : '';
-    const rows = await db.unsafe<Row[]>(`
+        WHERE ${where('c', 'b')} ORDER BY c.transaction_id, c.global_position LIMIT $3)`
+        : '';
+    const rows = await db.unsafe<Row[]>(
+      `
       SELECT global_position, transaction_id::text AS transaction_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at, repeats, page_hash
-      FROM ((${events})${repeats}) AS log ORDER BY log.transaction_id, log.global_position LIMIT $3`, params as any[]);
+      FROM ((${events})${repeats}) AS log ORDER BY log.transaction_id, log.global_position LIMIT $3`,
+      params as any[],
+    );
     return rows.map(toRecorded);
   }
 
@@ -453,6 +486,7 @@ export function checkpointOf(e: { transactionId: string; position: number }): Ch
 
 /** Whether checkpoint a has reached b in commit order. */
 export function reached(a: Checkpoint, b: Checkpoint): boolean {
-  const ta = BigInt(a.transactionId), tb = BigInt(b.transactionId);
+  const ta = BigInt(a.transactionId),
+    tb = BigInt(b.transactionId);
   return ta > tb || (ta === tb && a.position >= b.position);
 }

@@ -2,8 +2,14 @@ import { describe, expect, test } from 'bun:test';
 import { DomainError } from './decider.ts';
 import { deciderSpec } from './testing.ts';
 import {
-  accessPlan, cancellable, planAfter, subscribeIntent, subscriptionDecider,
-  type SubscriptionCommand, type SubscriptionEvent, type SubscriptionSnapshot,
+  accessPlan,
+  cancellable,
+  planAfter,
+  subscribeIntent,
+  subscriptionDecider,
+  type SubscriptionCommand,
+  type SubscriptionEvent,
+  type SubscriptionSnapshot,
 } from './subscription.ts';
 
 /** given(events).when(command) -> the events the decider emits. */
@@ -19,8 +25,15 @@ const T = 1_800_000_000;
 const DAY = 86_400;
 const userId = 'u1';
 const trial: SubscriptionSnapshot = {
-  id: 'sub_1', provider: 'stripe', status: 'trialing', plan: 'starter', amount: 1800,
-  trialEnd: T + 14 * DAY, currentPeriodEnd: T + 14 * DAY, cancelAtPeriodEnd: false, created: T,
+  id: 'sub_1',
+  provider: 'stripe',
+  status: 'trialing',
+  plan: 'starter',
+  amount: 1800,
+  trialEnd: T + 14 * DAY,
+  currentPeriodEnd: T + 14 * DAY,
+  cancelAtPeriodEnd: false,
+  created: T,
 };
 const record = (snapshot: SubscriptionSnapshot, at: number): SubscriptionCommand => ({ type: 'RecordSubscription', userId, snapshot, at });
 const ids = (at: number) => ({ userId, subscriptionId: 'sub_1', at });
@@ -87,14 +100,20 @@ describe('subscription decider', () => {
 
   test('a plan change and a renewal are recorded as such', () => {
     const log = replay([active, T]);
-    expect(given(log).when(record({ ...active, plan: 'pro', amount: 9900 }, T + 10)))
-      .toEqual([{ type: 'SubscriptionPlanChanged', data: { ...ids(T + 10), plan: 'pro', amount: 9900 } }]);
-    expect(given(log).when(record({ ...active, currentPeriodEnd: T + 74 * DAY }, T + 30 * DAY)))
-      .toEqual([{ type: 'SubscriptionPeriodChanged', data: { ...ids(T + 30 * DAY), trialEnd: active.trialEnd, currentPeriodEnd: T + 74 * DAY } }]);
+    expect(given(log).when(record({ ...active, plan: 'pro', amount: 9900 }, T + 10))).toEqual([
+      { type: 'SubscriptionPlanChanged', data: { ...ids(T + 10), plan: 'pro', amount: 9900 } },
+    ]);
+    expect(given(log).when(record({ ...active, currentPeriodEnd: T + 74 * DAY }, T + 30 * DAY))).toEqual([
+      { type: 'SubscriptionPeriodChanged', data: { ...ids(T + 30 * DAY), trialEnd: active.trialEnd, currentPeriodEnd: T + 74 * DAY } },
+    ]);
   });
 
   test('a subscription first heard of already cancelled records its start and the cancellation', () => {
-    expect(given([]).when(record({ ...trial, cancelAtPeriodEnd: true }, T)).map((e) => e.type)).toEqual(['TrialStarted', 'SubscriptionCanceled']);
+    expect(
+      given([])
+        .when(record({ ...trial, cancelAtPeriodEnd: true }, T))
+        .map((e) => e.type),
+    ).toEqual(['TrialStarted', 'SubscriptionCanceled']);
   });
 
   test('a subscription without access that was never seen records nothing', () => {
@@ -125,7 +144,11 @@ describe('subscription decider', () => {
 
 describe('what a user may ask', () => {
   const refused = (fn: () => unknown) => {
-    try { fn(); } catch (error) { return error instanceof DomainError ? error.status : 'other'; }
+    try {
+      fn();
+    } catch (error) {
+      return error instanceof DomainError ? error.status : 'other';
+    }
     return 'allowed';
   };
 

@@ -11,10 +11,17 @@ import { DomainError, type Decider } from './decider.ts';
  * and an ended subscription stays ended, so news arriving out of order cannot undo newer news.
  */
 export type SubscriptionEvent =
-  | EventOf<'BillingCustomerCreated'> | EventOf<'TrialStarted'> | EventOf<'SubscriptionActivated'>
-  | EventOf<'SubscriptionPlanChanged'> | EventOf<'SubscriptionPeriodChanged'> | EventOf<'SubscriptionCanceled'>
-  | EventOf<'SubscriptionResumed'> | EventOf<'SubscriptionAwaitingPayment'> | EventOf<'SubscriptionEnded'>
-  | EventOf<'PaymentSucceeded'> | EventOf<'PaymentFailed'>;
+  | EventOf<'BillingCustomerCreated'>
+  | EventOf<'TrialStarted'>
+  | EventOf<'SubscriptionActivated'>
+  | EventOf<'SubscriptionPlanChanged'>
+  | EventOf<'SubscriptionPeriodChanged'>
+  | EventOf<'SubscriptionCanceled'>
+  | EventOf<'SubscriptionResumed'>
+  | EventOf<'SubscriptionAwaitingPayment'>
+  | EventOf<'SubscriptionEnded'>
+  | EventOf<'PaymentSucceeded'>
+  | EventOf<'PaymentFailed'>;
 
 export type PaidPlanId = EventData<'TrialStarted'>['plan'];
 export type BillingProviderKind = EventData<'BillingCustomerCreated'>['provider'];
@@ -59,8 +66,7 @@ const ACCESS: ReadonlySet<SubscriptionStatus> = new Set(['trialing', 'active', '
 export const hasAccess = (sub: Pick<Subscription, 'status'> | null): sub is Subscription => !!sub && ACCESS.has(sub.status);
 
 /** The plan whose features the user has now, or null for the free plan. */
-export const accessPlan = (state: SubscriptionState): PaidPlanId | null =>
-  hasAccess(state.subscription) ? state.subscription.plan : null;
+export const accessPlan = (state: SubscriptionState): PaidPlanId | null => (hasAccess(state.subscription) ? state.subscription.plan : null);
 
 /**
  * What subscribing to `plan` means now: a trial (once per customer), a paid subscription, or a
@@ -96,7 +102,13 @@ function applyTo(sub: Subscription | null, event: SubscriptionEvent): Subscripti
     const { subscriptionId: id, provider, plan, amount, trialEnd, currentPeriodEnd, created, at } = event.data;
     const same = sub?.id === id;
     return {
-      id, provider, plan, amount, trialEnd, currentPeriodEnd, created,
+      id,
+      provider,
+      plan,
+      amount,
+      trialEnd,
+      currentPeriodEnd,
+      created,
       status: event.type === 'TrialStarted' ? 'trialing' : 'active',
       cancelAtPeriodEnd: same ? sub!.cancelAtPeriodEnd : false,
       asOf: same ? Math.max(sub!.asOf, at) : at,
@@ -105,13 +117,21 @@ function applyTo(sub: Subscription | null, event: SubscriptionEvent): Subscripti
   if (event.type === 'BillingCustomerCreated' || !sub || sub.id !== event.data.subscriptionId) return sub;
   const next: Subscription = { ...sub, asOf: Math.max(sub.asOf, event.data.at) };
   switch (event.type) {
-    case 'SubscriptionPlanChanged': return { ...next, plan: event.data.plan, amount: event.data.amount };
-    case 'SubscriptionPeriodChanged': return { ...next, trialEnd: event.data.trialEnd, currentPeriodEnd: event.data.currentPeriodEnd };
-    case 'SubscriptionCanceled': return { ...next, cancelAtPeriodEnd: true };
-    case 'SubscriptionResumed': return { ...next, cancelAtPeriodEnd: false };
-    case 'SubscriptionAwaitingPayment': return { ...next, status: event.data.status, plan: event.data.plan };
-    case 'SubscriptionEnded': return { ...next, status: 'canceled' };
-    case 'PaymentSucceeded': case 'PaymentFailed': return sub;
+    case 'SubscriptionPlanChanged':
+      return { ...next, plan: event.data.plan, amount: event.data.amount };
+    case 'SubscriptionPeriodChanged':
+      return { ...next, trialEnd: event.data.trialEnd, currentPeriodEnd: event.data.currentPeriodEnd };
+    case 'SubscriptionCanceled':
+      return { ...next, cancelAtPeriodEnd: true };
+    case 'SubscriptionResumed':
+      return { ...next, cancelAtPeriodEnd: false };
+    case 'SubscriptionAwaitingPayment':
+      return { ...next, status: event.data.status, plan: event.data.plan };
+    case 'SubscriptionEnded':
+      return { ...next, status: 'canceled' };
+    case 'PaymentSucceeded':
+    case 'PaymentFailed':
+      return sub;
   }
 }
 
@@ -121,7 +141,10 @@ function changes(userId: string, known: Subscription, s: SubscriptionSnapshot, a
   if (s.status === 'canceled') return [{ type: 'SubscriptionEnded', data: ids }];
   const out: SubscriptionEvent[] = [];
   let now = known;
-  const add = (event: SubscriptionEvent) => { out.push(event); now = applyTo(now, event)!; };
+  const add = (event: SubscriptionEvent) => {
+    out.push(event);
+    now = applyTo(now, event)!;
+  };
   if (s.status !== now.status) {
     if (s.status === 'trialing' || s.status === 'active') add(start(s.status === 'trialing' ? 'TrialStarted' : 'SubscriptionActivated', userId, s, at));
     else add({ type: 'SubscriptionAwaitingPayment', data: { ...ids, plan: s.plan, status: s.status } });
@@ -131,9 +154,7 @@ function changes(userId: string, known: Subscription, s: SubscriptionSnapshot, a
     add({ type: 'SubscriptionPeriodChanged', data: { ...ids, trialEnd: s.trialEnd, currentPeriodEnd: s.currentPeriodEnd } });
   }
   if (s.cancelAtPeriodEnd !== now.cancelAtPeriodEnd) {
-    add(s.cancelAtPeriodEnd
-      ? { type: 'SubscriptionCanceled', data: { ...ids, accessUntil: s.currentPeriodEnd } }
-      : { type: 'SubscriptionResumed', data: ids });
+    add(s.cancelAtPeriodEnd ? { type: 'SubscriptionCanceled', data: { ...ids, accessUntil: s.currentPeriodEnd } } : { type: 'SubscriptionResumed', data: ids });
   }
   return out;
 }
@@ -160,7 +181,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
     switch (event.type) {
       case 'BillingCustomerCreated':
         return { ...state, customers: { ...state.customers, [event.data.provider]: event.data.customerId } };
-      case 'PaymentSucceeded': case 'PaymentFailed':
+      case 'PaymentSucceeded':
+      case 'PaymentFailed':
         return state;
       default:
         return { ...state, trialUsed: state.trialUsed || event.type === 'TrialStarted', subscription: applyTo(state.subscription, event) };
@@ -191,11 +213,17 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
  */
 export function planAfter(current: string | null, event: SubscriptionEvent): string | null {
   switch (event.type) {
-    case 'TrialStarted': case 'SubscriptionActivated': return event.data.plan;
-    case 'SubscriptionPlanChanged': return current && event.data.plan;
-    case 'SubscriptionAwaitingPayment': return hasAccess(event.data) ? event.data.plan : null;
-    case 'SubscriptionEnded': return null;
-    default: return current;
+    case 'TrialStarted':
+    case 'SubscriptionActivated':
+      return event.data.plan;
+    case 'SubscriptionPlanChanged':
+      return current && event.data.plan;
+    case 'SubscriptionAwaitingPayment':
+      return hasAccess(event.data) ? event.data.plan : null;
+    case 'SubscriptionEnded':
+      return null;
+    default:
+      return current;
   }
 }
 

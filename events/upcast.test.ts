@@ -13,14 +13,21 @@ import { events, upcastAndValidate, type EventDefinition, type EventType } from 
  */
 const TYPE = 'ExamplePriceNoted';
 const v2 = z.object({
-  productId: z.string(), userId: z.string(),
+  productId: z.string(),
+  userId: z.string(),
   amount: z.object({ value: z.number().positive(), currency: z.string().regex(/^[A-Z]{3}$/) }),
 });
 const definition: EventDefinition = {
-  type: TYPE, version: 2, schema: v2,
-  upcasters: { 1: (d: { productId: string; userId: string; price: number; currency: string | null }) => ({
-    productId: d.productId, userId: d.userId, amount: { value: d.price, currency: d.currency ?? 'GBP' },
-  }) },
+  type: TYPE,
+  version: 2,
+  schema: v2,
+  upcasters: {
+    1: (d: { productId: string; userId: string; price: number; currency: string | null }) => ({
+      productId: d.productId,
+      userId: d.userId,
+      amount: { value: d.price, currency: d.currency ?? 'GBP' },
+    }),
+  },
 };
 const catalogue = events as unknown as Record<string, EventDefinition>;
 
@@ -53,15 +60,23 @@ afterAll(async () => {
 
 describe('schema upgrades', () => {
   test('a version-1 event is read as version 2 through the upcaster', () => {
-    expect(upcastAndValidate(TYPE, 1, { productId: 'p1', userId: 'u1', price: 9.99, currency: null }))
-      .toEqual({ productId: 'p1', userId: 'u1', amount: { value: 9.99, currency: 'GBP' } });
-    expect(upcastAndValidate(TYPE, 2, { productId: 'p1', userId: 'u1', amount: { value: 5, currency: 'EUR' } }))
-      .toEqual({ productId: 'p1', userId: 'u1', amount: { value: 5, currency: 'EUR' } });
+    expect(upcastAndValidate(TYPE, 1, { productId: 'p1', userId: 'u1', price: 9.99, currency: null })).toEqual({
+      productId: 'p1',
+      userId: 'u1',
+      amount: { value: 9.99, currency: 'GBP' },
+    });
+    expect(upcastAndValidate(TYPE, 2, { productId: 'p1', userId: 'u1', amount: { value: 5, currency: 'EUR' } })).toEqual({
+      productId: 'p1',
+      userId: 'u1',
+      amount: { value: 5, currency: 'EUR' },
+    });
   });
 
   test('a version without an upcaster, or old data the upcaster cannot make valid, is refused clearly', () => {
     expect(() => upcastAndValidate(TYPE, 0, {})).toThrow('no upcaster from schema version 0');
-    expect(() => upcastAndValidate(TYPE, 1, { productId: 'p1', userId: 'u1', price: -1, currency: 'GBP' })).toThrow(/Invalid ExamplePriceNoted event: amount\.value/);
+    expect(() => upcastAndValidate(TYPE, 1, { productId: 'p1', userId: 'u1', price: -1, currency: 'GBP' })).toThrow(
+      /Invalid ExamplePriceNoted event: amount\.value/,
+    );
   });
 
   test('a version-1 event in the log replays into a projection written for version 2', async () => {
@@ -79,7 +94,10 @@ describe('schema upgrades', () => {
     await runner.setup();
     await runner.catchUp();
     const rows = await ctx.sql`SELECT product_id, value, currency FROM noted_prices ORDER BY position`;
-    expect(rows.map((r) => [r.product_id, r.value, r.currency])).toEqual([['p1', 12.5, 'EUR'], ['p1', 11, 'EUR']]);
+    expect(rows.map((r) => [r.product_id, r.value, r.currency])).toEqual([
+      ['p1', 12.5, 'EUR'],
+      ['p1', 11, 'EUR'],
+    ]);
 
     // And again from zero: a rebuild reads the old event the same way.
     await runner.rebuild();
@@ -89,10 +107,27 @@ describe('schema upgrades', () => {
 
 describe('upgrades of the catalogue', () => {
   const observedV1 = {
-    productId: 'p1', userId: 'u1', price: 24.99, currency: 'GBP', source: 'selector', selector: '.price', matchedText: '£24.99',
-    url: 'https://shop.example/k', httpStatus: 200, pageHash: 'h', observedAt: '2026-01-02T10:00:00.000Z',
+    productId: 'p1',
+    userId: 'u1',
+    price: 24.99,
+    currency: 'GBP',
+    source: 'selector',
+    selector: '.price',
+    matchedText: '£24.99',
+    url: 'https://shop.example/k',
+    httpStatus: 200,
+    pageHash: 'h',
+    observedAt: '2026-01-02T10:00:00.000Z',
   };
-  const failedV1 = { productId: 'p1', userId: 'u1', code: 'timeout', reason: 'Too slow.', httpStatus: null, url: 'https://shop.example/k', attemptedAt: '2026-01-02T10:00:00.000Z' };
+  const failedV1 = {
+    productId: 'p1',
+    userId: 'u1',
+    code: 'timeout',
+    reason: 'Too slow.',
+    httpStatus: null,
+    url: 'https://shop.example/k',
+    attemptedAt: '2026-01-02T10:00:00.000Z',
+  };
   const detailsV1 = { productId: 'p1', userId: 'u1', name: 'Kettle', url: 'https://shop.example/k', selector: '.price', alertRule: { kind: 'any' } };
 
   test('checks recorded before availability was read say nothing about stock', () => {
@@ -103,7 +138,11 @@ describe('upgrades of the catalogue', () => {
   });
 
   test('observations recorded before pages were rendered were read as served', () => {
-    expect(upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'InStock' })).toEqual({ ...observedV1, availability: 'InStock', fetcher: 'static' });
+    expect(upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'InStock' })).toEqual({
+      ...observedV1,
+      availability: 'InStock',
+      fetcher: 'static',
+    });
     expect(upcastAndValidate('PriceObserved', 3, { ...observedV1, availability: null, fetcher: 'browser' })).toMatchObject({ fetcher: 'browser' });
     expect(() => upcastAndValidate('PriceObserved', 3, { ...observedV1, availability: null, fetcher: 'curl' })).toThrow(/fetcher/);
   });

@@ -23,41 +23,50 @@ describe('user decider', () => {
 
   test('a returning user with a changed profile records the change', () => {
     const changed = { ...profile, lastName: 'Lee-Smith', profileImageUrl: 'https://img/x.png' };
-    expect(given([signedUp]).when({ type: 'SignIn', userId: 'u1', provider: 'google', subject: 'g-1', profile: changed }))
-      .toEqual([{ type: 'UserProfileUpdated', data: { userId: 'u1', ...changed } }]);
+    expect(given([signedUp]).when({ type: 'SignIn', userId: 'u1', provider: 'google', subject: 'g-1', profile: changed })).toEqual([
+      { type: 'UserProfileUpdated', data: { userId: 'u1', ...changed } },
+    ]);
   });
 
   test('settings saved the first time are recorded even when they equal the defaults', () => {
-    expect(given([signedUp]).when({ type: 'ChangeSettings', userId: 'u1', settings: DEFAULT_SETTINGS, plan: starter }))
-      .toEqual([{ type: 'SettingsChanged', data: { userId: 'u1', settings: DEFAULT_SETTINGS } }]);
+    expect(given([signedUp]).when({ type: 'ChangeSettings', userId: 'u1', settings: DEFAULT_SETTINGS, plan: starter })).toEqual([
+      { type: 'SettingsChanged', data: { userId: 'u1', settings: DEFAULT_SETTINGS } },
+    ]);
   });
 
   test('saving the same settings again records nothing; a change is recorded', () => {
     const saved: UserEvent = { type: 'SettingsChanged', data: { userId: 'u1', settings: DEFAULT_SETTINGS } };
     expect(given([signedUp, saved]).when({ type: 'ChangeSettings', userId: 'u1', settings: { ...DEFAULT_SETTINGS }, plan: starter })).toEqual([]);
     const weekly = { ...DEFAULT_SETTINGS, checkFrequency: 'weekly' as const };
-    expect(given([signedUp, saved]).when({ type: 'ChangeSettings', userId: 'u1', settings: weekly, plan: starter }))
-      .toEqual([{ type: 'SettingsChanged', data: { userId: 'u1', settings: weekly } }]);
+    expect(given([signedUp, saved]).when({ type: 'ChangeSettings', userId: 'u1', settings: weekly, plan: starter })).toEqual([
+      { type: 'SettingsChanged', data: { userId: 'u1', settings: weekly } },
+    ]);
   });
 
   test('settings of a user who never signed up are refused', () => {
     expect(() => given([]).when({ type: 'ChangeSettings', userId: 'u1', settings: DEFAULT_SETTINGS, plan: starter })).toThrow();
   });
 
-  test('a frequency faster than the plan checks is refused, naming the field and the plan\'s fastest', () => {
+  test("a frequency faster than the plan checks is refused, naming the field and the plan's fastest", () => {
     const hourly = { ...DEFAULT_SETTINGS, checkFrequency: 'hourly' as const };
     let refusal: unknown;
-    try { given([signedUp]).when({ type: 'ChangeSettings', userId: 'u1', settings: hourly, plan: starter }); } catch (err) { refusal = err; }
+    try {
+      given([signedUp]).when({ type: 'ChangeSettings', userId: 'u1', settings: hourly, plan: starter });
+    } catch (err) {
+      refusal = err;
+    }
     expect(refusal).toBeInstanceOf(DomainError);
     expect(refusal).toMatchObject({ status: 400, field: 'checkFrequency', message: 'Your Starter plan checks prices daily at most: choose daily or weekly.' });
   });
 
-  test('the plan\'s own pace and slower ones are taken', () => {
+  test("the plan's own pace and slower ones are taken", () => {
     const hourly = { ...DEFAULT_SETTINGS, checkFrequency: 'hourly' as const };
-    expect(given([signedUp]).when({ type: 'ChangeSettings', userId: 'u1', settings: hourly, plan: growth }))
-      .toEqual([{ type: 'SettingsChanged', data: { userId: 'u1', settings: hourly } }]);
+    expect(given([signedUp]).when({ type: 'ChangeSettings', userId: 'u1', settings: hourly, plan: growth })).toEqual([
+      { type: 'SettingsChanged', data: { userId: 'u1', settings: hourly } },
+    ]);
     const weekly = { ...DEFAULT_SETTINGS, checkFrequency: 'weekly' as const };
-    expect(given([signedUp]).when({ type: 'ChangeSettings', userId: 'u1', settings: weekly, plan: starter }))
-      .toEqual([{ type: 'SettingsChanged', data: { userId: 'u1', settings: weekly } }]);
+    expect(given([signedUp]).when({ type: 'ChangeSettings', userId: 'u1', settings: weekly, plan: starter })).toEqual([
+      { type: 'SettingsChanged', data: { userId: 'u1', settings: weekly } },
+    ]);
   });
 });

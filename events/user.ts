@@ -7,9 +7,7 @@ export type UserEvent = EventOf<'UserSignedUp'> | EventOf<'UserProfileUpdated'> 
 
 export type Profile = { email: string; firstName: string | null; lastName: string | null; profileImageUrl: string | null };
 
-export type UserState =
-  | { status: 'new' }
-  | { status: 'registered'; userId: string; profile: Profile; settings: Settings | null };
+export type UserState = { status: 'new' } | { status: 'registered'; userId: string; profile: Profile; settings: Settings | null };
 
 export type UserCommand =
   | { type: 'SignIn'; userId: string; provider: 'google' | 'demo'; subject: string; profile: Profile }
@@ -21,8 +19,7 @@ export const userStream = (userId: string) => `user-${userId}`;
 const sameProfile = (a: Profile, b: Profile) =>
   a.email === b.email && a.firstName === b.firstName && a.lastName === b.lastName && a.profileImageUrl === b.profileImageUrl;
 
-const sameSettings = (a: Settings, b: Settings) =>
-  (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).every((k) => a[k] === b[k]);
+const sameSettings = (a: Settings, b: Settings) => (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).every((k) => a[k] === b[k]);
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   initialState: () => ({ status: 'new' }),

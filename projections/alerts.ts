@@ -42,20 +42,55 @@ export const alertsProjection: Projection = {
 
   async apply(tx, recorded) {
     const events = recorded as RecordedEvent<AlertEvent>[];
-    const raised = events.flatMap((e): Record<string, unknown>[] => e.type === 'AlertRaised' ? [{
-      id: e.data.alertId, user_id: e.data.userId, product_id: e.data.productId, type: e.data.type,
-      product_name: e.data.productName, product_url: e.data.productUrl, product_image: e.data.productImage,
-      message: e.data.message, previous_price: e.data.previousPrice, current_price: e.data.currentPrice,
-      currency: e.data.currency, change_percent: e.data.changePercent, threshold_percent: e.data.thresholdPercent,
-      trigger_position: e.data.trigger.position, is_read: false, read_at: null, created_at: e.data.trigger.at,
-    }] : e.type === 'NoticeRaised' ? [{
-      // A notice about the account (a channel turned off) is a row without a product: the
-      // notifications list it, the Alerts screen and the dashboard's counts leave it out.
-      id: e.data.alertId, user_id: e.data.userId, product_id: '', type: e.data.kind, product_name: e.data.title,
-      product_url: e.data.link, product_image: null, message: e.data.message, previous_price: null, current_price: null,
-      currency: null, change_percent: null, threshold_percent: null, trigger_position: e.position, is_read: false, read_at: null,
-      created_at: e.data.at,
-    }] : []);
+    const raised = events.flatMap((e): Record<string, unknown>[] =>
+      e.type === 'AlertRaised'
+        ? [
+            {
+              id: e.data.alertId,
+              user_id: e.data.userId,
+              product_id: e.data.productId,
+              type: e.data.type,
+              product_name: e.data.productName,
+              product_url: e.data.productUrl,
+              product_image: e.data.productImage,
+              message: e.data.message,
+              previous_price: e.data.previousPrice,
+              current_price: e.data.currentPrice,
+              currency: e.data.currency,
+              change_percent: e.data.changePercent,
+              threshold_percent: e.data.thresholdPercent,
+              trigger_position: e.data.trigger.position,
+              is_read: false,
+              read_at: null,
+              created_at: e.data.trigger.at,
+            },
+          ]
+        : e.type === 'NoticeRaised'
+          ? [
+              {
+                // A notice about the account (a channel turned off) is a row without a product: the
+                // notifications list it, the Alerts screen and the dashboard's counts leave it out.
+                id: e.data.alertId,
+                user_id: e.data.userId,
+                product_id: '',
+                type: e.data.kind,
+                product_name: e.data.title,
+                product_url: e.data.link,
+                product_image: null,
+                message: e.data.message,
+                previous_price: null,
+                current_price: null,
+                currency: null,
+                change_percent: null,
+                threshold_percent: null,
+                trigger_position: e.position,
+                is_read: false,
+                read_at: null,
+                created_at: e.data.at,
+              },
+            ]
+          : [],
+    );
     // A read always follows its alert in the log, so inserting first and reading second keeps the order.
     if (raised.length) {
       await tx`INSERT INTO alerts SELECT * FROM jsonb_populate_recordset(NULL::alerts, ${tx.json(raised as never)}) ON CONFLICT (id) DO NOTHING`;

@@ -2,7 +2,12 @@ import type { Projection } from './projection.ts';
 import type { Sql } from '../db/index.ts';
 import type { RecordedEvent } from '../events/store.ts';
 import {
-  subscriptionDecider, type BillingProviderKind, type PaidPlanId, type SubscriptionEvent, type SubscriptionState, type SubscriptionStatus,
+  subscriptionDecider,
+  type BillingProviderKind,
+  type PaidPlanId,
+  type SubscriptionEvent,
+  type SubscriptionState,
+  type SubscriptionStatus,
 } from '../events/subscription.ts';
 
 /**
@@ -31,8 +36,15 @@ export const billingProjection: Projection = {
       updated_at           timestamptz NOT NULL
     );`,
   handles: [
-    'BillingCustomerCreated', 'TrialStarted', 'SubscriptionActivated', 'SubscriptionPlanChanged', 'SubscriptionPeriodChanged',
-    'SubscriptionCanceled', 'SubscriptionResumed', 'SubscriptionAwaitingPayment', 'SubscriptionEnded',
+    'BillingCustomerCreated',
+    'TrialStarted',
+    'SubscriptionActivated',
+    'SubscriptionPlanChanged',
+    'SubscriptionPeriodChanged',
+    'SubscriptionCanceled',
+    'SubscriptionResumed',
+    'SubscriptionAwaitingPayment',
+    'SubscriptionEnded',
   ],
   async apply(tx, events) {
     // Fold each user's events of the batch onto their stored row, then write every row once.
@@ -43,7 +55,10 @@ export const billingProjection: Projection = {
     }
     const stored = await readRows(tx, [...byUser.keys()]);
     const rows = [...byUser].map(([userId, list]) => {
-      const state = list.reduce((s, e) => subscriptionDecider.evolve(s, e as unknown as SubscriptionEvent), stored.get(userId) ?? subscriptionDecider.initialState());
+      const state = list.reduce(
+        (s, e) => subscriptionDecider.evolve(s, e as unknown as SubscriptionEvent),
+        stored.get(userId) ?? subscriptionDecider.initialState(),
+      );
       return toRow(userId, state, list[list.length - 1]!.recordedAt);
     });
     await tx`
@@ -58,30 +73,66 @@ export const billingProjection: Projection = {
 };
 
 type Row = {
-  user_id: string; stripe_customer_id: string | null; demo_customer_id: string | null; trial_used: boolean;
-  provider: string | null; subscription_id: string | null; status: string | null; plan: string | null; amount: number | null;
-  trial_end: number | null; current_period_end: number | null; cancel_at_period_end: boolean; created: number | null; as_of: number | null;
+  user_id: string;
+  stripe_customer_id: string | null;
+  demo_customer_id: string | null;
+  trial_used: boolean;
+  provider: string | null;
+  subscription_id: string | null;
+  status: string | null;
+  plan: string | null;
+  amount: number | null;
+  trial_end: number | null;
+  current_period_end: number | null;
+  cancel_at_period_end: boolean;
+  created: number | null;
+  as_of: number | null;
   updated_at: Date;
 };
 
 function toRow(userId: string, { customers, trialUsed, subscription: s }: SubscriptionState, updatedAt: Date): Row {
   return {
-    user_id: userId, stripe_customer_id: customers.stripe ?? null, demo_customer_id: customers.demo ?? null, trial_used: trialUsed,
-    provider: s?.provider ?? null, subscription_id: s?.id ?? null, status: s?.status ?? null, plan: s?.plan ?? null, amount: s?.amount ?? null,
-    trial_end: s?.trialEnd ?? null, current_period_end: s?.currentPeriodEnd ?? null, cancel_at_period_end: s?.cancelAtPeriodEnd ?? false,
-    created: s?.created ?? null, as_of: s?.asOf ?? null, updated_at: updatedAt,
+    user_id: userId,
+    stripe_customer_id: customers.stripe ?? null,
+    demo_customer_id: customers.demo ?? null,
+    trial_used: trialUsed,
+    provider: s?.provider ?? null,
+    subscription_id: s?.id ?? null,
+    status: s?.status ?? null,
+    plan: s?.plan ?? null,
+    amount: s?.amount ?? null,
+    trial_end: s?.trialEnd ?? null,
+    current_period_end: s?.currentPeriodEnd ?? null,
+    cancel_at_period_end: s?.cancelAtPeriodEnd ?? false,
+    created: s?.created ?? null,
+    as_of: s?.asOf ?? null,
+    updated_at: updatedAt,
   };
 }
 
 async function readRows(tx: Sql, userIds: string[]): Promise<Map<string, SubscriptionState>> {
   const rows = await tx<Row[]>`SELECT * FROM subscriptions WHERE user_id = ANY(${userIds}::text[])`;
-  return new Map(rows.map((r) => [r.user_id, {
-    customers: { ...(r.stripe_customer_id ? { stripe: r.stripe_customer_id } : {}), ...(r.demo_customer_id ? { demo: r.demo_customer_id } : {}) },
-    trialUsed: r.trial_used,
-    subscription: r.subscription_id ? {
-      id: r.subscription_id, provider: r.provider as BillingProviderKind, status: r.status as SubscriptionStatus, plan: r.plan as PaidPlanId, amount: r.amount!,
-      trialEnd: r.trial_end === null ? null : Number(r.trial_end), currentPeriodEnd: Number(r.current_period_end),
-      cancelAtPeriodEnd: r.cancel_at_period_end, created: Number(r.created), asOf: Number(r.as_of),
-    } : null,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      r.user_id,
+      {
+        customers: { ...(r.stripe_customer_id ? { stripe: r.stripe_customer_id } : {}), ...(r.demo_customer_id ? { demo: r.demo_customer_id } : {}) },
+        trialUsed: r.trial_used,
+        subscription: r.subscription_id
+          ? {
+              id: r.subscription_id,
+              provider: r.provider as BillingProviderKind,
+              status: r.status as SubscriptionStatus,
+              plan: r.plan as PaidPlanId,
+              amount: r.amount!,
+              trialEnd: r.trial_end === null ? null : Number(r.trial_end),
+              currentPeriodEnd: Number(r.current_period_end),
+              cancelAtPeriodEnd: r.cancel_at_period_end,
+              created: Number(r.created),
+              asOf: Number(r.as_of),
+            }
+          : null,
+      },
+    ]),
+  );
 }

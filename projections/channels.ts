@@ -2,9 +2,7 @@ import type { EventOf } from '../events/catalogue.ts';
 import type { RecordedEvent } from '../events/store.ts';
 import type { Projection } from './projection.ts';
 
-type Handled =
-  | EventOf<'ChannelAdded'> | EventOf<'ChannelChanged'> | EventOf<'ChannelRemoved'>
-  | EventOf<'AlertDelivered'> | EventOf<'AlertDeliveryFailed'>;
+type Handled = EventOf<'ChannelAdded'> | EventOf<'ChannelChanged'> | EventOf<'ChannelRemoved'> | EventOf<'AlertDelivered'> | EventOf<'AlertDeliveryFailed'>;
 
 /**
  * A user's alert channels as Settings > Notifications lists them, and each channel's delivery log:

@@ -12,9 +12,15 @@ import { normaliseFailureCode } from '../domain/check-failures.ts';
  * the latest by check time (a later event wins a tie), so a rebuild yields the same rows.
  */
 export type CheckHealthRow = {
-  user_id: string; host: string; day: string;
-  checks: number; successes: number; failures: Record<string, number>;
-  last_error_code: string | null; last_error_message: string | null; last_error_at: Date | string | null;
+  user_id: string;
+  host: string;
+  day: string;
+  checks: number;
+  successes: number;
+  failures: Record<string, number>;
+  last_error_code: string | null;
+  last_error_message: string | null;
+  last_error_at: Date | string | null;
   browser_needed: boolean;
 };
 
@@ -38,8 +44,14 @@ export const checkHealthProjection: Projection = {
   handles: ['PriceObserved', 'PriceCheckFailed'],
   async apply(tx, events) {
     type Day = {
-      userId: string; host: string; day: string; checks: number; successes: number; failures: Record<string, number>;
-      lastError: { code: string; message: string; at: string } | null; browser: boolean;
+      userId: string;
+      host: string;
+      day: string;
+      checks: number;
+      successes: number;
+      failures: Record<string, number>;
+      lastError: { code: string; message: string; at: string } | null;
+      browser: boolean;
     };
     const days = new Map<string, Day>();
     for (const e of events) {

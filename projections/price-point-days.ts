@@ -32,7 +32,8 @@ export const pricePointDaysProjection: Projection = {
       const day = (e.type === 'PriceObserved' ? new Date(e.data.observedAt) : e.recordedAt).toISOString().slice(0, 10);
       const key = `${productId} ${day}`;
       const c = counts.get(key);
-      if (c) c.points++; else counts.set(key, { productId, day, points: 1 });
+      if (c) c.points++;
+      else counts.set(key, { productId, day, points: 1 });
     }
     if (removed.size) await tx`DELETE FROM price_point_days WHERE product_id = ANY(${[...removed]}::text[])`;
     const rows = [...counts.values()];

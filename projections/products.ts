@@ -49,8 +49,24 @@ export type ProductRow = {
   last_failure_code: string | null;
 };
 
-type PricePoint = { event_position: number; product_id: string; user_id: string; price: number; currency: string | null; source: string; observed_at: Date | string };
-type PriceChange = { event_position: number; product_id: string; user_id: string; previous_price: number; current_price: number; change_percent: number | null; changed_at: Date | string };
+type PricePoint = {
+  event_position: number;
+  product_id: string;
+  user_id: string;
+  price: number;
+  currency: string | null;
+  source: string;
+  observed_at: Date | string;
+};
+type PriceChange = {
+  event_position: number;
+  product_id: string;
+  user_id: string;
+  previous_price: number;
+  current_price: number;
+  change_percent: number | null;
+  changed_at: Date | string;
+};
 
 /** A product is shown as inactive after this many failed checks in a row, until the next success. */
 export const FAILURES_BEFORE_INACTIVE = 3;
@@ -149,8 +165,14 @@ export const productsProjection: Projection = {
     // A correction rewrites history already written, so the events before it are written first.
     let run: RecordedEvent<ProductEvent>[] = [];
     for (const e of recorded as RecordedEvent<ProductEvent>[]) {
-      if (e.type !== 'PriceCorrected') { run.push(e); continue; }
-      if (run.length) { await applyRun(tx, run); run = []; }
+      if (e.type !== 'PriceCorrected') {
+        run.push(e);
+        continue;
+      }
+      if (run.length) {
+        await applyRun(tx, run);
+        run = [];
+      }
       await applyCorrection(tx, e);
     }
     if (run.length) await applyRun(tx, run);
@@ -173,8 +195,13 @@ async function applyCorrection(tx: Sql, e: RecordedEvent<EventOf<'PriceCorrected
     SELECT event_position, price, observed_at FROM price_points WHERE product_id = ${productId} AND event_position > ${at} ORDER BY event_position LIMIT 1`;
   await tx`DELETE FROM price_changes WHERE event_position = ANY(${[at, Number(after?.event_position ?? at)]}::bigint[])`;
   const change = (position: number, previous: number, current: number, changedAt: Date): PriceChange => ({
-    event_position: position, product_id: productId, user_id: point.user_id, previous_price: previous, current_price: current,
-    change_percent: changePercent(previous, current), changed_at: changedAt,
+    event_position: position,
+    product_id: productId,
+    user_id: point.user_id,
+    previous_price: previous,
+    current_price: current,
+    change_percent: changePercent(previous, current),
+    changed_at: changedAt,
   });
   const changes: PriceChange[] = [];
   if (before && before.price !== price) changes.push(change(at, before.price, price, point.observed_at));
@@ -198,8 +225,13 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
     const previous = row.current_price;
     if (previous !== null && previous !== price) {
       changes.push({
-        event_position: e.position, product_id: row.id, user_id: row.user_id,
-        previous_price: previous, current_price: price, change_percent: changePercent(previous, price), changed_at: at,
+        event_position: e.position,
+        product_id: row.id,
+        user_id: row.user_id,
+        previous_price: previous,
+        current_price: price,
+        change_percent: changePercent(previous, price),
+        changed_at: at,
       });
     }
     row.current_price = price;
@@ -213,12 +245,29 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
     if (e.type === 'ProductAdded') {
       const d = e.data;
       products.set(d.productId, {
-        id: d.productId, user_id: d.userId, name: d.name, url: d.url, selector: d.selector,
-        alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule),
-        current_price: null, currency: null, image_url: d.imageUrl, price_updated_at: null,
-        last_checked: null, last_check_at: null, last_check_status: null, last_check_error: null,
-        consecutive_failures: 0, is_active: true, created_at: e.recordedAt, updated_at: e.recordedAt,
-        availability: null, stock_alerts: d.stockAlerts, price_source: null, last_failure_code: null,
+        id: d.productId,
+        user_id: d.userId,
+        name: d.name,
+        url: d.url,
+        selector: d.selector,
+        alert_rule: d.alertRule,
+        threshold: thresholdOf(d.alertRule),
+        current_price: null,
+        currency: null,
+        image_url: d.imageUrl,
+        price_updated_at: null,
+        last_checked: null,
+        last_check_at: null,
+        last_check_status: null,
+        last_check_error: null,
+        consecutive_failures: 0,
+        is_active: true,
+        created_at: e.recordedAt,
+        updated_at: e.recordedAt,
+        availability: null,
+        stock_alerts: d.stockAlerts,
+        price_source: null,
+        last_failure_code: null,
       });
       changed.add(d.productId);
       continue;
@@ -230,8 +279,13 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
       case 'ProductEdited': {
         const d = e.data;
         Object.assign(row, {
-          name: d.name, url: d.url, selector: d.selector, alert_rule: d.alertRule, threshold: thresholdOf(d.alertRule),
-          stock_alerts: d.stockAlerts, updated_at: e.recordedAt,
+          name: d.name,
+          url: d.url,
+          selector: d.selector,
+          alert_rule: d.alertRule,
+          threshold: thresholdOf(d.alertRule),
+          stock_alerts: d.stockAlerts,
+          updated_at: e.recordedAt,
         });
         break;
       }
@@ -247,7 +301,14 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         if (!(d.price >= 0)) break;
         recordPrice(row, e, d.price, d.currency, d.source, d.observedAt);
         row.availability = d.availability ?? row.availability;
-        Object.assign(row, { last_check_at: d.observedAt, last_check_status: 'ok', last_check_error: null, last_failure_code: null, consecutive_failures: 0, is_active: true });
+        Object.assign(row, {
+          last_check_at: d.observedAt,
+          last_check_status: 'ok',
+          last_check_error: null,
+          last_failure_code: null,
+          consecutive_failures: 0,
+          is_active: true,
+        });
         if (d.imageUrl) row.image_url = d.imageUrl;
         break;
       }
@@ -257,8 +318,13 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         const d = e.data;
         const failures = row.consecutive_failures + 1;
         Object.assign(row, {
-          last_checked: d.attemptedAt, last_check_at: d.attemptedAt, last_check_status: 'failed', last_check_error: d.reason, last_failure_code: d.code,
-          consecutive_failures: failures, is_active: failures < FAILURES_BEFORE_INACTIVE,
+          last_checked: d.attemptedAt,
+          last_check_at: d.attemptedAt,
+          last_check_status: 'failed',
+          last_check_error: d.reason,
+          last_failure_code: d.code,
+          consecutive_failures: failures,
+          is_active: failures < FAILURES_BEFORE_INACTIVE,
           availability: d.availability ?? row.availability,
         });
         break;

@@ -20,8 +20,19 @@ export const readVersionsProjection: Projection = {
       position       bigint NOT NULL
     );`,
   handles: [
-    'ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceManuallySet', 'PriceObserved', 'PriceCheckFailed', 'PriceCorrected',
-    'AlertRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead', 'SettingsChanged', ...PLAN_EVENTS,
+    'ProductAdded',
+    'ProductEdited',
+    'ProductRemoved',
+    'PriceManuallySet',
+    'PriceObserved',
+    'PriceCheckFailed',
+    'PriceCorrected',
+    'AlertRaised',
+    'AlertRead',
+    'NotificationRead',
+    'AllNotificationsRead',
+    'SettingsChanged',
+    ...PLAN_EVENTS,
   ],
   async apply(tx, events) {
     const latest = lastBy(

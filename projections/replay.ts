@@ -23,7 +23,9 @@ export type Progress = (done: number, total: number) => void;
  * of it. Returns the number of events read.
  */
 export async function replay(
-  store: EventStore, tx: Sql, projections: readonly Projection[],
+  store: EventStore,
+  tx: Sql,
+  projections: readonly Projection[],
   opts: { upTo: Checkpoint; asOf?: Date; onProgress?: Progress },
 ): Promise<{ done: number; applied: Map<string, number> }> {
   const types = [...new Set(projections.flatMap((p) => p.handles))];
@@ -104,7 +106,13 @@ export async function rebuildInto(store: EventStore, projections: readonly Proje
     }
     const head = await store.head(tx);
     const { done, applied } = await replay(store, tx, chosen, { upTo: head, asOf, onProgress: opts.onProgress });
-    const info = chosen.map((p) => ({ projection: p.name, as_of: asOf ?? null, head_position: head.position, events: applied.get(p.name)!, built_at: new Date() }));
+    const info = chosen.map((p) => ({
+      projection: p.name,
+      as_of: asOf ?? null,
+      head_position: head.position,
+      events: applied.get(p.name)!,
+      built_at: new Date(),
+    }));
     await tx`INSERT INTO replay_info ${tx(info)} ON CONFLICT (projection) DO UPDATE SET
       as_of = EXCLUDED.as_of, head_position = EXCLUDED.head_position, events = EXCLUDED.events, built_at = EXCLUDED.built_at`;
     return done;

@@ -20,7 +20,8 @@ const BATCH = 2000;
  * projecting the same read model at once; the checkpoint compare-and-set is the backstop.
  */
 export function createProjectionRunner(
-  store: EventStore, projections: readonly Projection[],
+  store: EventStore,
+  projections: readonly Projection[],
   options: { pollMs?: number; onError?: (err: unknown, name: string) => void; checkpoints?: string } = {},
 ) {
   const sql = store.sql;
@@ -54,7 +55,10 @@ export function createProjectionRunner(
       // Read only the types this projection handles, but move the checkpoint up to the head
       // read before them, so it also passes events of other types (read-your-writes waits on it).
       const head = await store.head(tx);
-      if (reached(from, head)) { positions.set(p.name, from); return { applied: 0, moved: false }; }
+      if (reached(from, head)) {
+        positions.set(p.name, from);
+        return { applied: 0, moved: false };
+      }
       const batch = await store.readAll(from, BATCH, { types: p.handles, upTo: head, tx });
       if (batch.length) {
         if (p.appends) await takeAppendLock(tx);
@@ -101,18 +105,26 @@ export function createProjectionRunner(
   function resolveWaiters(caughtUp: boolean) {
     for (const w of waiters) {
       if (caughtUp || projections.every((p) => reached(positions.get(p.name) ?? START, w.target))) {
-        waiters.delete(w); w.resolve();
+        waiters.delete(w);
+        w.resolve();
       }
     }
   }
 
   /** Runs a catch-up now (or right after the one in progress). */
   function poke(): Promise<void> {
-    if (running) { again = true; return running; }
+    if (running) {
+      again = true;
+      return running;
+    }
     running = (async () => {
       do {
         again = false;
-        try { await catchUp({ isolate: true }); } catch (err) { options.onError?.(err, 'runner'); }
+        try {
+          await catchUp({ isolate: true });
+        } catch (err) {
+          options.onError?.(err, 'runner');
+        }
       } while (again);
     })().finally(() => {
       running = null;
@@ -137,7 +149,9 @@ export function createProjectionRunner(
     return new Promise<void>((resolve) => {
       const w = { target, resolve };
       waiters.add(w);
-      setTimeout(() => { if (waiters.delete(w)) resolve(); }, timeoutMs);
+      setTimeout(() => {
+        if (waiters.delete(w)) resolve();
+      }, timeoutMs);
       void poke();
     });
   }
@@ -177,8 +191,16 @@ export function createProjectionRunner(
     waitFor,
     rebuild,
     poke,
-    start() { stopped = false; schedule(); },
-    async stop() { stopped = true; if (timer) clearTimeout(timer); timer = null; await running; },
+    start() {
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+    },
   };
 }
 

@@ -18,11 +18,19 @@ export const settingsProjection: Projection = {
     );`,
   handles: ['SettingsChanged'],
   async apply(tx, events) {
-    const rows = lastBy(events.flatMap((e) => e.type === 'SettingsChanged' ? [{ ...e.data, at: e.recordedAt }] : []), (d) => d.userId)
-      .map(({ userId, settings: s, at }) => ({
-        user_id: userId, email_notifications: s.emailNotifications, price_drop_alerts: s.priceDropAlerts, weekly_reports: s.weeklyReports,
-        check_frequency: s.checkFrequency, currency: s.currency, timezone: s.timezone, updated_at: at,
-      }));
+    const rows = lastBy(
+      events.flatMap((e) => (e.type === 'SettingsChanged' ? [{ ...e.data, at: e.recordedAt }] : [])),
+      (d) => d.userId,
+    ).map(({ userId, settings: s, at }) => ({
+      user_id: userId,
+      email_notifications: s.emailNotifications,
+      price_drop_alerts: s.priceDropAlerts,
+      weekly_reports: s.weeklyReports,
+      check_frequency: s.checkFrequency,
+      currency: s.currency,
+      timezone: s.timezone,
+      updated_at: at,
+    }));
     if (!rows.length) return;
     await tx`
       INSERT INTO user_settings ${tx(rows)}

@@ -23,12 +23,26 @@ export const usersProjection: Projection = {
   handles: ['UserSignedUp', 'UserProfileUpdated', ...PLAN_EVENTS],
   async apply(tx, events) {
     // A sign-up and later profile changes of one user can share a batch: insert, then overwrite.
-    const signUps = events.flatMap((e) => e.type === 'UserSignedUp' ? [{
-      id: e.data.userId, email: e.data.email, first_name: e.data.firstName, last_name: e.data.lastName,
-      profile_image_url: e.data.profileImageUrl, auth_provider: e.data.provider, signed_up_at: e.recordedAt,
-    }] : []);
+    const signUps = events.flatMap((e) =>
+      e.type === 'UserSignedUp'
+        ? [
+            {
+              id: e.data.userId,
+              email: e.data.email,
+              first_name: e.data.firstName,
+              last_name: e.data.lastName,
+              profile_image_url: e.data.profileImageUrl,
+              auth_provider: e.data.provider,
+              signed_up_at: e.recordedAt,
+            },
+          ]
+        : [],
+    );
     if (signUps.length) await tx`INSERT INTO users ${tx(signUps)} ON CONFLICT (id) DO NOTHING`;
-    const updates = lastBy(events.flatMap((e) => e.type === 'UserProfileUpdated' ? [e.data] : []), (d) => d.userId);
+    const updates = lastBy(
+      events.flatMap((e) => (e.type === 'UserProfileUpdated' ? [e.data] : [])),
+      (d) => d.userId,
+    );
     if (updates.length) {
       await tx`
         UPDATE users SET email = u.email, first_name = u.first_name, last_name = u.last_name, profile_image_url = u.profile_image_url

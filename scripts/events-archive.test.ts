@@ -21,7 +21,9 @@ type Ctx = Awaited<ReturnType<typeof testContext>>;
 
 async function exported(ctx: Ctx) {
   let text = '';
-  const n = await exportEvents(ctx.sql, (chunk) => { text += chunk; });
+  const n = await exportEvents(ctx.sql, (chunk) => {
+    text += chunk;
+  });
   const raw = text.split('\n').filter(Boolean);
   return { n, text, raw, lines: raw.map((l) => JSON.parse(l)) };
 }
@@ -52,11 +54,12 @@ async function age(sql: Sql, count: number) {
 async function repeatLast(ctx: Ctx, productId: string) {
   const [last] = await ctx.sql<{ position: string }[]>`
     SELECT global_position AS position FROM events WHERE stream_id = ${`product-${productId}`} ORDER BY stream_version DESC LIMIT 1`;
-  await appendingTransaction(ctx.sql, (tx) => ctx.store.appendRepeats([{ repeats: Number(last!.position), observedAt: new Date().toISOString(), pageHash: 'ab'.repeat(32) }], tx));
+  await appendingTransaction(ctx.sql, (tx) =>
+    ctx.store.appendRepeats([{ repeats: Number(last!.position), observedAt: new Date().toISOString(), pageHash: 'ab'.repeat(32) }], tx),
+  );
 }
 
-const logSize = async (sql: Sql) =>
-  (await sql<{ n: number }[]>`SELECT ((SELECT count(*) FROM events) + (SELECT count(*) FROM price_checks))::int AS n`)[0]!.n;
+const logSize = async (sql: Sql) => (await sql<{ n: number }[]>`SELECT ((SELECT count(*) FROM events) + (SELECT count(*) FROM price_checks))::int AS n`)[0]!.n;
 
 const months = () => [-2, -1].map((n) => partitionName('events', addMonths(new Date(), n), addMonths(new Date(), n + 1)));
 
@@ -96,7 +99,11 @@ beforeAll(async () => {
   await repeatLast(source, kettle);
   for (const [i, price] of [16, 19].entries()) await observe(source, kettle, alice.userId, price, new Date(t0 + (10 + i) * 3_600_000));
   await observe(source, toaster, alice.userId, 44, new Date(t0 + 12 * 3_600_000));
-  await api.request(`/api/products/${toaster}`, { method: 'PUT', cookie: alice.cookie, body: JSON.stringify({ name: 'Toaster 2', url: 'https://shop.example.com/toaster', selector: '.price', threshold: 5 }) });
+  await api.request(`/api/products/${toaster}`, {
+    method: 'PUT',
+    cookie: alice.cookie,
+    body: JSON.stringify({ name: 'Toaster 2', url: 'https://shop.example.com/toaster', selector: '.price', threshold: 5 }),
+  });
   await settle(source);
   await age(source.sql, old);
   // The read models as the aged log builds them.
@@ -153,8 +160,12 @@ describe('events archive', () => {
       if (!recent(e) && e.repeats === undefined && (lastOfStream.get(key)?.version ?? 0) < e.version) lastOfStream.set(key, e);
     }
     const readThrough = new Set(lines.filter((e) => e.repeats !== undefined && recent(e)).map((e) => e.repeats));
-    const stays = (e: Line) => recent(e) || (e.repeats === undefined && (!(ARCHIVED_TYPES as readonly string[]).includes(e.type)
-      || readThrough.has(e.position) || (e.type === 'PriceObserved' && lastOfStream.get(`${e.recordedAt.slice(0, 7)} ${e.stream}`) === e)));
+    const stays = (e: Line) =>
+      recent(e) ||
+      (e.repeats === undefined &&
+        (!(ARCHIVED_TYPES as readonly string[]).includes(e.type) ||
+          readThrough.has(e.position) ||
+          (e.type === 'PriceObserved' && lastOfStream.get(`${e.recordedAt.slice(0, 7)} ${e.stream}`) === e)));
     expect(live.text).toBe(original.raw.filter((_, i) => stays(lines[i]!)).join('\n') + '\n');
     // A repeated check went with its month; the one of this month stays, and so does the observation it repeats.
     expect(lines.filter((e) => e.repeats !== undefined).map(recent)).toEqual([false, true]);
@@ -163,8 +174,13 @@ describe('events archive', () => {
     expect(live.raw.filter((l) => l.includes('"repeats":'))).toHaveLength(1);
     expect((await listPartitions(source.sql)).map((p) => p.name)).toEqual(expect.arrayContaining(months()));
     // What stays of a month is a partition as any other, its indexes named after the log's.
-    const indexesOf = async (table: string) => (await source.sql<{ name: string }[]>`
-      SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${table}::regclass`).map((r) => r.name).sort();
+    const indexesOf = async (table: string) =>
+      (
+        await source.sql<{ name: string }[]>`
+      SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${table}::regclass`
+      )
+        .map((r) => r.name)
+        .sort();
     for (const month of months()) expect(await indexesOf(month)).toEqual((await indexesOf('events')).map((n) => `${month}${n.slice('events'.length)}`).sort());
     expect(await readModelSnapshot(source.sql, source.projections.projections)).toEqual(liveModels);
 
@@ -175,11 +191,19 @@ describe('events archive', () => {
   test('commands on what was recorded in the archived months still work', async () => {
     // Sign-in folds the user's stream, an edit the product's lifecycle, marking read the alert's events.
     expect((await api.signIn('alice@example.com')).userId).toBe(alice.userId);
-    const edit = await api.request(`/api/products/${kettle}`, { method: 'PUT', cookie: alice.cookie, body: JSON.stringify({ name: 'Kettle 2', url: 'https://shop.example.com/kettle', selector: '.price', threshold: 'any' }) });
+    const edit = await api.request(`/api/products/${kettle}`, {
+      method: 'PUT',
+      cookie: alice.cookie,
+      body: JSON.stringify({ name: 'Kettle 2', url: 'https://shop.example.com/kettle', selector: '.price', threshold: 'any' }),
+    });
     expect(edit.status).toBe(200);
     const [unread] = await source.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${alice.userId} AND NOT is_read ORDER BY created_at LIMIT 1`;
     expect((await api.request(`/api/alerts/${unread!.id}/read`, { method: 'PATCH', cookie: alice.cookie })).status).toBeLessThan(300);
-    const settings = await api.request('/api/settings', { method: 'PUT', cookie: alice.cookie, body: JSON.stringify({ ...DEFAULT_SETTINGS, currency: 'GBP' }) });
+    const settings = await api.request('/api/settings', {
+      method: 'PUT',
+      cookie: alice.cookie,
+      body: JSON.stringify({ ...DEFAULT_SETTINGS, currency: 'GBP' }),
+    });
     expect(settings.status).toBeLessThan(300);
     await settle(source);
   });
@@ -193,7 +217,9 @@ describe('events archive', () => {
     try {
       let skipped = 0;
       const files = [...archived.map((a) => a.file!), liveFile];
-      const n = await importEvents(copy.sql, linesOfFiles(files), (_, s) => { skipped = s; });
+      const n = await importEvents(copy.sql, linesOfFiles(files), (_, s) => {
+        skipped = s;
+      });
       expect(skipped).toBe(archived.reduce((k, a) => k + a.kept, 0));
       // The whole log: the original one and what the commands above appended.
       const positions = new Set(original.lines.map((e) => e.position));
@@ -240,9 +266,11 @@ test.skipIf(!usingPostgresServer())('bun run events archive, then projections re
   const ctx = await testContext();
   const copy = await testContext();
   const out = mkdtempSync(join(tmpdir(), 'pricewatch-archive-cli-'));
-  const run = (script: string, args: string[], url: string) => Bun.spawnSync([process.execPath, script, ...args], {
-    env: { ...process.env, DATABASE_URL: url }, cwd: join(import.meta.dir, '..'),
-  });
+  const run = (script: string, args: string[], url: string) =>
+    Bun.spawnSync([process.execPath, script, ...args], {
+      env: { ...process.env, DATABASE_URL: url },
+      cwd: join(import.meta.dir, '..'),
+    });
   try {
     const { signIn, addProduct } = client(createApp(ctx));
     const user = await signIn('carol@example.com');
@@ -259,7 +287,8 @@ test.skipIf(!usingPostgresServer())('bun run events archive, then projections re
     const archive = run('scripts/events.ts', ['archive', '--before', monthStart(new Date()).toISOString(), '--dir', out], url);
     expect(archive.exitCode).toBe(0);
     const printed = archive.stdout.toString();
-    for (const month of months()) expect(printed).toMatch(new RegExp(`${month}: \\d+ events to ${out}/${month}\\.ndjson\\.gz \\([\\d,]+ bytes\\); \\d+ stay in the live log`));
+    for (const month of months())
+      expect(printed).toMatch(new RegExp(`${month}: \\d+ events to ${out}/${month}\\.ndjson\\.gz \\([\\d,]+ bytes\\); \\d+ stay in the live log`));
     expect(printed).toMatch(/Archived 2 partitions: \d+ events left the live log\./);
     for (const month of months()) expect(existsSync(join(out, `${month}.ndjson.gz`))).toBe(true);
 
@@ -270,7 +299,11 @@ test.skipIf(!usingPostgresServer())('bun run events archive, then projections re
 
     const live = run('scripts/events.ts', ['export'], url);
     writeFileSync(join(out, 'live.ndjson'), live.stdout);
-    const imported = run('scripts/events.ts', ['import', ...months().map((m) => join(out, `${m}.ndjson.gz`)), join(out, 'live.ndjson')], (copy.database as { url?: string }).url!);
+    const imported = run(
+      'scripts/events.ts',
+      ['import', ...months().map((m) => join(out, `${m}.ndjson.gz`)), join(out, 'live.ndjson')],
+      (copy.database as { url?: string }).url!,
+    );
     expect(imported.exitCode).toBe(0);
     expect(imported.stderr.toString()).toMatch(new RegExp(`Imported ${n} events \\(\\d+ held by two files were loaded once\\)`));
     await copy.projections.rebuild();
@@ -286,7 +319,16 @@ test.skipIf(!usingPostgresServer())('bun run events archive, then projections re
 test('an archive cut short does not read back', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pricewatch-archive-bad-'));
   const file = join(dir, 'events_2020_01.ndjson.gz');
-  const line = JSON.stringify({ position: 1, stream: 'user-a', version: 1, type: 'SettingsChanged', schemaVersion: 1, data: { userId: 'a', settings: DEFAULT_SETTINGS }, metadata: {}, recordedAt: '2020-01-01T00:00:00.000000Z' });
+  const line = JSON.stringify({
+    position: 1,
+    stream: 'user-a',
+    version: 1,
+    type: 'SettingsChanged',
+    schemaVersion: 1,
+    data: { userId: 'a', settings: DEFAULT_SETTINGS },
+    metadata: {},
+    recordedAt: '2020-01-01T00:00:00.000000Z',
+  });
   const whole = gzipSync(Buffer.from(`${line}\n${line.replace('"position":1', '"position":2')}\n`));
   writeFileSync(file, whole);
   expect((await digestOfFile(file)).events).toBe(2);

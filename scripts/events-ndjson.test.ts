@@ -20,11 +20,27 @@ let alice: { userId: string; email: string; cookie: string };
 
 async function exported(ctx: Ctx, filter: ExportFilter = {}, pageSize?: number) {
   let text = '';
-  const n = await exportEvents(ctx.sql, (chunk) => { text += chunk; }, filter, { pageSize });
-  return { n, text, lines: text.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  const n = await exportEvents(
+    ctx.sql,
+    (chunk) => {
+      text += chunk;
+    },
+    filter,
+    { pageSize },
+  );
+  return {
+    n,
+    text,
+    lines: text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+  };
 }
 
-async function* from(text: string) { yield text; }
+async function* from(text: string) {
+  yield text;
+}
 
 /** A log with every kind of event: sign-ups, settings, products and their prices, a plan, alerts and their reads, a correction. */
 beforeAll(async () => {
@@ -43,17 +59,32 @@ beforeAll(async () => {
   await observe(source, toaster, alice.userId, 40, new Date(t0 + 3_600_000));
   await failCheck(source, toaster, alice.userId, new Date(t0 + 7_200_000));
   await request(`/api/products/${kettle}/update-price`, { method: 'POST', cookie: alice.cookie, body: JSON.stringify({ price: '19.50' }) });
-  await request(`/api/products/${toaster}`, { method: 'PUT', cookie: alice.cookie, body: JSON.stringify({ name: 'Toaster 2', url: 'https://shop.example.com/toaster', selector: '.price', threshold: 5 }) });
+  await request(`/api/products/${toaster}`, {
+    method: 'PUT',
+    cookie: alice.cookie,
+    body: JSON.stringify({ name: 'Toaster 2', url: 'https://shop.example.com/toaster', selector: '.price', threshold: 5 }),
+  });
   await observe(source, gone, bob.userId, 7, new Date(t0));
   await request(`/api/products/${gone}`, { method: 'DELETE', cookie: bob.cookie });
   // An observation whose text today's parser reads differently from the price recorded then.
-  await source.store.append(`product-${kettle}`, 'any', [{
-    type: 'PriceObserved',
-    data: {
-      productId: kettle, userId: alice.userId, price: 1.299, currency: 'EUR', source: 'selector', selector: '.price',
-      matchedText: '1.299,00 €', url: 'https://shop.example.com/kettle', httpStatus: 200, pageHash: 'x', observedAt: new Date(t0 + 5 * 3_600_000).toISOString(),
+  await source.store.append(`product-${kettle}`, 'any', [
+    {
+      type: 'PriceObserved',
+      data: {
+        productId: kettle,
+        userId: alice.userId,
+        price: 1.299,
+        currency: 'EUR',
+        source: 'selector',
+        selector: '.price',
+        matchedText: '1.299,00 €',
+        url: 'https://shop.example.com/kettle',
+        httpStatus: 200,
+        pageHash: 'x',
+        observedAt: new Date(t0 + 5 * 3_600_000).toISOString(),
+      },
     },
-  }]);
+  ]);
   await settle(source);
   const [alert] = await source.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${alice.userId} LIMIT 1`;
   await request(`/api/alerts/${alert!.id}/read`, { method: 'PATCH', cookie: alice.cookie });
@@ -66,11 +97,30 @@ describe('events export and import', () => {
   test('round trip: export, import into an empty database, rebuild: every read model is the same', async () => {
     const original = await exported(source);
     const types = new Set(original.lines.map((e) => e.type));
-    for (const t of ['UserSignedUp', 'SettingsChanged', 'TrialStarted', 'ProductAdded', 'ProductEdited', 'ProductRemoved', 'PriceObserved',
-      'PriceManuallySet', 'PriceCheckFailed', 'AlertRaised', 'AlertRead', 'PriceCorrected']) expect(types).toContain(t);
+    for (const t of [
+      'UserSignedUp',
+      'SettingsChanged',
+      'TrialStarted',
+      'ProductAdded',
+      'ProductEdited',
+      'ProductRemoved',
+      'PriceObserved',
+      'PriceManuallySet',
+      'PriceCheckFailed',
+      'AlertRaised',
+      'AlertRead',
+      'PriceCorrected',
+    ])
+      expect(types).toContain(t);
     expect(original.lines[0]).toEqual({
-      position: expect.any(Number), stream: `user-${alice.userId}`, version: 1, type: 'UserSignedUp', schemaVersion: 1,
-      data: expect.objectContaining({ email: 'alice@example.com' }), metadata: {}, recordedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      position: expect.any(Number),
+      stream: `user-${alice.userId}`,
+      version: 1,
+      type: 'UserSignedUp',
+      schemaVersion: 1,
+      data: expect.objectContaining({ email: 'alice@example.com' }),
+      metadata: {},
+      recordedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
     });
 
     const copy = await testContext();
@@ -85,9 +135,12 @@ describe('events export and import', () => {
       }
       // The copy's log exports to the same bytes, and takes new events after the imported ones.
       expect((await exported(copy)).text).toBe(original.text);
-      const { lastPosition } = await copy.store.append('user-new', 'no_stream', [{
-        type: 'UserSignedUp', data: { userId: 'new', email: 'new@example.com', firstName: null, lastName: null, profileImageUrl: null, provider: 'demo', subject: 'new' },
-      }]);
+      const { lastPosition } = await copy.store.append('user-new', 'no_stream', [
+        {
+          type: 'UserSignedUp',
+          data: { userId: 'new', email: 'new@example.com', firstName: null, lastName: null, profileImageUrl: null, provider: 'demo', subject: 'new' },
+        },
+      ]);
       expect(lastPosition).toBeGreaterThan(original.lines[original.lines.length - 1].position);
       expect((await copy.store.readStream(`user-${alice.userId}`)).version).toBe((await source.store.readStream(`user-${alice.userId}`)).version);
     } finally {
@@ -122,13 +175,18 @@ describe('events export and import', () => {
     const lines = original.text.split('\n').filter(Boolean);
     const half = Math.floor(lines.length / 2);
     const dir = mkdtempSync(join(tmpdir(), 'pricewatch-files-'));
-    const first = join(dir, 'first.ndjson.gz'), second = join(dir, 'second.ndjson');
+    const first = join(dir, 'first.ndjson.gz'),
+      second = join(dir, 'second.ndjson');
     writeFileSync(first, gzipSync(lines.slice(0, half + 2).join('\n') + '\n'));
     writeFileSync(second, lines.slice(half).join('\n') + '\n');
     const copy = await testContext();
     try {
       let skipped = 0;
-      expect(await importEvents(copy.sql, linesOfFiles([first, second]), (_, s) => { skipped = s; })).toBe(original.n);
+      expect(
+        await importEvents(copy.sql, linesOfFiles([first, second]), (_, s) => {
+          skipped = s;
+        }),
+      ).toBe(original.n);
       expect(skipped).toBe(2);
       expect((await exported(copy)).text).toBe(original.text);
     } finally {
@@ -153,10 +211,23 @@ describe('events export and import', () => {
     const ctx = await testContext();
     const copy = await testContext();
     try {
-      const event = (n: number) => ({ type: 'UserSignedUp' as const, data: { userId: `u${n}`, email: `u${n}@example.com`, firstName: null, lastName: null, profileImageUrl: null, provider: 'demo' as const, subject: `u${n}` } });
+      const event = (n: number) => ({
+        type: 'UserSignedUp' as const,
+        data: {
+          userId: `u${n}`,
+          email: `u${n}@example.com`,
+          firstName: null,
+          lastName: null,
+          profileImageUrl: null,
+          provider: 'demo' as const,
+          subject: `u${n}`,
+        },
+      });
       // The first transaction takes its id (with the append lock), then waits while the second appends and commits; then it appends.
       let release!: () => void;
-      const waiting = new Promise<void>((r) => { release = r; });
+      const waiting = new Promise<void>((r) => {
+        release = r;
+      });
       const first = appendingTransaction(ctx.sql, async (tx) => {
         await waiting;
         await ctx.store.append('user-u1', 'no_stream', [event(1)], tx);
@@ -182,7 +253,9 @@ describe('events export and import', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pricewatch-export-'));
     const run = (args: string[], url: string, stdin?: string) => {
       const proc = Bun.spawnSync([process.execPath, 'scripts/events.ts', ...args], {
-        env: { ...process.env, DATABASE_URL: url }, stdin: stdin ? Bun.file(stdin) : undefined, cwd: join(import.meta.dir, '..'),
+        env: { ...process.env, DATABASE_URL: url },
+        stdin: stdin ? Bun.file(stdin) : undefined,
+        cwd: join(import.meta.dir, '..'),
       });
       if (proc.exitCode !== 0) throw new Error(proc.stderr.toString());
       return proc.stdout.toString();
@@ -194,7 +267,12 @@ describe('events export and import', () => {
       run(['import'], (copy.database as { url?: string }).url!, file);
       expect((await exported(copy)).text).toBe((await exported(source)).text);
       const mine = run(['export', '--user', 'alice@example.com', '--type', 'PriceObserved'], (copy.database as { url?: string }).url!);
-      expect(mine.trim().split('\n').every((l) => JSON.parse(l).type === 'PriceObserved' && JSON.parse(l).data.userId === alice.userId)).toBe(true);
+      expect(
+        mine
+          .trim()
+          .split('\n')
+          .every((l) => JSON.parse(l).type === 'PriceObserved' && JSON.parse(l).data.userId === alice.userId),
+      ).toBe(true);
       const stats = run(['stats'], (copy.database as { url?: string }).url!);
       expect(stats).toMatch(/PriceObserved\s+8\s/);
       expect(stats).toMatch(/day \(UTC\)/);

@@ -10,8 +10,10 @@ import { observed } from '../api/testing/prices.ts';
 import { addMonths, createPartition, ensurePartitions, listPartitions, monthStart, MONTHS_AHEAD, partitionName, uncovered } from '../events/partitions.ts';
 import { appendingTransaction, checkpointOf, createEventStore, EVENT_STORE_DDL, START, type Checkpoint, type NewEvent } from '../events/store.ts';
 
-const changed = (userId: string, currency: 'GBP' | 'EUR' = 'GBP'): NewEvent =>
-  ({ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, currency } } });
+const changed = (userId: string, currency: 'GBP' | 'EUR' = 'GBP'): NewEvent => ({
+  type: 'SettingsChanged',
+  data: { userId, settings: { ...DEFAULT_SETTINGS, currency } },
+});
 
 /** Tables, indexes, constraints, partition bounds, sequences and functions of the log: what the DDL makes. */
 async function schemaOf(sql: Sql) {
@@ -51,7 +53,8 @@ const config = () => loadConfig({ NODE_ENV: 'test', PORT: '3000', DATA_DIR: '/tm
 
 describe('ranges', () => {
   test('names and the parts of a range no partition covers', () => {
-    const nov = new Date('2026-11-01T00:00:00Z'), dec = new Date('2026-12-01T00:00:00Z');
+    const nov = new Date('2026-11-01T00:00:00Z'),
+      dec = new Date('2026-12-01T00:00:00Z');
     expect(partitionName('events', nov, dec)).toBe('events_2026_11');
     expect(partitionName('events', new Date('2026-11-25T12:00:05Z'), dec)).toBe('events_20261125t120005');
     const legacy = { name: 'events_before_2026_11', from: null, to: nov, isDefault: false };
@@ -66,7 +69,9 @@ describe('ranges', () => {
 
 describe('a new log', () => {
   let db: Awaited<ReturnType<typeof testDatabase>>;
-  beforeAll(async () => { db = await testDatabase(); }, SETUP_TIMEOUT);
+  beforeAll(async () => {
+    db = await testDatabase();
+  }, SETUP_TIMEOUT);
   afterAll(() => db.close(), SETUP_TIMEOUT);
 
   test('is partitioned by month, with a DEFAULT partition, and the DDL run again changes nothing', async () => {
@@ -78,8 +83,13 @@ describe('a new log', () => {
     expect(partitions.map((p) => p.name)).toEqual([...months, 'events_default']);
     expect(partitions[0]!.from).toEqual(monthStart(now));
     // A month's indexes are named after the log's: plans say which index they use.
-    const indexesOf = async (table: string) => (await db.sql<{ name: string }[]>`
-      SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${table}::regclass`).map((r) => r.name).sort();
+    const indexesOf = async (table: string) =>
+      (
+        await db.sql<{ name: string }[]>`
+      SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ${table}::regclass`
+      )
+        .map((r) => r.name)
+        .sort();
     const month = partitions[0]!.name;
     expect(await indexesOf(month)).toEqual((await indexesOf('events')).map((n) => `${month}${n.slice('events'.length)}`).sort());
     const once = await schemaOf(db.sql);
@@ -120,26 +130,46 @@ describe('a log from before partitions', () => {
     // append, and two appends committed out of position order.
     const settings = JSON.stringify(changed('x').data);
     for (let month = 3; month >= 1; month--) {
-      await db.sql.unsafe(`
+      await db.sql.unsafe(
+        `
         INSERT INTO events (stream_id, stream_version, type, schema_version, data, recorded_at)
         SELECT 'user-m${month}', n, 'SettingsChanged', 1, $1::text::jsonb, $2::timestamptz + n * interval '1 second'
-        FROM generate_series(1, 400) AS n`, [settings, addMonths(now, -month)]);
+        FROM generate_series(1, 400) AS n`,
+        [settings, addMonths(now, -month)],
+      );
       await db.sql`INSERT INTO streams (stream_id, version) VALUES (${`user-m${month}`}, 400)`;
     }
-    await transaction(db.sql, async (tx) => { await store.append('user-lost', 'no_stream', [changed('lost')], tx); throw new Error('rolled back'); }).catch(() => {});
+    await transaction(db.sql, async (tx) => {
+      await store.append('user-lost', 'no_stream', [changed('lost')], tx);
+      throw new Error('rolled back');
+    }).catch(() => {});
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    const first = appendingTransaction(db.sql, async (tx) => { await held; await store.append('user-first', 'no_stream', [changed('first')], tx); });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const first = appendingTransaction(db.sql, async (tx) => {
+      await held;
+      await store.append('user-first', 'no_stream', [changed('first')], tx);
+    });
     if (!db.embedded) await Bun.sleep(30);
     const second = store.append('user-second', 'no_stream', [changed('second')]);
     if (!db.embedded) await second;
     release();
-    await first; await second;
+    await first;
+    await second;
     for (let i = 0; i < 20; i++) await store.append('user-now', i === 0 ? 'no_stream' : i, [changed('now', i % 2 ? 'EUR' : 'GBP')]);
     // An observation and two checks kept as its repeats: they share the positions' sequence.
     const { lastPosition } = await store.append('product-p', 'no_stream', [observed('p', 'u', 12, new Date())]);
-    await appendingTransaction(db.sql, (tx) => store.appendRepeats([1, 2].map((n) => ({ repeats: lastPosition, observedAt: new Date().toISOString(), pageHash: `${n}`.repeat(64) })), tx));
-    await transaction(db.sql, async (tx) => { await store.append('user-lost', 'no_stream', [changed('lost')], tx); throw new Error('rolled back'); }).catch(() => {});
+    await appendingTransaction(db.sql, (tx) =>
+      store.appendRepeats(
+        [1, 2].map((n) => ({ repeats: lastPosition, observedAt: new Date().toISOString(), pageHash: `${n}`.repeat(64) })),
+        tx,
+      ),
+    );
+    await transaction(db.sql, async (tx) => {
+      await store.append('user-lost', 'no_stream', [changed('lost')], tx);
+      throw new Error('rolled back');
+    }).catch(() => {});
   }, SETUP_TIMEOUT);
   afterAll(() => db.close(), SETUP_TIMEOUT);
 
@@ -147,7 +177,9 @@ describe('a log from before partitions', () => {
     const rows = await rowsOf(db.sql);
     const order = await readEverything(db.sql);
     const stream = await createEventStore(db.sql).readStream('user-m2');
-    const [{ last }] = await db.sql<{ last: string }[]>`SELECT max(global_position)::text AS last FROM (SELECT global_position FROM events UNION ALL SELECT global_position FROM price_checks) log`;
+    const [{ last }] = await db.sql<
+      { last: string }[]
+    >`SELECT max(global_position)::text AS last FROM (SELECT global_position FROM events UNION ALL SELECT global_position FROM price_checks) log`;
     const repeats = await db.sql`SELECT * FROM price_checks ORDER BY global_position`;
     expect(rows).toHaveLength(1223);
     expect(repeats).toHaveLength(2);
@@ -161,7 +193,12 @@ describe('a log from before partitions', () => {
       expect(await ctx.store.readStream('user-m2')).toEqual(stream);
       const bound = addMonths(now, 1);
       const partitions = await listPartitions(db.sql);
-      expect(partitions[0]).toEqual({ name: `events_before_${partitionName('events', bound, addMonths(bound, 1)).slice(7)}`, from: null, to: bound, isDefault: false });
+      expect(partitions[0]).toEqual({
+        name: `events_before_${partitionName('events', bound, addMonths(bound, 1)).slice(7)}`,
+        from: null,
+        to: bound,
+        isDefault: false,
+      });
       const ahead = Array.from({ length: MONTHS_AHEAD }, (_, n) => partitionName('events', addMonths(now, n + 1), addMonths(now, n + 2)));
       expect(partitions.map((p) => p.name)).toEqual([partitions[0]!.name, ...ahead, 'events_default']);
       const [{ n }] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM ${db.sql(partitions[0]!.name)}`;
@@ -170,7 +207,9 @@ describe('a log from before partitions', () => {
       // The next position follows the last one handed out, the rolled-back one included, for events and repeats alike.
       const appended = await ctx.store.append('user-after', 'no_stream', [changed('after')]);
       expect(appended.lastPosition).toBe(Number(last) + 2);
-      const repeated = await appendingTransaction(db.sql, (tx) => ctx.store.appendRepeats([{ repeats: Number(repeats[0]!.repeats), observedAt: new Date().toISOString(), pageHash: '3'.repeat(64) }], tx));
+      const repeated = await appendingTransaction(db.sql, (tx) =>
+        ctx.store.appendRepeats([{ repeats: Number(repeats[0]!.repeats), observedAt: new Date().toISOString(), pageHash: '3'.repeat(64) }], tx),
+      );
       expect(repeated!.position).toBe(Number(last) + 3);
       expect((await readEverything(db.sql)).slice(0, order.length)).toEqual(order);
 
@@ -180,7 +219,13 @@ describe('a log from before partitions', () => {
         FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid WHERE x.indrelid = ${partitions[0]!.name}::regclass`;
       const parents = await db.sql<{ name: string }[]>`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'events'::regclass`;
       expect(indexes.map((i) => i.parent).sort()).toEqual(parents.map((p) => p.name).sort());
-      for (const adopted of ['events_by_commit_order', 'events_product_lifecycle_by_user', 'events_product_details_by_user', 'events_by_billing_customer', 'events_by_user_in_commit_order']) {
+      for (const adopted of [
+        'events_by_commit_order',
+        'events_product_lifecycle_by_user',
+        'events_product_details_by_user',
+        'events_by_billing_customer',
+        'events_by_user_in_commit_order',
+      ]) {
         expect(indexes.find((i) => i.parent === adopted)!.name).toBe(`${partitions[0]!.name}${adopted.slice(6)}`);
       }
     } finally {
@@ -206,7 +251,10 @@ test.skipIf(!usingPostgresServer())('two processes that start at once migrate th
     const rows = await rowsOf(db.sql);
     const other = postgres(db.url!, { max: 2, onnotice: () => {} });
     try {
-      const start = async (sql: Sql) => { await sql.unsafe(EVENT_STORE_DDL); return ensurePartitions(sql); };
+      const start = async (sql: Sql) => {
+        await sql.unsafe(EVENT_STORE_DDL);
+        return ensurePartitions(sql);
+      };
       const [a, b] = await Promise.allSettled([start(db.sql), start(other as unknown as Sql)]);
       expect([a.status, b.status]).toEqual(['fulfilled', 'fulfilled']);
       // The months ahead were made once, by one of them.
@@ -250,28 +298,30 @@ describe('across a partition boundary', () => {
     })();
     const until = boundary.getTime() + 1000;
     let made: string[] = [];
-    const writers = Array.from({ length: db.embedded ? 2 : 8 }, (_, w) => (async () => {
-      for (let i = 0; Date.now() < until || i < 10; i++) {
-        const stream = `user-b${w}-${i}`;
-        if (i % 4 === 1) {
-          await appendingTransaction(db.sql, async (tx) => {
-            await tx`UPDATE streams SET version = version WHERE stream_id = 'none'`;
-            await Bun.sleep(Math.random() * 20);
-            await store.append(stream, 'no_stream', [changed('b')], tx);
-          });
-        } else if (i % 4 === 2) {
-          // Appended before the boundary, committed after it: the reader must wait for it.
-          await transaction(db.sql, async (tx) => {
-            await store.append(stream, 'no_stream', [changed('b')], tx);
-            await Bun.sleep(Math.random() * 60);
-          });
-        } else {
-          await store.append(stream, 'no_stream', [changed('b'), changed('b', 'EUR')]);
+    const writers = Array.from({ length: db.embedded ? 2 : 8 }, (_, w) =>
+      (async () => {
+        for (let i = 0; Date.now() < until || i < 10; i++) {
+          const stream = `user-b${w}-${i}`;
+          if (i % 4 === 1) {
+            await appendingTransaction(db.sql, async (tx) => {
+              await tx`UPDATE streams SET version = version WHERE stream_id = 'none'`;
+              await Bun.sleep(Math.random() * 20);
+              await store.append(stream, 'no_stream', [changed('b')], tx);
+            });
+          } else if (i % 4 === 2) {
+            // Appended before the boundary, committed after it: the reader must wait for it.
+            await transaction(db.sql, async (tx) => {
+              await store.append(stream, 'no_stream', [changed('b')], tx);
+              await Bun.sleep(Math.random() * 60);
+            });
+          } else {
+            await store.append(stream, 'no_stream', [changed('b'), changed('b', 'EUR')]);
+          }
+          // Months ahead are added meanwhile, as the server's hourly job does.
+          if (w === 0 && i === 5) made = await ensurePartitions(db.sql, now, { ahead: 2 });
         }
-        // Months ahead are added meanwhile, as the server's hourly job does.
-        if (w === 0 && i === 5) made = await ensurePartitions(db.sql, now, { ahead: 2 });
-      }
-    })());
+      })(),
+    );
     await Promise.all(writers);
     done = true;
     await reader;
@@ -295,9 +345,13 @@ describe('across a partition boundary', () => {
       const head = await store.head();
 
       let release!: () => void;
-      const holds = new Promise<void>((r) => { release = r; });
+      const holds = new Promise<void>((r) => {
+        release = r;
+      });
       let appended!: () => void;
-      const didAppend = new Promise<void>((r) => { appended = r; });
+      const didAppend = new Promise<void>((r) => {
+        appended = r;
+      });
       const slow = transaction(db.sql, async (tx) => {
         await store.append('user-slow-boundary', 'no_stream', [changed('slow')], tx);
         appended();

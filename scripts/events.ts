@@ -22,10 +22,16 @@ const usage = `usage: bun run events export [--from ISO] [--to ISO] [--type T ..
        bun run events stats`;
 
 const { values, positionals } = parseArgs({
-  args: process.argv.slice(2), allowPositionals: true,
+  args: process.argv.slice(2),
+  allowPositionals: true,
   options: {
-    from: { type: 'string' }, to: { type: 'string' }, type: { type: 'string', multiple: true },
-    stream: { type: 'string' }, user: { type: 'string' }, before: { type: 'string' }, dir: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    type: { type: 'string', multiple: true },
+    stream: { type: 'string' },
+    user: { type: 'string' },
+    before: { type: 'string' },
+    dir: { type: 'string' },
   },
 });
 const [command, ...files] = positionals;
@@ -58,7 +64,10 @@ const ctx = await createContext(config);
 try {
   if (command === 'export') {
     const filter: ExportFilter = {
-      from: date('from', values.from), to: date('to', values.to), types: values.type, stream: values.stream,
+      from: date('from', values.from),
+      to: date('to', values.to),
+      types: values.type,
+      stream: values.stream,
       userId: values.user ? await userIdOf(ctx.sql, values.user) : undefined,
     };
     const started = performance.now();
@@ -76,19 +85,27 @@ try {
     const head = await ctx.store.head();
     await ctx.sql`UPDATE reactor_checkpoints SET transaction_id = ${head.transactionId}::xid8, position = ${head.position}, updated_at = now()`;
     const twice = skipped ? ` (${fmt(skipped)} held by two files were loaded once)` : '';
-    console.error(`\nImported ${fmt(n)} events${twice} in ${((performance.now() - started) / 1000).toFixed(1)} s. Read models catch up when the server starts (or: bun run projections rebuild).`);
+    console.error(
+      `\nImported ${fmt(n)} events${twice} in ${((performance.now() - started) / 1000).toFixed(1)} s. Read models catch up when the server starts (or: bun run projections rebuild).`,
+    );
   } else if (command === 'archive') {
     const before = date('before', values.before)!;
     const dir = values.dir ?? join(config.dataDir, 'archive');
     const archived = await archivePartitions(ctx.sql, {
-      before, dir,
-      onArchived: (a) => console.log(a.file
-        ? `${a.partition}: ${fmt(a.events)} events to ${a.file} (${fmt(a.bytes)} bytes); ${fmt(a.kept)} stay in the live log`
-        : `${a.partition}: no events; partition dropped`),
+      before,
+      dir,
+      onArchived: (a) =>
+        console.log(
+          a.file
+            ? `${a.partition}: ${fmt(a.events)} events to ${a.file} (${fmt(a.bytes)} bytes); ${fmt(a.kept)} stay in the live log`
+            : `${a.partition}: no events; partition dropped`,
+        ),
     });
-    console.log(archived.length
-      ? `Archived ${archived.length} partition${archived.length > 1 ? 's' : ''}: ${fmt(archived.reduce((n, a) => n + a.events - a.kept, 0))} events left the live log.`
-      : `Nothing to archive: no partition of the log ends by ${before.toISOString()} that is not archived already.`);
+    console.log(
+      archived.length
+        ? `Archived ${archived.length} partition${archived.length > 1 ? 's' : ''}: ${fmt(archived.reduce((n, a) => n + a.events - a.kept, 0))} events left the live log.`
+        : `Nothing to archive: no partition of the log ends by ${before.toISOString()} that is not archived already.`,
+    );
   } else {
     const { byType, byDay } = await eventStats(ctx.sql);
     const width = Math.max(4, ...byType.map((r) => r.type.length));

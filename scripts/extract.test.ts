@@ -135,16 +135,20 @@ describe('bun run extract on a url', () => {
 
   // The same rule as checks: a page whose price only scripts show is rendered in Chromium.
   const chromium = existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium');
-  test.skipIf(!chromium && process.env.REQUIRE_BROWSER !== '1')('an app shell is rendered, and --render renders any page', async () => {
-    const shell = await run([`http://127.0.0.1:${server.port}/app`], { CHECK_ALLOW_PRIVATE: 'true' });
-    expect(shell.output).toMatchObject({ price: 19.99, currency: 'GBP' });
-    expect(shell.stderr).toContain('Rendered in the browser.');
-    const detect = await run([`http://127.0.0.1:${server.port}/app`, '--detect'], { CHECK_ALLOW_PRIVATE: 'true' });
-    expect(detect.output.suggestions[0]).toMatchObject({ price: 19.99 });
-    const forced = await run([`http://127.0.0.1:${server.port}/kettle`, '--render', '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
-    expect(forced.output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins', availability: 'InStock' });
-    expect(forced.stderr).toContain('Rendered in the browser.');
-    const plain = await run([`http://127.0.0.1:${server.port}/kettle`, '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
-    expect(plain.stderr).not.toContain('Rendered');
-  }, 60_000);
+  test.skipIf(!chromium && process.env.REQUIRE_BROWSER !== '1')(
+    'an app shell is rendered, and --render renders any page',
+    async () => {
+      const shell = await run([`http://127.0.0.1:${server.port}/app`], { CHECK_ALLOW_PRIVATE: 'true' });
+      expect(shell.output).toMatchObject({ price: 19.99, currency: 'GBP' });
+      expect(shell.stderr).toContain('Rendered in the browser.');
+      const detect = await run([`http://127.0.0.1:${server.port}/app`, '--detect'], { CHECK_ALLOW_PRIVATE: 'true' });
+      expect(detect.output.suggestions[0]).toMatchObject({ price: 19.99 });
+      const forced = await run([`http://127.0.0.1:${server.port}/kettle`, '--render', '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
+      expect(forced.output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins', availability: 'InStock' });
+      expect(forced.stderr).toContain('Rendered in the browser.');
+      const plain = await run([`http://127.0.0.1:${server.port}/kettle`, '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
+      expect(plain.stderr).not.toContain('Rendered');
+    },
+    60_000,
+  );
 });

@@ -57,7 +57,8 @@ function parseArguments(args: string[]): Arguments {
     else parsed.target = arg;
   }
   if (parsed.target === null) finish({ error: USAGE, code: 'usage' }, 2);
-  if (parsed.url !== null && !/^https?:\/\/[^/]/i.test(parsed.url)) finish({ error: `--url must be an http(s) address, not “${parsed.url}”. ${USAGE}`, code: 'usage' }, 2);
+  if (parsed.url !== null && !/^https?:\/\/[^/]/i.test(parsed.url))
+    finish({ error: `--url must be an http(s) address, not “${parsed.url}”. ${USAGE}`, code: 'usage' }, 2);
   if (parsed.detect && parsed.selector !== null) finish({ error: `--detect suggests selectors; leave out --selector. ${USAGE}`, code: 'usage' }, 2);
   return parsed as Arguments;
 }
@@ -69,8 +70,10 @@ async function loadPage(target: string, args: Arguments): Promise<{ html: string
       ? (document: Document) => detectPriceSelectors(document, { url }).length > 0
       : (document: Document) => !needsRendering(extractPriceFromDocument(document, { selector: args.selector, url }), looksScriptRendered(document));
     const page = await readPage(target, {
-      fetcher: createFetcher(), fetchOptions: { allowPrivate: process.env.CHECK_ALLOW_PRIVATE === 'true' },
-      render: args.render ? 'always' : 'auto', satisfied,
+      fetcher: createFetcher(),
+      fetchOptions: { allowPrivate: process.env.CHECK_ALLOW_PRIVATE === 'true' },
+      render: args.render ? 'always' : 'auto',
+      satisfied,
     });
     if (!page.ok) finish({ error: page.reason, code: page.code }, 1);
     if (page.fetcher === 'browser') console.error('Rendered in the browser.');
@@ -90,7 +93,13 @@ const url = args.url ?? loaded.url;
 const document = parsePage(loaded.html);
 
 if (args.detect) {
-  const suggestions = detectPriceSelectors(document, { url }).map(({ selector, description, confidence, price, currency }) => ({ selector, description, confidence, price, currency }));
+  const suggestions = detectPriceSelectors(document, { url }).map(({ selector, description, confidence, price, currency }) => ({
+    selector,
+    description,
+    confidence,
+    price,
+    currency,
+  }));
   finish({ suggestions, availability: extractPriceFromDocument(document, { url }).availability }, 0);
 }
 const result = extractPriceFromDocument(document, { selector: args.selector, url });

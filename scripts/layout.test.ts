@@ -10,25 +10,31 @@ const ROOT = join(import.meta.dir, '..');
 const FOLDERS = ['api', 'db', 'domain', 'events', 'projections', 'scripts', 'site/src', 'bench', 'tests'];
 const MAX_LINES = 600;
 
-const files = FOLDERS.flatMap((folder) => [...new Bun.Glob('**/*.{ts,tsx}').scanSync({ cwd: join(ROOT, folder) })].map((f) => join(folder, f)))
-  .filter((f) => !f.includes('node_modules') && !f.startsWith('bench/corpus/'));
+const files = FOLDERS.flatMap((folder) => [...new Bun.Glob('**/*.{ts,tsx}').scanSync({ cwd: join(ROOT, folder) })].map((f) => join(folder, f))).filter(
+  (f) => !f.includes('node_modules') && !f.startsWith('bench/corpus/'),
+);
 const known = new Set(files);
 const transpilers = { ts: new Bun.Transpiler({ loader: 'ts' }), tsx: new Bun.Transpiler({ loader: 'tsx' }) };
 
 /** Each file's imports of other files of the project, types included (a cycle of types is a cycle). */
-const imports = new Map<string, string[]>(files.map((file) => {
-  const source = readFileSync(join(ROOT, file), 'utf8');
-  // scanImports drops type-only imports: read their specifiers from the text as well.
-  const specifiers = [
-    ...transpilers[file.endsWith('.tsx') ? 'tsx' : 'ts'].scanImports(source).map((i) => i.path),
-    ...[...source.matchAll(/^\s*(?:import|export)\s+type\b[^;]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!),
-  ];
-  const targets = specifiers.filter((s) => s.startsWith('.')).map((s) => {
-    const base = relative(ROOT, resolve(ROOT, dirname(file), s));
-    return [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`].find((candidate) => known.has(candidate));
-  }).filter((t): t is string => !!t);
-  return [file, [...new Set(targets)]];
-}));
+const imports = new Map<string, string[]>(
+  files.map((file) => {
+    const source = readFileSync(join(ROOT, file), 'utf8');
+    // scanImports drops type-only imports: read their specifiers from the text as well.
+    const specifiers = [
+      ...transpilers[file.endsWith('.tsx') ? 'tsx' : 'ts'].scanImports(source).map((i) => i.path),
+      ...[...source.matchAll(/^\s*(?:import|export)\s+type\b[^;]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!),
+    ];
+    const targets = specifiers
+      .filter((s) => s.startsWith('.'))
+      .map((s) => {
+        const base = relative(ROOT, resolve(ROOT, dirname(file), s));
+        return [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`].find((candidate) => known.has(candidate));
+      })
+      .filter((t): t is string => !!t);
+    return [file, [...new Set(targets)]];
+  }),
+);
 
 describe('layout', () => {
   test('no file imports itself back through others', () => {
@@ -49,20 +55,24 @@ describe('layout', () => {
   });
 
   test('the event store, the read models, the database and the vocabulary import nothing from the API', () => {
-    const reaching = [...imports].filter(([file]) => /^(events|projections|db|domain)\//.test(file))
+    const reaching = [...imports]
+      .filter(([file]) => /^(events|projections|db|domain)\//.test(file))
       .flatMap(([file, targets]) => targets.filter((t) => t.startsWith('api/') || t.startsWith('site/')).map((t) => `${file} > ${t}`));
     expect(reaching).toEqual([]);
   });
 
   test('the vocabulary is pure: domain/ imports nothing but itself', () => {
-    const outside = [...imports].filter(([file]) => file.startsWith('domain/'))
+    const outside = [...imports]
+      .filter(([file]) => file.startsWith('domain/'))
       .flatMap(([file, targets]) => targets.filter((t) => !t.startsWith('domain/')).map((t) => `${file} > ${t}`));
     expect(outside).toEqual([]);
   });
 
   test(`no source file is over ${MAX_LINES} lines`, () => {
-    const long = files.map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1 }))
-      .filter((f) => f.lines > MAX_LINES).map((f) => `${f.file}: ${f.lines}`);
+    const long = files
+      .map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > MAX_LINES)
+      .map((f) => `${f.file}: ${f.lines}`);
     expect(long).toEqual([]);
   });
 });

@@ -23,18 +23,26 @@ export async function precompress(dir: string): Promise<{ files: number; bytes: 
     .filter((path) => TEXT.test(path) && statSync(path).isFile() && statSync(path).size >= MIN_BYTES);
   const totals = { files: files.length, bytes: 0, br: 0, gzip: 0 };
   // zlib runs on the thread pool: the files compress in parallel.
-  await Promise.all(files.map(async (path) => {
-    const data = readFileSync(path);
-    const [br, gzipped] = await Promise.all([
-      brotli(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
-      gz(data, { level: 9 }),
-    ]);
-    writeFileSync(`${path}.br`, br);
-    writeFileSync(`${path}.gz`, gzipped);
-    totals.bytes += data.length;
-    totals.br += br.length;
-    totals.gzip += gzipped.length;
-  }));
+  await Promise.all(
+    files.map(async (path) => {
+      const data = readFileSync(path);
+      const [br, gzipped] = await Promise.all([
+        brotli(data, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 11,
+            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+          },
+        }),
+        gz(data, { level: 9 }),
+      ]);
+      writeFileSync(`${path}.br`, br);
+      writeFileSync(`${path}.gz`, gzipped);
+      totals.bytes += data.length;
+      totals.br += br.length;
+      totals.gzip += gzipped.length;
+    }),
+  );
   return totals;
 }
 
@@ -43,5 +51,7 @@ if (import.meta.main) {
   const started = performance.now();
   const t = await precompress(dir);
   const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
-  console.log(`Precompressed ${t.files} files in ${dir}: ${kb(t.bytes)} -> brotli ${kb(t.br)}, gzip ${kb(t.gzip)} (${Math.round(performance.now() - started)} ms)`);
+  console.log(
+    `Precompressed ${t.files} files in ${dir}: ${kb(t.bytes)} -> brotli ${kb(t.br)}, gzip ${kb(t.gzip)} (${Math.round(performance.now() - started)} ms)`,
+  );
 }

@@ -11,7 +11,8 @@ import { createContext } from '../api/create-context.ts';
 import { reparsePrices } from '../api/checks/reparse.ts';
 
 const { values, positionals } = parseArgs({
-  args: process.argv.slice(2), allowPositionals: true,
+  args: process.argv.slice(2),
+  allowPositionals: true,
   options: { product: { type: 'string' }, since: { type: 'string' }, 'dry-run': { type: 'boolean' } },
 });
 if (positionals[0] !== 'reparse') {
@@ -28,12 +29,17 @@ const ctx = await createContext(loadConfig());
 try {
   const dryRun = values['dry-run'] ?? false;
   const report = await reparsePrices(ctx.store, {
-    productId: values.product, since, dryRun,
-    onCorrection: (c) => console.log(`product ${c.productId} position ${c.correctsPosition}: ${c.previousPrice} -> ${c.price}  (${JSON.stringify(c.matchedText)})`),
+    productId: values.product,
+    since,
+    dryRun,
+    onCorrection: (c) =>
+      console.log(`product ${c.productId} position ${c.correctsPosition}: ${c.previousPrice} -> ${c.price}  (${JSON.stringify(c.matchedText)})`),
   });
   if (!dryRun) await ctx.projections.catchUp();
-  console.error(`${report.examined} observations read again: ${report.corrected} ${dryRun ? 'would be corrected' : 'corrected'}, `
-    + `${report.unreadable} no longer readable (left as they were), ${report.skipped} of removed products skipped.`);
+  console.error(
+    `${report.examined} observations read again: ${report.corrected} ${dryRun ? 'would be corrected' : 'corrected'}, ` +
+      `${report.unreadable} no longer readable (left as they were), ${report.skipped} of removed products skipped.`,
+  );
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   process.exitCode = 1;

@@ -29,7 +29,11 @@ describe('rebuild into a schema', () => {
     const live = await readModelSnapshot(ctx.sql, ctx.projections.projections);
     const before = await checkpoints();
     const progress: [number, number][] = [];
-    const done = await rebuildInto(ctx.store, ctx.projections.projections, { schema: 'as_of_test', asOf: between, onProgress: (d, t) => progress.push([d, t]) });
+    const done = await rebuildInto(ctx.store, ctx.projections.projections, {
+      schema: 'as_of_test',
+      asOf: between,
+      onProgress: (d, t) => progress.push([d, t]),
+    });
     expect(done).toBeGreaterThan(0);
     expect(progress[progress.length - 1]).toEqual([done, done]);
 
@@ -48,8 +52,9 @@ describe('rebuild into a schema', () => {
   test('without --as-of the schema holds the same read models as the live ones; building again replaces them', async () => {
     await rebuildInto(ctx.store, ctx.projections.projections, { schema: 'present_copy' });
     await rebuildInto(ctx.store, ctx.projections.projections, { schema: 'present_copy' });
-    expect(await readModelSnapshot(ctx.sql, ctx.projections.projections, 'present_copy'))
-      .toEqual(await readModelSnapshot(ctx.sql, ctx.projections.projections));
+    expect(await readModelSnapshot(ctx.sql, ctx.projections.projections, 'present_copy')).toEqual(
+      await readModelSnapshot(ctx.sql, ctx.projections.projections),
+    );
   });
 
   test('only the named read models; never into public; unknown names are refused', async () => {
@@ -62,9 +67,11 @@ describe('rebuild into a schema', () => {
   });
 
   test.skipIf(!usingPostgresServer())('bun run projections rebuild --as-of --into, with progress', () => {
-    const run = (...args: string[]) => Bun.spawnSync([process.execPath, 'scripts/projections.ts', 'rebuild', ...args], {
-      env: { ...process.env, DATABASE_URL: (ctx.database as { url?: string }).url! }, cwd: join(import.meta.dir, '..'),
-    });
+    const run = (...args: string[]) =>
+      Bun.spawnSync([process.execPath, 'scripts/projections.ts', 'rebuild', ...args], {
+        env: { ...process.env, DATABASE_URL: (ctx.database as { url?: string }).url! },
+        cwd: join(import.meta.dir, '..'),
+      });
     const ok = run('products', '--as-of', between.toISOString(), '--into', 'cli_past');
     expect(ok.exitCode).toBe(0);
     expect(ok.stderr.toString()).toMatch(/\/ \d+ events, [\d,]+\/s, [\d.]+ s left/);

@@ -18,7 +18,8 @@ import { archivedHistory } from '../events/archive.ts';
 
 const usage = 'usage: bun run projections rebuild [name ...] [--as-of ISO --into SCHEMA] [--without-archived] | status';
 const { values, positionals } = parseArgs({
-  args: process.argv.slice(2), allowPositionals: true,
+  args: process.argv.slice(2),
+  allowPositionals: true,
   options: { 'as-of': { type: 'string' }, into: { type: 'string' }, 'without-archived': { type: 'boolean' } },
 });
 const [command, ...names] = positionals;
@@ -64,8 +65,10 @@ try {
     if (archived.events) {
       const lacks = `The log before ${archived.before!.toISOString()} is archived: ${fmt(archived.events)} events (price checks, e-mail and delivery attempts) are only in ${archived.files.length} archive file${archived.files.length > 1 ? 's' : ''}`;
       if (!values.into && !values['without-archived']) {
-        throw new Error(`${lacks}, and a rebuild of the live read models from the live log would drop them from the screens (price history).\n`
-          + 'To rebuild with them, import the archives and an export into another database and rebuild there (README, events); to rebuild without them, add --without-archived.');
+        throw new Error(
+          `${lacks}, and a rebuild of the live read models from the live log would drop them from the screens (price history).\n` +
+            'To rebuild with them, import the archives and an export into another database and rebuild there (README, events); to rebuild without them, add --without-archived.',
+        );
       }
       console.error(`${lacks}; the rebuilt read models lack them.`);
     }

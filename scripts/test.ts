@@ -59,16 +59,18 @@ function localImports(file: string): string[] {
   const ext = file.match(/\.(tsx?|jsx?|mjs)$/)?.[1];
   const found: string[] = [];
   if (ext) {
-    const loader = ext === 'mjs' ? 'js' : ext as 'ts' | 'tsx' | 'js' | 'jsx';
+    const loader = ext === 'mjs' ? 'js' : (ext as 'ts' | 'tsx' | 'js' | 'jsx');
     let transpiler = transpilers.get(loader);
-    if (!transpiler) transpilers.set(loader, transpiler = new Bun.Transpiler({ loader }));
+    if (!transpiler) transpilers.set(loader, (transpiler = new Bun.Transpiler({ loader })));
     const specifiers = transpiler.scanImports(readFileSync(file, 'utf8')).map((i) => i.path);
     for (const specifier of specifiers) {
       if (!specifier.startsWith('.') && !specifier.startsWith('/')) continue; // packages and builtins
       try {
         const target = Bun.resolveSync(specifier, dirname(file));
         if (target.startsWith(ROOT) && !target.includes('/node_modules/')) found.push(target);
-      } catch { /* a missing module fails in bun test itself, with a better message */ }
+      } catch {
+        /* a missing module fails in bun test itself, with a better message */
+      }
     }
   }
   importsOf.set(file, found);
@@ -86,7 +88,11 @@ function pathToTestDatabases(file: string): string[] | null {
       for (let at = from.get(current)!; at; at = from.get(at)!) chain.unshift(at);
       return chain;
     }
-    for (const next of localImports(current)) if (!from.has(next)) { from.set(next, current); queue.push(next); }
+    for (const next of localImports(current))
+      if (!from.has(next)) {
+        from.set(next, current);
+        queue.push(next);
+      }
   }
   return null;
 }
@@ -94,7 +100,16 @@ function pathToTestDatabases(file: string): string[] | null {
 function classify(files: string[]): Classified[] {
   return files.map((file) => {
     const chain = pathToTestDatabases(file);
-    if (chain) return { file, database: true, unit: false, why: `imports ${chain.slice(1).map((f) => relative(ROOT, f)).join(' -> ')}` };
+    if (chain)
+      return {
+        file,
+        database: true,
+        unit: false,
+        why: `imports ${chain
+          .slice(1)
+          .map((f) => relative(ROOT, f))
+          .join(' -> ')}`,
+      };
     const text = readFileSync(file, 'utf8');
     if (NEEDS_CHROMIUM.test(text)) return { file, database: false, unit: false, why: 'uses Chromium' };
     if (SPAWNS.test(text)) return { file, database: false, unit: false, why: 'spawns a process' };
@@ -106,7 +121,11 @@ function classify(files: string[]): Classified[] {
  * Runs one step. Steps that run side by side keep their output until they end, then print it as
  * one block, so the log reads step by step; `tally` reads the totals from what the step printed.
  */
-async function step(label: string, cmd: string[], opts: { env?: Record<string, string | undefined>; alone: boolean; tally: (output: string, ok: boolean) => Tally }): Promise<Tally> {
+async function step(
+  label: string,
+  cmd: string[],
+  opts: { env?: Record<string, string | undefined>; alone: boolean; tally: (output: string, ok: boolean) => Tally },
+): Promise<Tally> {
   const header = `\n=== ${label} ===\n`;
   if (opts.alone) process.stdout.write(header);
   const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...opts.env } as Record<string, string>, stdout: 'pipe', stderr: 'pipe' });
@@ -131,7 +150,8 @@ function run(label: string, files: string[], env: Record<string, string | undefi
   if (!files.length) return Promise.resolve({ passed: 0, failed: 0 });
   const args = files.map((f) => `./${relative(ROOT, f)}`);
   return step(`${label}: ${files.length} files`, [bun, 'test', '--timeout', '30000', ...args], {
-    env, alone,
+    env,
+    alone,
     tally(output, ok) {
       const count = (word: string) => Number(output.match(new RegExp(`^\\s*(\\d+) ${word}$`, 'm'))?.[1] ?? 0);
       const tally = { passed: count('pass'), failed: count('fail') };
@@ -158,7 +178,7 @@ const all = classified.map((c) => c.file);
 
 if (process.argv.includes('--list')) {
   for (const kind of ['database', 'unit', 'other'] as const) {
-    const group = classified.filter((c) => kind === 'database' ? c.database : kind === 'unit' ? c.unit : !c.database && !c.unit);
+    const group = classified.filter((c) => (kind === 'database' ? c.database : kind === 'unit' ? c.unit : !c.database && !c.unit));
     console.log(`\n${kind} tests (${group.length}):`);
     for (const c of group) console.log(`  ${relative(ROOT, c.file)}  (${c.why})`);
   }
@@ -172,11 +192,15 @@ if (process.argv.includes('--unit')) {
   // The type check, the format and lint check and the database passes run side by side: each
   // waits on something else much of the time (a database server, the disk), and they share nothing.
   // The type check: a changed API route breaks the site's typed client here, not on a user's screen.
-  const steps = [check('type check (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.'], false), check('format and lint (biome ci)', [bun, 'x', 'biome', 'ci', '.'], false)];
+  const steps = [
+    check('type check (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.'], false),
+    check('format and lint (biome ci)', [bun, 'x', 'biome', 'ci', '.'], false),
+  ];
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     steps.push(run(`unit and integration tests on PostgreSQL (${new URL(databaseUrl).host})`, all, {}, false));
-    if (process.env.TEST_EMBEDDED !== '0') steps.push(run('database tests again on embedded PGlite', database, { DATABASE_URL: '', TEST_PASS: 'embedded-again' }, false));
+    if (process.env.TEST_EMBEDDED !== '0')
+      steps.push(run('database tests again on embedded PGlite', database, { DATABASE_URL: '', TEST_PASS: 'embedded-again' }, false));
   } else {
     steps.push(run('unit and integration tests on embedded PGlite', all, {}, false));
   }

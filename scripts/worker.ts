@@ -28,7 +28,10 @@ const ctx = await createContext({ ...config, checkConcurrency: concurrency });
 const jobs = startJobs(ctx, 'worker', modules);
 console.log(`Price-check worker ${process.pid} started (${concurrency} at a time)`);
 
-const stopped = new Promise((resolve) => { process.once('SIGINT', resolve); process.once('SIGTERM', resolve); });
+const stopped = new Promise((resolve) => {
+  process.once('SIGINT', resolve);
+  process.once('SIGTERM', resolve);
+});
 await stopped;
 await jobs.stop();
 // A browser launched for script-rendered pages would keep the process alive.

@@ -41,8 +41,12 @@ beforeAll(async () => {
   });
   model = startFakeOpenAI();
   ctx = await testContext({
-    PUBLIC_URL: ORIGIN, CHECK_ALLOW_PRIVATE: 'true',
-    OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'fake-model', OPENAI_TIMEOUT_MS: '800',
+    PUBLIC_URL: ORIGIN,
+    CHECK_ALLOW_PRIVATE: 'true',
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: model.url,
+    OPENAI_MODEL: 'fake-model',
+    OPENAI_TIMEOUT_MS: '800',
   });
   app = createApp(ctx);
   plainApp = createApp({ ...ctx, config: { ...ctx.config, ai: null } });
@@ -59,7 +63,11 @@ const request = (path: string, init: RequestInit = {}, on = app) => on.handle(ne
 type User = { cookie: string; userId: string };
 const signedIn = (): Promise<User> => signInDemo(app, ORIGIN);
 const post = (user: User | null, path: string, body: unknown, on = app) =>
-  request(path, { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/json', ...(user ? { cookie: user.cookie } : {}) }, body: JSON.stringify(body) }, on);
+  request(
+    path,
+    { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/json', ...(user ? { cookie: user.cookie } : {}) }, body: JSON.stringify(body) },
+    on,
+  );
 
 /** A user on a paid plan, through the demo billing flow (a Starter trial). */
 async function paidUser(): Promise<User> {
@@ -70,12 +78,13 @@ async function paidUser(): Promise<User> {
 }
 
 /** The verified selectors a request to the model listed. */
-const listedSelectors = (req: ChatRequest): string[] =>
-  JSON.parse(req.messages.at(-1)!.content).verifiedSelectors.map((s: { selector: string }) => s.selector);
+const listedSelectors = (req: ChatRequest): string[] => JSON.parse(req.messages.at(-1)!.content).verifiedSelectors.map((s: { selector: string }) => s.selector);
 
 describe('POST /api/ai/detect-selector', () => {
   let paid: User;
-  beforeAll(async () => { paid = await paidUser(); }, SETUP_TIMEOUT);
+  beforeAll(async () => {
+    paid = await paidUser();
+  }, SETUP_TIMEOUT);
 
   test('signed out: 401; free plan: 403 with a clear message', async () => {
     expect((await post(null, '/api/ai/detect-selector', { url: shopUrl('/kettle') })).status).toBe(401);
@@ -97,9 +106,12 @@ describe('POST /api/ai/detect-selector', () => {
     model.requests.length = 0;
     const strict = createApp({ ...ctx, config: { ...ctx.config, checkAllowPrivate: false } });
     const refused = [
-      [strict, shopUrl('/kettle')], [strict, 'http://[::ffff:127.0.0.1]/kettle'], [strict, 'https://shop.example:3000/kettle'],
+      [strict, shopUrl('/kettle')],
+      [strict, 'http://[::ffff:127.0.0.1]/kettle'],
+      [strict, 'https://shop.example:3000/kettle'],
       // CHECK_ALLOW_PRIVATE never opens credentials or metadata services.
-      [app, shopUrl('/kettle').replace('http://', 'http://user:pw@')], [app, 'http://169.254.169.254/latest/meta-data/'],
+      [app, shopUrl('/kettle').replace('http://', 'http://user:pw@')],
+      [app, 'http://169.254.169.254/latest/meta-data/'],
     ] as const;
     for (const [on, url] of refused) {
       const res = await post(paid, '/api/ai/detect-selector', { url }, on);
@@ -131,7 +143,7 @@ describe('POST /api/ai/detect-selector', () => {
     expect(await res.json()).toEqual({ success: true, selectors: [] });
   });
 
-  test('a page that cannot be fetched: a clear error with the fetcher\'s reason', async () => {
+  test("a page that cannot be fetched: a clear error with the fetcher's reason", async () => {
     const res = await post(paid, '/api/ai/detect-selector', { url: shopUrl('/gone') });
     expect(res.status).toBe(422);
     const { message } = await res.json();
@@ -143,7 +155,9 @@ describe('POST /api/ai/detect-selector', () => {
     model.requests.length = 0;
     model.answer = (req) => ({
       content: JSON.stringify({
-        ranking: listedSelectors(req).reverse().map((selector, i) => ({ selector, description: `Option ${i + 1}: ${selector}`, confidence: 90 - i * 10 })),
+        ranking: listedSelectors(req)
+          .reverse()
+          .map((selector, i) => ({ selector, description: `Option ${i + 1}: ${selector}`, confidence: 90 - i * 10 })),
       }),
     });
     const heuristic = (await (await post(paid, '/api/ai/detect-selector', { url: shopUrl('/kettle') }, plainApp)).json()).selectors;
@@ -201,12 +215,17 @@ describe('POST /api/price-suggestions', () => {
     const productId = await addProduct(ctx, user.userId, { name: 'Kettle' });
     const prices = [120, 120, 120, 115, 115, 115, 110, 110, 105, 105, 100, 100, 96, 96, 96];
     const start = Date.now() - (prices.length - 1) * DAY - 3_600_000;
-    await observePrices(ctx, productId, user.userId, prices.map((price, i) => [price, new Date(start + i * DAY)] as const));
+    await observePrices(
+      ctx,
+      productId,
+      user.userId,
+      prices.map((price, i) => [price, new Date(start + i * DAY)] as const),
+    );
     await ctx.projections.catchUp();
     return productId;
   }
 
-  test('bad input: 400 naming the field; unknown or another user\'s product: 404', async () => {
+  test("bad input: 400 naming the field; unknown or another user's product: 404", async () => {
     const user = await signedIn();
     const other = await signedIn();
     const theirs = await fallingProduct(other);
@@ -234,12 +253,14 @@ describe('POST /api/price-suggestions', () => {
     await ctx.projections.catchUp();
     const res = await post(user, '/api/price-suggestions', { productId, timeFilter: 'week' }, plainApp);
     const { suggestions } = await res.json();
-    expect(suggestions).toEqual([{
-      title: 'Not enough price history yet',
-      description: expect.stringContaining('Only 1 recorded price in the last 7 days.'),
-      confidence: 0.95,
-      recommendedAction: expect.any(String),
-    }]);
+    expect(suggestions).toEqual([
+      {
+        title: 'Not enough price history yet',
+        description: expect.stringContaining('Only 1 recorded price in the last 7 days.'),
+        confidence: 0.95,
+        recommendedAction: expect.any(String),
+      },
+    ]);
   });
 
   test('without a model: the rules on the real history of the range', async () => {
@@ -263,30 +284,39 @@ describe('POST /api/price-suggestions', () => {
     model.requests.length = 0;
     model.answer = () => ({
       content: JSON.stringify({
-        suggestions: [{
-          title: 'They cut to £96.00, 12.7% under their usual price',
-          description: 'Down 20.0% over the last 30 days from £120.00, in 5 cuts.',
-          confidence: 0.8,
-          recommendedAction: 'Hold your price for now and compete on service.',
-        }],
+        suggestions: [
+          {
+            title: 'They cut to £96.00, 12.7% under their usual price',
+            description: 'Down 20.0% over the last 30 days from £120.00, in 5 cuts.',
+            confidence: 0.8,
+            recommendedAction: 'Hold your price for now and compete on service.',
+          },
+        ],
       }),
     });
     const { suggestions } = await (await post(user, '/api/price-suggestions', { productId, timeFilter: 'month' })).json();
-    expect(suggestions).toEqual([{
-      title: 'They cut to £96.00, 12.7% under their usual price',
-      description: 'Down 20.0% over the last 30 days from £120.00, in 5 cuts.',
-      confidence: 0.8,
-      recommendedAction: 'Hold your price for now and compete on service.',
-    }]);
+    expect(suggestions).toEqual([
+      {
+        title: 'They cut to £96.00, 12.7% under their usual price',
+        description: 'Down 20.0% over the last 30 days from £120.00, in 5 cuts.',
+        confidence: 0.8,
+        recommendedAction: 'Hold your price for now and compete on service.',
+      },
+    ]);
     const sent = JSON.parse(model.requests[0]!.messages.at(-1)!.content);
     expect(sent.figures).toContain('Current price: £96.00');
     expect(model.requests[0]!.response_format?.json_schema?.name).toBe('pricing_suggestions');
   });
 
   for (const [name, answer] of [
-    ['states a figure that was not computed', () => ({
-      content: JSON.stringify({ suggestions: [{ title: 'Cut to £89.99 now', description: 'They are 15% cheaper.', confidence: 0.9, recommendedAction: 'Undercut them.' }] }),
-    })],
+    [
+      'states a figure that was not computed',
+      () => ({
+        content: JSON.stringify({
+          suggestions: [{ title: 'Cut to £89.99 now', description: 'They are 15% cheaper.', confidence: 0.9, recommendedAction: 'Undercut them.' }],
+        }),
+      }),
+    ],
     ['is not JSON', () => ({ content: 'Lower your price.' })],
     ['is too slow', () => ({ delayMs: 2_000, content: '{"suggestions":[]}' })],
   ] as const) {

@@ -51,7 +51,8 @@ describe('candidate scoring', () => {
   const scoreOf = (html: string, amount: number) => rankPriceCandidates(parse(html)).find((c) => c.amount === amount)!;
 
   test('the sale price outranks the was price, the saving, the instalment, the unit price and delivery', () => {
-    const html = page(product(`
+    const html = page(
+      product(`
       <div class="price-box">
         <span class="price price--sale">£24.99</span>
         <span class="price price--old">£30.00</span>
@@ -59,7 +60,8 @@ describe('candidate scoring', () => {
       </div>
       <p class="instalments">or 3 payments of <b class="klarna-amount">£8.33</b></p>
       <p class="unit-price">£14.70</p>
-      <p class="delivery-cost">£3.95</p>`));
+      <p class="delivery-cost">£3.95</p>`),
+    );
     const ranked = rankPriceCandidates(parse(html));
     expect(ranked[0]!.amount).toBe(24.99);
     expect(ranked[0]!.reasons).toContain('+10 named price');
@@ -90,9 +92,12 @@ describe('candidate scoring', () => {
 
 describe('detection', () => {
   test('suggests the sale price, best first, with what was matched', () => {
-    const html = page(product(`
+    const html = page(
+      product(`
       <div class="product-price"><span class="price-now">£24.99</span><s class="price-was">Was £30.00</s></div>
-      <p class="instalments">or 3 interest-free payments of £8.33</p>`), jsonLd('24.99'));
+      <p class="instalments">or 3 interest-free payments of £8.33</p>`),
+      jsonLd('24.99'),
+    );
     const [best, ...rest] = detect(html);
     expect(best!.selector).toBe('.price-now');
     expect(best!.price).toBe(24.99);
@@ -110,11 +115,19 @@ describe('detection', () => {
     expect(detect(page(product('<p class="availability">Sold out</p>')))).toEqual([]);
     // A listing: every card has a price and a button.
     const cards = ['£39.99', '£34.99', '£59.00', '£24.00']
-      .map((price, i) => `<li class="grid__item"><h3><a href="/p/${i}">Kettle ${i}</a></h3><span class="price">${price}</span><button>Add to cart</button></li>`)
+      .map(
+        (price, i) => `<li class="grid__item"><h3><a href="/p/${i}">Kettle ${i}</a></h3><span class="price">${price}</span><button>Add to cart</button></li>`,
+      )
       .join('');
     expect(detect(page(`<main><h1>Kettles</h1><ul class="grid">${cards}</ul></main>`))).toEqual([]);
     // Prose that mentions prices.
-    expect(detect(page('<article><h1>Best kettles</h1><p>Our pick usually sells for around <b>£65</b> in most shops.</p><p>The budget choice costs roughly <b>£20</b> if you shop around.</p></article>'))).toEqual([]);
+    expect(
+      detect(
+        page(
+          '<article><h1>Best kettles</h1><p>Our pick usually sells for around <b>£65</b> in most shops.</p><p>The budget choice costs roughly <b>£20</b> if you shop around.</p></article>',
+        ),
+      ),
+    ).toEqual([]);
   });
 
   test('a bare number is not taken for a price', () => {
@@ -133,7 +146,9 @@ describe('detection', () => {
   });
 
   test('split prices (whole and fraction in their own elements) are read as one', () => {
-    const html = page(product(`<span class="product-price" data-testid="price"><span class="currency">£</span><span class="whole">24</span><sup class="cents">99</sup></span>`));
+    const html = page(
+      product(`<span class="product-price" data-testid="price"><span class="currency">£</span><span class="whole">24</span><sup class="cents">99</sup></span>`),
+    );
     const [best] = detect(html);
     expect(best!.selector).toBe('.product-price');
     expect(best!.price).toBe(24.99);
@@ -158,18 +173,41 @@ describe('detection', () => {
 
 describe('selector stability', () => {
   test('generated names are recognised', () => {
-    for (const name of ['css-1x2y3z', 'sc-bdVaJa', 'ember123', 'product-price-12345', 'Price_price__3kX9a', 'x1a2b3c', 'jsx-2871263', 'svelte-1k2j3h', '_30jeq3']) {
+    for (const name of [
+      'css-1x2y3z',
+      'sc-bdVaJa',
+      'ember123',
+      'product-price-12345',
+      'Price_price__3kX9a',
+      'x1a2b3c',
+      'jsx-2871263',
+      'svelte-1k2j3h',
+      '_30jeq3',
+    ]) {
       expect(isGeneratedName(name)).toBe(true);
     }
-    for (const name of ['price', 'price-item--sale', 'productView-price', 'a-offscreen', 'priceToPay', 'woocommerce-Price-amount', 'price__sale', 'h5', 'col-md-6', 'withTax']) {
+    for (const name of [
+      'price',
+      'price-item--sale',
+      'productView-price',
+      'a-offscreen',
+      'priceToPay',
+      'woocommerce-Price-amount',
+      'price__sale',
+      'h5',
+      'col-md-6',
+      'withTax',
+    ]) {
       expect(isGeneratedName(name)).toBe(false);
     }
   });
 
   test('the shortest unique selector by name, never by generated or state classes', () => {
-    const document = parse(page(`<main><h1>Kettle</h1>
+    const document = parse(
+      page(`<main><h1>Kettle</h1>
       <div class="css-1x2y3z price-wrap on-sale"><span class="sc-bdVaJa kXrJPq" data-testid="product-price">£24.99</span></div>
-      <div class="price-wrap"><span class="price">£3.00</span></div></main>`));
+      <div class="price-wrap"><span class="price">£3.00</span></div></main>`),
+    );
     const element = queryOne(document, '[data-testid="product-price"]')!;
     expect(stableSelector(document, element)).toBe('[data-testid="product-price"]');
     const wrap = queryOne(document, '.on-sale')!;
@@ -187,7 +225,9 @@ describe('selector stability', () => {
   });
 
   test('by position only from a named ancestor, and only when nothing has a name', () => {
-    const html = page('<div id="main"><h1>Sketchbook</h1><p>96 pages, sewn by hand.</p><p><b>Price:</b> £15.00</p><form><input type="submit" value="Buy Now"></form></div>');
+    const html = page(
+      '<div id="main"><h1>Sketchbook</h1><p>96 pages, sewn by hand.</p><p><b>Price:</b> £15.00</p><form><input type="submit" value="Buy Now"></form></div>',
+    );
     const document = parse(html);
     expect(positionalSelector(document, queryAll(document, 'p')[1]!)).toBe('#main > p:nth-of-type(2)');
     const [best] = detect(html);
@@ -203,12 +243,18 @@ describe('pages nested deeply', () => {
   const serving = (html: string): Fetcher => ({
     fetchPage: async (url) => ({ ok: true, url, status: 200, contentType: 'text/html', body: html, bytes: html.length, elapsedMs: 1 }),
   });
-  const noBrowser = { render: async () => { throw new Error('a page refused is not rendered'); } } as unknown as Renderer;
+  const noBrowser = {
+    render: async () => {
+      throw new Error('a page refused is not rendered');
+    },
+  } as unknown as Renderer;
 
   test('200,000 levels: no suggestion, and reading it for AI Detect fails with the reason', async () => {
     expect(detectPriceSelectors(parse(tooDeep))).toEqual([]);
     const read = await readPage('https://shop.example/kettle', {
-      fetcher: serving(tooDeep), renderer: noBrowser, satisfied: (document) => detectPriceSelectors(document).length > 0,
+      fetcher: serving(tooDeep),
+      renderer: noBrowser,
+      satisfied: (document) => detectPriceSelectors(document).length > 0,
     });
     expect(read).toEqual({ ok: false, code: 'page-too-deep', reason: 'The page is nested too deeply to be read safely (more than 1,024 levels of elements).' });
   });

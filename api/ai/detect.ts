@@ -64,14 +64,16 @@ function statedPriceSelector(page: Page, url: string | undefined): DetectedSelec
   for (const selector of STATED_PRICE_SELECTORS[reference.source] ?? []) {
     const result = extractPriceFromDocument(page.document, { selector, url });
     if (!result.ok || result.source !== 'selector' || !samePrice(result.price, reference.amount)) continue;
-    return [{
-      selector,
-      description: `Price ${result.matchedText} from the page's ${SOURCE_NAMES[reference.source]}, which the page does not show as text; checks read it from there`,
-      confidence: 70,
-      price: result.price,
-      currency: result.currency,
-      matchedText: result.matchedText,
-    }];
+    return [
+      {
+        selector,
+        description: `Price ${result.matchedText} from the page's ${SOURCE_NAMES[reference.source]}, which the page does not show as text; checks read it from there`,
+        confidence: 70,
+        price: result.price,
+        currency: result.currency,
+        matchedText: result.matchedText,
+      },
+    ];
   }
   return [];
 }
@@ -108,29 +110,39 @@ function verify(page: Page, shortlist: Candidate[], main: number, url: string | 
 
 /** Every price-reading element with its score and the reasons for it, best first (tests, tuning). */
 export function rankPriceCandidates(document: Document, opts: { url?: string } = {}) {
-  return scoreCandidates(analysePage(document, opts.url)).map(({ element, amount, currency, score, reasons }) => ({ element, amount, currency, score, reasons }));
+  return scoreCandidates(analysePage(document, opts.url)).map(({ element, amount, currency, score, reasons }) => ({
+    element,
+    amount,
+    currency,
+    score,
+    reasons,
+  }));
 }
-
 
 function confidenceOf(score: number): number {
   return Math.max(1, Math.min(99, Math.round(100 * (1 - Math.exp(-score / 45)))));
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Descriptions
 
 const SOURCE_NAMES = {
-  'json-ld': 'JSON-LD offer', microdata: 'microdata offer', rdfa: 'RDFa offer', opengraph: 'OpenGraph price', meta: 'price meta tag', 'script-state': 'page script data',
+  'json-ld': 'JSON-LD offer',
+  microdata: 'microdata offer',
+  rdfa: 'RDFa offer',
+  opengraph: 'OpenGraph price',
+  meta: 'price meta tag',
+  'script-state': 'page script data',
 } as const;
 
 /** What was matched, in a sentence: "Sale price £24.99 from the product form, matching the page's JSON-LD offer". */
 function describe(candidate: Candidate, page: Page): string {
-  const evidence = candidate.matchesReference && page.reference
-    ? `, matching the page's ${SOURCE_NAMES[page.reference.source]}`
-    : page.patternOf(candidate.element)
-      ? `, in ${page.patternOf(candidate.element)!.platform}'s price markup`
-      : '';
+  const evidence =
+    candidate.matchesReference && page.reference
+      ? `, matching the page's ${SOURCE_NAMES[page.reference.source]}`
+      : page.patternOf(candidate.element)
+        ? `, in ${page.patternOf(candidate.element)!.platform}'s price markup`
+        : '';
   if (candidate.element.name === 'meta') return `Microdata price ${candidate.mention.text}, not shown on the page itself`;
   const kind = candidate.sale ? 'Sale price' : 'Price';
   const where = candidate.inBuyForm
@@ -158,7 +170,11 @@ const UTILITY =
 export function isGeneratedName(name: string): boolean {
   if (!IDENT.test(name) || name.length > 48) return true;
   if (/\d{3,}/.test(name)) return true;
-  if (/^(?:css|sc|jsx|svelte|emotion|styled|astro|tw|chakra|mui|jss|ember|ext-gen|yui|ui-id|react|vue|ng)[-_]/i.test(name) && /[\d]|[a-z][A-Z]|[A-Z][a-z]*[A-Z]/.test(name.replace(/^[a-z]+[-_]/i, ''))) return true;
+  if (
+    /^(?:css|sc|jsx|svelte|emotion|styled|astro|tw|chakra|mui|jss|ember|ext-gen|yui|ui-id|react|vue|ng)[-_]/i.test(name) &&
+    /[\d]|[a-z][A-Z]|[A-Z][a-z]*[A-Z]/.test(name.replace(/^[a-z]+[-_]/i, ''))
+  )
+    return true;
   if (/^(?:ember|react|ng|vue)\d/.test(name)) return true;
   return name.split(/[-_]+/).some((segment) => {
     const digitsAndLetters = /\d/.test(segment) && /[A-Za-z]/.test(segment) && segment.length >= 4;
@@ -172,7 +188,8 @@ const STATE =
   /^(?:is|has|with)[-_]|^no-js|(?:^|[-_])on-?sale$|^(?:sale|active|selected|current|disabled|loading|loaded|visible|hidden|open|closed|discounted|reduced|in-stock|out-of-stock|sold-out|available|unavailable)$/i;
 
 const usableClass = (name: string) => !isGeneratedName(name) && !UTILITY.test(name) && !STATE.test(name);
-const TEST_ATTRIBUTE = /^data-(?:[\w-]*(?:price|amount|cost)[\w-]*|testid|test-id|test|qa|cy|automation(?:-id)?|hook|role|price-type|component|element|selector|target)$/;
+const TEST_ATTRIBUTE =
+  /^data-(?:[\w-]*(?:price|amount|cost)[\w-]*|testid|test-id|test|qa|cy|automation(?:-id)?|hook|role|price-type|component|element|selector|target)$/;
 
 /** Simple selectors naming the element by itself, most telling first. */
 function ownParts(element: Element): string[] {
@@ -228,9 +245,11 @@ export function stableSelector(document: Document, element: Element, pattern?: P
   for (const parts of ancestors) for (const part of parts) add(`${part} ${tag}`, 2);
   for (let i = 0; i < ancestors.length; i++) {
     for (let j = i + 1; j < ancestors.length; j++) {
-      for (const outer of ancestors[j]!.slice(0, 3)) for (const inner of ancestors[i]!.slice(0, 3)) for (const target of [...own.slice(0, 2), tag]) {
-        add(`${outer} ${inner} ${target}`, 3);
-      }
+      for (const outer of ancestors[j]!.slice(0, 3))
+        for (const inner of ancestors[i]!.slice(0, 3))
+          for (const target of [...own.slice(0, 2), tag]) {
+            add(`${outer} ${inner} ${target}`, 3);
+          }
     }
   }
 
@@ -288,7 +307,11 @@ function simpleSelectorCount(document: Document, selector: string): number | nul
   const parts = [...simple[2]!.matchAll(SIMPLE_PART)];
   const [first] = parts;
   const pool =
-    first![0][0] === '.' ? index.byClass.get(first![0].slice(1)) : first![0][0] === '#' ? index.byId.get(first![0].slice(1)) : index.byAttribute.get(first![1]!);
+    first![0][0] === '.'
+      ? index.byClass.get(first![0].slice(1))
+      : first![0][0] === '#'
+        ? index.byId.get(first![0].slice(1))
+        : index.byAttribute.get(first![1]!);
   if (!pool) return 0;
   return pool.filter((candidate) => matches(candidate, selector)).length;
 }

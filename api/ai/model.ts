@@ -37,7 +37,9 @@ export function createLanguageModel(config: AiConfig | null): LanguageModel | nu
         const message = completion.choices[0]?.message;
         return message && !message.refusal && message.parsed ? (message.parsed as z.infer<typeof schema>) : null;
       } catch (error) {
-        console.warn(`Language model (${config.model}) gave no usable answer: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300)}`);
+        console.warn(
+          `Language model (${config.model}) gave no usable answer: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300)}`,
+        );
         return null;
       }
     },
@@ -48,15 +50,17 @@ export function createLanguageModel(config: AiConfig | null): LanguageModel | nu
 // Selectors
 
 const SelectorRanking = z.object({
-  ranking: z.array(z.object({
-    selector: z.string().describe('One of the verified selectors, copied exactly'),
-    description: z.string().describe('One sentence: what the selector matches on the page'),
-    confidence: z.number().describe('0 to 100: how dependable the selector is for tracking this price'),
-  })),
+  ranking: z.array(
+    z.object({
+      selector: z.string().describe('One of the verified selectors, copied exactly'),
+      description: z.string().describe('One sentence: what the selector matches on the page'),
+      confidence: z.number().describe('0 to 100: how dependable the selector is for tracking this price'),
+    }),
+  ),
 });
 
 const SELECTOR_TASK = [
-  'You help a shop owner track a competitor\'s selling price with a CSS selector.',
+  "You help a shop owner track a competitor's selling price with a CSS selector.",
   'Every selector below was run on the product page and returns the selling price shown. Rank them from the most to the least dependable for tracking this price over time:',
   'selectors that name the price element itself (itemprop, data attributes, semantic classes) beat wide blocks and positions.',
   'For each, write one plain sentence saying what it matches (for example "Sale price £24.99 from the product form") and a confidence from 0 to 100.',
@@ -106,17 +110,19 @@ function sentence(text: string, max = 240): string | null {
 // Pricing suggestions
 
 const PricingAnswer = z.object({
-  suggestions: z.array(z.object({
-    title: z.string(),
-    description: z.string(),
-    confidence: z.number().describe('0 to 1'),
-    recommendedAction: z.string(),
-  })),
+  suggestions: z.array(
+    z.object({
+      title: z.string(),
+      description: z.string(),
+      confidence: z.number().describe('0 to 1'),
+      recommendedAction: z.string(),
+    }),
+  ),
 });
 
 const PRICING_TASK = [
   'You advise a shop owner on pricing against one competitor product.',
-  'You get the figures computed from the competitor\'s real price history and suggestions made from them by rules.',
+  "You get the figures computed from the competitor's real price history and suggestions made from them by rules.",
   'Rewrite the suggestions so they read clearly and rank them from the most to the least useful (at most five), each with a title, a description, a recommended action and a confidence from 0 to 1.',
   'Every number you write must be copied exactly as written from the figures or the suggestions: do not compute, round or invent any number, and do not add facts that are not in the figures.',
 ].join(' ');

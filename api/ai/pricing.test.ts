@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'bun:test';
 import {
-  allowedNumbers, figureSheet, notEnoughHistory, numbersIn, priceFigures, statesOnlyFigures, suggestPricing,
-  type HistoryPoint, type PricingSuggestion,
+  allowedNumbers,
+  figureSheet,
+  notEnoughHistory,
+  numbersIn,
+  priceFigures,
+  statesOnlyFigures,
+  suggestPricing,
+  type HistoryPoint,
+  type PricingSuggestion,
 } from './pricing.ts';
 
 const START = Date.UTC(2025, 4, 5, 9); // a Monday
@@ -31,9 +38,22 @@ describe('figures', () => {
   test('median, range, changes and time since the last change', () => {
     const f = priceFigures(history([100, 100, 90, 90, 95, 95, 95]), { range: 'week' })!;
     expect(f).toMatchObject({
-      points: 7, spanDays: 6, first: 100, current: 95, min: 90, max: 100, median: 95,
-      vsMedianPercent: 0, rangeChangePercent: -5, changes: 2, drops: 1, rises: 1,
-      largestDropPercent: 10, largestRisePercent: 5.6, daysSinceLastChange: 2, lastChangePercent: 5.6,
+      points: 7,
+      spanDays: 6,
+      first: 100,
+      current: 95,
+      min: 90,
+      max: 100,
+      median: 95,
+      vsMedianPercent: 0,
+      rangeChangePercent: -5,
+      changes: 2,
+      drops: 1,
+      rises: 1,
+      largestDropPercent: 10,
+      largestRisePercent: 5.6,
+      daysSinceLastChange: 2,
+      lastChangePercent: 5.6,
     });
   });
 
@@ -60,7 +80,9 @@ describe('suggestion rules', () => {
     expect(titles).toContain('Prices are falling: down 20.0%');
     expect(titles).toContain('Changes price often');
     const belowMedian = suggestions.find((s) => s.title.startsWith('Competitor'))!;
-    expect(belowMedian.description).toBe('They now charge £96.00 against a median of £110.00 over the last 30 days (15 checks, £96.00 to £120.00). This is their lowest price in the range.');
+    expect(belowMedian.description).toBe(
+      'They now charge £96.00 against a median of £110.00 over the last 30 days (15 checks, £96.00 to £120.00). This is their lowest price in the range.',
+    );
     expect(belowMedian.recommendedAction).toStartWith('Hold your price unless you sell the identical item');
   });
 
@@ -114,12 +136,16 @@ describe('suggestion rules', () => {
   test('sparse history: the sentence says what is missing, never that 3 are fewer than 3', () => {
     // Enough prices, all within hours: the span is what is missing.
     const sameDay = notEnoughHistory(history([20, 21, 22], 1), 'last 30 days');
-    expect(sameDay.description).toBe('3 recorded prices in the last 30 days, all within a day. Trends, medians and change patterns need prices spread over at least a day.');
+    expect(sameDay.description).toBe(
+      '3 recorded prices in the last 30 days, all within a day. Trends, medians and change patterns need prices spread over at least a day.',
+    );
     expect(priceFigures(history([20, 21, 22], 1), { range: 'month' })).toBeNull();
-    expect(notEnoughHistory(history([20, 21], 1), 'last 7 days').description)
-      .toBe('Only 2 recorded prices in the last 7 days, all within a day. Trends, medians and change patterns need at least 3 prices spread over at least a day.');
-    expect(notEnoughHistory(history([20]), 'last 7 days').description)
-      .toBe('Only 1 recorded price in the last 7 days. Trends, medians and change patterns need at least 3 prices spread over at least a day.');
+    expect(notEnoughHistory(history([20, 21], 1), 'last 7 days').description).toBe(
+      'Only 2 recorded prices in the last 7 days, all within a day. Trends, medians and change patterns need at least 3 prices spread over at least a day.',
+    );
+    expect(notEnoughHistory(history([20]), 'last 7 days').description).toBe(
+      'Only 1 recorded price in the last 7 days. Trends, medians and change patterns need at least 3 prices spread over at least a day.',
+    );
   });
 
   test('most confident first', () => {

@@ -200,11 +200,15 @@ export function notEnoughHistory(history: readonly HistoryPoint[], rangeLabel: s
   const need = 'Trends, medians and change patterns need';
   const spread = 'spread over at least a day';
   const description =
-    count === 0 ? `There are no prices for this product in the ${rangeLabel}, so there is nothing to compare yet.`
-    : count >= MIN_POINTS ? `${prices}, all within a day. ${need} prices ${spread}.`
-    : count === 1 ? `Only ${prices}. ${need} at least ${MIN_POINTS} prices ${spread}.`
-    : shortSpan ? `Only ${prices}, all within a day. ${need} at least ${MIN_POINTS} prices ${spread}.`
-    : `Only ${prices}. ${need} at least ${MIN_POINTS}.`;
+    count === 0
+      ? `There are no prices for this product in the ${rangeLabel}, so there is nothing to compare yet.`
+      : count >= MIN_POINTS
+        ? `${prices}, all within a day. ${need} prices ${spread}.`
+        : count === 1
+          ? `Only ${prices}. ${need} at least ${MIN_POINTS} prices ${spread}.`
+          : shortSpan
+            ? `Only ${prices}, all within a day. ${need} at least ${MIN_POINTS} prices ${spread}.`
+            : `Only ${prices}. ${need} at least ${MIN_POINTS}.`;
   return {
     title: 'Not enough price history yet',
     description,
@@ -227,9 +231,10 @@ export function suggestPricing(f: PriceFigures): PricingSuggestion[] {
       title: `Competitor is ${pct(f.vsMedianPercent)} below its ${RANGE_MEDIANS[f.range]} median`,
       description: `They now charge ${money(f.current)} against a median of ${money(f.median)} over the ${f.rangeLabel} (${range}).${f.current === f.min ? ' This is their lowest price in the range.' : ''}`,
       confidence: sure(0.85),
-      recommendedAction: f.current === f.min
-        ? 'Hold your price unless you sell the identical item: a price at the bottom of their range rarely lasts. If you must respond, match for a short, dated promotion rather than a permanent cut.'
-        : 'Hold your price unless you sell the identical item; if you do, match only once the lower price has held for a week.',
+      recommendedAction:
+        f.current === f.min
+          ? 'Hold your price unless you sell the identical item: a price at the bottom of their range rarely lasts. If you must respond, match for a short, dated promotion rather than a permanent cut.'
+          : 'Hold your price unless you sell the identical item; if you do, match only once the lower price has held for a week.',
     });
   } else if (f.vsMedianPercent >= 3) {
     out.push({
@@ -271,7 +276,9 @@ export function suggestPricing(f: PriceFigures): PricingSuggestion[] {
       description: `${f.changes} changes in the ${f.rangeLabel}, ${pct(f.averageChangePercent)} on average (${[
         f.drops ? `largest cut ${pct(f.largestDropPercent)}` : '',
         f.rises ? `largest rise ${pct(f.largestRisePercent)}` : '',
-      ].filter(Boolean).join(', ')}); volatility ${pct(f.volatilityPercent)}.`,
+      ]
+        .filter(Boolean)
+        .join(', ')}); volatility ${pct(f.volatilityPercent)}.`,
       confidence: sure(0.7),
       recommendedAction: `Check this competitor at least daily and react only to moves larger than their usual ${pct(f.averageChangePercent)}; a drop alert at that size filters out the noise.`,
     });

@@ -19,7 +19,9 @@ import { createLanguageModel, rankSelectors, rewriteSuggestions, type LanguageMo
 import { figureSheet, notEnoughHistory, priceFigures, RANGE_LABELS, suggestPricing, type PricingSuggestion } from './pricing.ts';
 
 export const DetectSelectorBody = z.object({
-  url: z.string({ error: 'Please enter a product URL first.' }).trim()
+  url: z
+    .string({ error: 'Please enter a product URL first.' })
+    .trim()
     .min(1, 'Please enter a product URL first.')
     .refine(isWebUrl, 'Please enter a valid URL.'),
 });
@@ -36,11 +38,11 @@ export type DetectSelectorAnswer = { success: true; selectors: SelectorSuggestio
 
 /** AI Detects one user may have running at once (each may render a page in the browser). */
 export const DETECTS_PER_USER = 2;
-const detectLimit = perUserLimit(DETECTS_PER_USER, (limit) =>
-  `You have ${limit} detections running already. Wait for one of them to finish, then try again.`);
+const detectLimit = perUserLimit(DETECTS_PER_USER, (limit) => `You have ${limit} detections running already. Wait for one of them to finish, then try again.`);
 
 export const detectionTooSlow = (ms: number): TimeoutAnswer => ({
-  success: false, error: 'timeout',
+  success: false,
+  error: 'timeout',
   message: `The page did not give a price within ${Math.round(ms / 1000)} seconds. Enter the price selector yourself, or try again later.`,
 });
 export type PriceSuggestionsAnswer = { suggestions: PricingSuggestion[] };
@@ -59,7 +61,10 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
     if (!plan.aiDetection) throw new DomainError(AI_DETECTION_NOT_IN_PLAN, 403);
     // A page whose static HTML yields no suggestion and has scripts is detected on its rendered HTML.
     const page = await readPage(url, {
-      fetcher, fetchOptions: fetchOptionsFor(ctx.config, url), renderer: opts.renderer, owner: userId,
+      fetcher,
+      fetchOptions: fetchOptionsFor(ctx.config, url),
+      renderer: opts.renderer,
+      owner: userId,
       satisfied: (document) => detectPriceSelectors(document, { url }).length > 0,
     });
     if (!page.ok) throw new DomainError(`The page could not be analysed: ${page.reason}`, 422, page.code === 'bad-url' ? 'url' : undefined);
@@ -87,11 +92,15 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
 
   return new Elysia()
     .use(authentication(ctx))
-    .post('/api/ai/detect-selector', ({ userId, body }) => {
-      assertCheckableUrl(ctx.config, body.url);
-      const detection = detectLimit(userId, () => detect(userId, body.url));
-      return answerWithin(answerWithinMs, detection, () => detectionTooSlow(answerWithinMs));
-    }, { signedIn: true, body: DetectSelectorBody })
+    .post(
+      '/api/ai/detect-selector',
+      ({ userId, body }) => {
+        assertCheckableUrl(ctx.config, body.url);
+        const detection = detectLimit(userId, () => detect(userId, body.url));
+        return answerWithin(answerWithinMs, detection, () => detectionTooSlow(answerWithinMs));
+      },
+      { signedIn: true, body: DetectSelectorBody },
+    )
     .post('/api/price-suggestions', ({ userId, body }) => suggest(userId, idOf(body.productId, PRODUCT_NOT_FOUND), body.timeFilter), {
       signedIn: true,
       body: PriceSuggestionsBody,

@@ -7,9 +7,20 @@ import { decideAlert } from '../../events/alert.ts';
 import { formatPrice } from '../../site/src/lib/format.ts';
 
 const alert = (over: Partial<AlertMail> = {}): AlertMail => ({
-  alertId: 'a1', userId: 'u1', productId: 'p1', type: 'price_drop', productName: 'Kettle', productUrl: 'https://shop.example/kettle',
-  productImage: null, previousPrice: 20, currentPrice: 18, currency: 'GBP', changePercent: -10, thresholdPercent: null,
-  message: 'Price dropped 10.0% from £20.00 to £18.00', trigger: { eventType: 'PriceObserved', position: 10, at: '2026-03-02T09:00:00.000Z' },
+  alertId: 'a1',
+  userId: 'u1',
+  productId: 'p1',
+  type: 'price_drop',
+  productName: 'Kettle',
+  productUrl: 'https://shop.example/kettle',
+  productImage: null,
+  previousPrice: 20,
+  currentPrice: 18,
+  currency: 'GBP',
+  changePercent: -10,
+  thresholdPercent: null,
+  message: 'Price dropped 10.0% from £20.00 to £18.00',
+  trigger: { eventType: 'PriceObserved', position: 10, at: '2026-03-02T09:00:00.000Z' },
   ...over,
 });
 
@@ -31,18 +42,23 @@ describe('formatting', () => {
 describe('alert e-mail', () => {
   test('subject by type', () => {
     expect(composeAlertEmail([alert()], 'https://pw.example').subject).toBe('Price drop: Kettle is now £18.00 (-10.0%)');
-    expect(composeAlertEmail([alert({ type: 'price_increase', currentPrice: 22, changePercent: 10 })], 'https://pw.example').subject)
-      .toBe('Price increase: Kettle is now £22.00 (+10.0%)');
-    expect(composeAlertEmail([alert({ type: 'threshold_met', thresholdPercent: 5 })], 'https://pw.example').subject)
-      .toBe('Price alert: Kettle is now £18.00 (-10.0%)');
+    expect(composeAlertEmail([alert({ type: 'price_increase', currentPrice: 22, changePercent: 10 })], 'https://pw.example').subject).toBe(
+      'Price increase: Kettle is now £22.00 (+10.0%)',
+    );
+    expect(composeAlertEmail([alert({ type: 'threshold_met', thresholdPercent: 5 })], 'https://pw.example').subject).toBe(
+      'Price alert: Kettle is now £18.00 (-10.0%)',
+    );
   });
 
   test('several alerts: one subject, every alert in order, the links absolute', () => {
-    const mail = composeAlertEmail([
-      alert({ alertId: 'a2', productName: 'Toaster', trigger: { eventType: 'PriceObserved', position: 12, at: '2026-03-02T09:00:00.000Z' } }),
-      alert(),
-      alert({ alertId: 'a3', productName: 'Kettle', trigger: { eventType: 'PriceManuallySet', position: 14, at: '2026-03-02T09:00:00.000Z' } }),
-    ], 'https://pw.example');
+    const mail = composeAlertEmail(
+      [
+        alert({ alertId: 'a2', productName: 'Toaster', trigger: { eventType: 'PriceObserved', position: 12, at: '2026-03-02T09:00:00.000Z' } }),
+        alert(),
+        alert({ alertId: 'a3', productName: 'Kettle', trigger: { eventType: 'PriceManuallySet', position: 14, at: '2026-03-02T09:00:00.000Z' } }),
+      ],
+      'https://pw.example',
+    );
     expect(mail.subject).toBe('3 price alerts: Kettle and 1 more');
     expect(mail.text.indexOf('Kettle (Price Drop)')).toBeLessThan(mail.text.indexOf('Toaster (Price Drop)'));
     expect(mail.text).toContain('See all your alerts: https://pw.example/alerts');
@@ -57,7 +73,7 @@ describe('alert e-mail', () => {
     expect(mail.html).toContain('href="https://shop.example/?a=1&amp;b=&quot;2&quot;"');
   });
 
-  test('prices in the shop\'s currency when known', () => {
+  test("prices in the shop's currency when known", () => {
     const mail = composeAlertEmail([alert({ currency: 'EUR' })], 'https://pw.example');
     expect(mail.text).toContain('Previous price: €20.00');
     expect(mail.text).toContain('Change:         -10.0% (-€2.00)');
@@ -67,7 +83,10 @@ describe('alert e-mail', () => {
 describe('money as the app shows it', () => {
   test('a yen price drop says ¥1,180 in the e-mail, as the app does; dinars keep their three decimals', () => {
     const decided = decideAlert({ kind: 'any' }, { price: 1280, currency: 'JPY' }, { price: 1180, currency: 'JPY' })!;
-    const mail = composeAlertEmail([alert({ currency: 'JPY', previousPrice: 1280, currentPrice: 1180, changePercent: decided.changePercent, message: decided.message })], 'https://pw.example');
+    const mail = composeAlertEmail(
+      [alert({ currency: 'JPY', previousPrice: 1280, currentPrice: 1180, changePercent: decided.changePercent, message: decided.message })],
+      'https://pw.example',
+    );
     expect(formatPrice(1180, 'JPY')).toBe('JP¥1,180');
     expect(mail.subject).toBe(`Price drop: Kettle is now ${formatPrice(1180, 'JPY')} (-7.8%)`);
     expect(mail.text).toContain('Price dropped 7.8% from JP¥1,280 to JP¥1,180');
@@ -82,7 +101,14 @@ describe('money as the app shows it', () => {
 });
 
 describe('stock alert e-mail', () => {
-  const outOfStock = alert({ type: 'out_of_stock', message: 'Out of stock', previousPrice: 24.99, currentPrice: null, changePercent: null, trigger: { eventType: 'PriceCheckFailed', position: 10, at: '2026-03-02T09:00:00.000Z' } });
+  const outOfStock = alert({
+    type: 'out_of_stock',
+    message: 'Out of stock',
+    previousPrice: 24.99,
+    currentPrice: null,
+    changePercent: null,
+    trigger: { eventType: 'PriceCheckFailed', position: 10, at: '2026-03-02T09:00:00.000Z' },
+  });
   const backInStock = alert({ type: 'back_in_stock', message: 'Back in stock at £22.00', previousPrice: 24.99, currentPrice: 22, changePercent: -11.9648 });
 
   test('out of stock: the subject and the last known price, no change without a current price', () => {
@@ -103,7 +129,10 @@ describe('stock alert e-mail', () => {
   });
 
   test('mixed with price alerts: one e-mail', () => {
-    const mail = composeAlertEmail([alert({ alertId: 'a2', trigger: { eventType: 'PriceObserved', position: 9, at: '2026-03-02T09:00:00.000Z' } }), outOfStock], 'https://pw.example');
+    const mail = composeAlertEmail(
+      [alert({ alertId: 'a2', trigger: { eventType: 'PriceObserved', position: 9, at: '2026-03-02T09:00:00.000Z' } }), outOfStock],
+      'https://pw.example',
+    );
     expect(mail.subject).toBe('2 alerts: Kettle');
     expect(mail.text).toContain('2 products you monitor have changed.');
     expect(mail.text.indexOf('(Price Drop)')).toBeLessThan(mail.text.indexOf('(Out of Stock)'));
@@ -112,14 +141,17 @@ describe('stock alert e-mail', () => {
 
 describe('weekly e-mail', () => {
   test('one line per product, the busiest first', () => {
-    const mail = composeWeeklyEmail({
-      weekOf: '2026-03-02',
-      products: [
-        { name: 'Quiet', url: 'https://shop.example/q', currency: 'GBP', startPrice: 10, endPrice: 10, low: 10, high: 10, changes: 0 },
-        { name: 'Busy', url: 'https://shop.example/b', currency: 'GBP', startPrice: 100, endPrice: 90, low: 85, high: 100, changes: 4 },
-        { name: 'New', url: 'https://shop.example/n', currency: null, startPrice: null, endPrice: null, low: null, high: null, changes: 0 },
-      ],
-    }, 'https://pw.example');
+    const mail = composeWeeklyEmail(
+      {
+        weekOf: '2026-03-02',
+        products: [
+          { name: 'Quiet', url: 'https://shop.example/q', currency: 'GBP', startPrice: 10, endPrice: 10, low: 10, high: 10, changes: 0 },
+          { name: 'Busy', url: 'https://shop.example/b', currency: 'GBP', startPrice: 100, endPrice: 90, low: 85, high: 100, changes: 4 },
+          { name: 'New', url: 'https://shop.example/n', currency: null, startPrice: null, endPrice: null, low: null, high: null, changes: 0 },
+        ],
+      },
+      'https://pw.example',
+    );
     expect(mail.subject).toBe('Your weekly price report, week of 2 March 2026');
     expect(mail.text).toContain('1 of your 3 products changed price in the last 7 days.');
     expect(mail.text.indexOf('Busy')).toBeLessThan(mail.text.indexOf('Quiet'));

@@ -91,7 +91,8 @@ describe('price alert e-mails', () => {
       '  Change:         -10.0% (-£2.00)',
       '  Product page:   https://shop.example.com/kettle',
       `See all your alerts: ${ORIGIN}/alerts`,
-    ]) expect(mail!.text).toContain(line);
+    ])
+      expect(mail!.text).toContain(line);
     expect(mail!.html).toContain('Steel &lt;Kettle&gt; 1.7L');
     expect(mail!.html).toContain('£20.00');
     expect(mail!.html).toContain('£18.00');
@@ -109,7 +110,8 @@ describe('price alert e-mails', () => {
     const u = await api.signIn();
     const other = await api.signIn();
     const ids: string[] = [];
-    for (const name of ['Kettle', 'Toaster', 'Blender']) ids.push(await api.addProduct(u.cookie, { name, url: `https://shop.example.com/${name.toLowerCase()}` }));
+    for (const name of ['Kettle', 'Toaster', 'Blender'])
+      ids.push(await api.addProduct(u.cookie, { name, url: `https://shop.example.com/${name.toLowerCase()}` }));
     const theirs = await api.addProduct(other.cookie, { name: 'Mixer' });
     for (const id of ids) await observe(ctx, id, u.userId, 50);
     await observe(ctx, theirs, other.userId, 50);
@@ -133,8 +135,16 @@ describe('price alert e-mails', () => {
   test('e-mail notifications off: the alert shows in the app, no e-mail is sent', async () => {
     const u = await api.signIn();
     const put = await api.request('/api/settings', {
-      method: 'PUT', cookie: u.cookie,
-      body: JSON.stringify({ emailNotifications: false, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'GBP', timezone: 'Europe/London' }),
+      method: 'PUT',
+      cookie: u.cookie,
+      body: JSON.stringify({
+        emailNotifications: false,
+        priceDropAlerts: true,
+        weeklyReports: false,
+        checkFrequency: 'daily',
+        currency: 'GBP',
+        timezone: 'Europe/London',
+      }),
     });
     expect(put.status).toBe(200);
     const productId = await api.addProduct(u.cookie);
@@ -150,8 +160,16 @@ describe('price alert e-mails', () => {
   test('price drop alerts off: no alert, so no e-mail', async () => {
     const u = await api.signIn();
     await api.request('/api/settings', {
-      method: 'PUT', cookie: u.cookie,
-      body: JSON.stringify({ emailNotifications: true, priceDropAlerts: false, weeklyReports: false, checkFrequency: 'daily', currency: 'GBP', timezone: 'Europe/London' }),
+      method: 'PUT',
+      cookie: u.cookie,
+      body: JSON.stringify({
+        emailNotifications: true,
+        priceDropAlerts: false,
+        weeklyReports: false,
+        checkFrequency: 'daily',
+        currency: 'GBP',
+        timezone: 'Europe/London',
+      }),
     });
     const productId = await api.addProduct(u.cookie);
     await observe(ctx, productId, u.userId, 20);
@@ -181,8 +199,16 @@ describe('stock alert e-mails', () => {
 
     const quiet = await api.signIn();
     await api.request('/api/settings', {
-      method: 'PUT', cookie: quiet.cookie,
-      body: JSON.stringify({ emailNotifications: false, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'GBP', timezone: 'Europe/London' }),
+      method: 'PUT',
+      cookie: quiet.cookie,
+      body: JSON.stringify({
+        emailNotifications: false,
+        priceDropAlerts: true,
+        weeklyReports: false,
+        checkFrequency: 'daily',
+        currency: 'GBP',
+        timezone: 'Europe/London',
+      }),
     });
     const theirs = await api.addProduct(quiet.cookie, { threshold: 'none' });
     await observe(ctx, theirs, quiet.userId, 10, new Date(), 'InStock');
@@ -224,7 +250,9 @@ describe('delivery exactly once', () => {
     const u = await userWithDrop();
     await settle(ctx);
     let held = false;
-    smtp.hold(() => { held = true; });
+    smtp.hold(() => {
+      held = true;
+    });
     const stop = new AbortController();
     const running = senderFor().run(stop.signal);
     await until(() => held);
@@ -253,7 +281,9 @@ describe('delivery exactly once', () => {
     };
     mailers.push(dying);
     let held = false;
-    smtp.hold(() => { held = true; });
+    smtp.hold(() => {
+      held = true;
+    });
     void createOutboxSender(ctx, dying, { ...FAST, leaseMs: 500 }).deliverDue();
     await until(() => held);
     crash.abort();
@@ -273,9 +303,15 @@ describe('delivery exactly once', () => {
     await settle(ctx);
     await Bun.sleep(FAST.quietMs! + 20);
     let held = false;
-    smtp.hold(() => { held = true; });
+    smtp.hold(() => {
+      held = true;
+    });
     const url = (ctx.database as { url?: string }).url!;
-    const child = Bun.spawn([process.execPath, '-e', `
+    const child = Bun.spawn(
+      [
+        process.execPath,
+        '-e',
+        `
       const { loadConfig } = await import(${JSON.stringify(`${import.meta.dir}/../config.ts`)});
       const { createContext } = await import(${JSON.stringify(`${import.meta.dir}/../create-context.ts`)});
       const { openDatabase } = await import(${JSON.stringify(`${import.meta.dir}/../../db/index.ts`)});
@@ -283,7 +319,10 @@ describe('delivery exactly once', () => {
       const { createOutboxSender } = await import(${JSON.stringify(`${import.meta.dir}/sender.ts`)});
       const config = loadConfig({ DATABASE_URL: ${JSON.stringify(url)}, SMTP_URL: ${JSON.stringify(smtp.url)}, PUBLIC_URL: ${JSON.stringify(ORIGIN)} });
       const ctx = await createContext(config, { database: await openDatabase({ url: config.databaseUrl, max: 2 }) });
-      await createOutboxSender(ctx, createMailer(config), { quietMs: 50, leaseMs: 1000 }).deliverDue();`], { stdout: 'ignore', stderr: 'inherit' });
+      await createOutboxSender(ctx, createMailer(config), { quietMs: 50, leaseMs: 1000 }).deliverDue();`,
+      ],
+      { stdout: 'ignore', stderr: 'inherit' },
+    );
     try {
       await until(() => held, 20_000);
     } finally {
@@ -302,7 +341,12 @@ describe('delivery exactly once', () => {
   test('a sender that dies after the server answered, before recording: sent again with the same Message-ID', async () => {
     const u = await userWithDrop();
     await settle(ctx);
-    const crashing = senderFor(smtp.url, { leaseMs: 300, afterSend: () => { throw new Error('process killed'); } });
+    const crashing = senderFor(smtp.url, {
+      leaseMs: 300,
+      afterSend: () => {
+        throw new Error('process killed');
+      },
+    });
     const error = console.error;
     console.error = () => {};
     try {
@@ -379,16 +423,22 @@ describe('weekly report', () => {
   async function reportUser(timezone: string, weeklyReports = true) {
     const u = await api.signIn();
     await api.request('/api/settings', {
-      method: 'PUT', cookie: u.cookie,
+      method: 'PUT',
+      cookie: u.cookie,
       body: JSON.stringify({ emailNotifications: true, priceDropAlerts: true, weeklyReports, checkFrequency: 'daily', currency: 'GBP', timezone }),
     });
     return u;
   }
 
-  test('queued on Monday from 08:00 in the user\'s time zone, once a week', async () => {
+  test("queued on Monday from 08:00 in the user's time zone, once a week", async () => {
     const u = await reportUser('Asia/Tokyo');
     const productId = await api.addProduct(u.cookie, { name: 'Espresso Machine', threshold: 'none' });
-    for (const [price, daysBefore] of [[300, 9], [280, 5], [260, 3], [275, 1]] as const) {
+    for (const [price, daysBefore] of [
+      [300, 9],
+      [280, 5],
+      [260, 3],
+      [275, 1],
+    ] as const) {
       await observe(ctx, productId, u.userId, price, new Date(monday.getTime() - daysBefore * DAY));
     }
     const off = await reportUser('Asia/Tokyo', false);
@@ -412,7 +462,7 @@ describe('weekly report', () => {
     expect((await recorded(u.userId, 'EmailSent'))[0]).toMatchObject({ kind: 'weekly', alertIds: [] });
   });
 
-  test('not on other days, and London\'s Monday 08:00 is its own', async () => {
+  test("not on other days, and London's Monday 08:00 is its own", async () => {
     const london = await reportUser('Europe/London');
     const sunday = new Date(monday.getTime() - DAY);
     await queueWeeklyReports(ctx, sunday);
@@ -429,7 +479,11 @@ test('without SMTP_URL each e-mail is written as an .eml file under DATA_DIR/out
     const mailer = createMailer({ smtpUrl: null, mailFrom: 'Pricewatch <alerts@localhost>', dataDir });
     const log = console.log;
     console.log = () => {};
-    const { response } = await mailer.send({ to: 'a@example.com', subject: 'Price drop: Kettle', text: 'Now £18.00', html: '<p>Now £18.00</p>', messageId: '<alerts.abc@localhost>' }).finally(() => { console.log = log; });
+    const { response } = await mailer
+      .send({ to: 'a@example.com', subject: 'Price drop: Kettle', text: 'Now £18.00', html: '<p>Now £18.00</p>', messageId: '<alerts.abc@localhost>' })
+      .finally(() => {
+        console.log = log;
+      });
     const path = join(dataDir, 'outbox', 'alerts.abc@localhost.eml');
     expect(response).toBe(`written to ${path}`);
     expect(existsSync(path)).toBe(true);

@@ -32,7 +32,12 @@ function change(a: AlertMail): string | null {
 
 /** The figures an alert's card lists; a stock alert lists the prices it knows. */
 function figures(a: AlertMail): [label: string, value: string][] {
-  if (!isStock(a)) return [['Previous price', price(a.previousPrice, a.currency)], ['Current price', price(a.currentPrice, a.currency)], ['Change', change(a) ?? '—']];
+  if (!isStock(a))
+    return [
+      ['Previous price', price(a.previousPrice, a.currency)],
+      ['Current price', price(a.currentPrice, a.currency)],
+      ['Change', change(a) ?? '—'],
+    ];
   const rows: [string, string][] = [];
   if (a.previousPrice !== null) rows.push(['Last known price', price(a.previousPrice, a.currency)]);
   if (a.currentPrice !== null) rows.push(['Price on the page', price(a.currentPrice, a.currency)]);
@@ -72,11 +77,16 @@ function button(href: string, label: string): string {
 /** One e-mail for the alerts of one user, oldest first. */
 export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: string): ComposedMail {
   const sorted = [...alerts].sort((a, b) => a.trigger.position - b.trigger.position);
-  const alertsUrl = `${publicUrl}/alerts`, settingsUrl = `${publicUrl}/settings`;
+  const alertsUrl = `${publicUrl}/alerts`,
+    settingsUrl = `${publicUrl}/settings`;
   const intro = !sorted.some(isStock)
-    ? (sorted.length === 1 ? 'A price you monitor has changed.' : `${sorted.length} prices you monitor have changed.`)
+    ? sorted.length === 1
+      ? 'A price you monitor has changed.'
+      : `${sorted.length} prices you monitor have changed.`
     : sorted.length === 1
-      ? (sorted[0]!.type === 'out_of_stock' ? 'A product you monitor has gone out of stock.' : 'A product you monitor is back in stock.')
+      ? sorted[0]!.type === 'out_of_stock'
+        ? 'A product you monitor has gone out of stock.'
+        : 'A product you monitor is back in stock.'
       : `${sorted.length} products you monitor have changed.`;
 
   const text = [
@@ -93,23 +103,35 @@ export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: strin
     `You receive these e-mails because e-mail notifications are on. Change that in your settings: ${settingsUrl}`,
   ].join('\n');
 
-  const cards = sorted.map((a) => `
+  const cards = sorted
+    .map(
+      (a) => `
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border:1px solid #e4e4e7;border-radius:6px;margin:0 0 12px">
 <tr><td style="padding:16px">
 <p style="margin:0 0 4px"><span style="display:inline-block;font-size:12px;font-weight:600;color:${alertColour(a.type)}">${escapeHtml(alertLabel(a.type))}</span></p>
 <p style="margin:0 0 8px;font-size:16px;font-weight:600">${escapeHtml(a.productName)}</p>
 <p style="margin:0 0 12px;font-size:14px;color:#52525b">${escapeHtml(a.message)}</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="font-size:14px;margin:0 0 12px">
-${figures(a).map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#71717a">${escapeHtml(label)}</td><td style="font-weight:600${label === 'Change' ? `;color:${(a.changePercent ?? 0) < 0 ? TONE_COLOURS.good : TONE_COLOURS.bad}` : ''}">${escapeHtml(value)}</td></tr>`).join('\n')}
+${figures(a)
+  .map(
+    ([label, value]) =>
+      `<tr><td style="padding:2px 16px 2px 0;color:#71717a">${escapeHtml(label)}</td><td style="font-weight:600${label === 'Change' ? `;color:${(a.changePercent ?? 0) < 0 ? TONE_COLOURS.good : TONE_COLOURS.bad}` : ''}">${escapeHtml(value)}</td></tr>`,
+  )
+  .join('\n')}
 </table>
 <a href="${escapeHtml(a.productUrl)}" style="font-size:14px;color:#2563eb">View product page</a>
-</td></tr></table>`).join('');
+</td></tr></table>`,
+    )
+    .join('');
 
-  const html = layout(alertSubject(sorted), `
+  const html = layout(
+    alertSubject(sorted),
+    `
 <p style="margin:0 0 16px;font-size:16px">${escapeHtml(intro)}</p>
 ${cards}
 <p style="margin:16px 0 0">${button(alertsUrl, 'See all alerts')}</p>`,
-  `You receive these e-mails because e-mail notifications are on. <a href="${escapeHtml(settingsUrl)}" style="color:#71717a">Change your settings</a>.`);
+    `You receive these e-mails because e-mail notifications are on. <a href="${escapeHtml(settingsUrl)}" style="color:#71717a">Change your settings</a>.`,
+  );
 
   return { subject: alertSubject(sorted), text, html };
 }
@@ -121,28 +143,36 @@ export type WeeklyReport = {
   /** The local date of the Monday the report is for (YYYY-MM-DD). */
   weekOf: string;
   products: {
-    name: string; url: string; currency: string | null;
+    name: string;
+    url: string;
+    currency: string | null;
     /** The price at the start of the week (or the first one seen in it) and now; null without prices. */
-    startPrice: number | null; endPrice: number | null;
-    low: number | null; high: number | null;
+    startPrice: number | null;
+    endPrice: number | null;
+    low: number | null;
+    high: number | null;
     changes: number;
   }[];
 };
 
 export function composeWeeklyEmail(report: WeeklyReport, publicUrl: string): ComposedMail {
-  const historyUrl = `${publicUrl}/price-history`, settingsUrl = `${publicUrl}/settings`;
+  const historyUrl = `${publicUrl}/price-history`,
+    settingsUrl = `${publicUrl}/settings`;
   const subject = `Your weekly price report, week of ${formatDay(report.weekOf)}`;
   const moved = report.products.filter((p) => p.changes > 0).length;
-  const intro = report.products.length === 0
-    ? 'You are not monitoring any products yet.'
-    : `${moved} of your ${report.products.length} product${report.products.length === 1 ? '' : 's'} changed price in the last 7 days.`;
-  const rows = [...report.products].sort((a, b) => b.changes - a.changes || a.name.localeCompare(b.name)).map((p) => {
-    const price = (n: number | null) => (n === null ? '—' : formatMoney(n, p.currency));
-    // No percent from a price of 0; a fall to 0 is -100%.
-    const pct = p.startPrice && p.endPrice !== null ? signedPercent(((p.endPrice - p.startPrice) / p.startPrice) * 100) : '—';
-    const changes = `${p.changes} change${p.changes === 1 ? '' : 's'}`;
-    return { p, price, pct, changes };
-  });
+  const intro =
+    report.products.length === 0
+      ? 'You are not monitoring any products yet.'
+      : `${moved} of your ${report.products.length} product${report.products.length === 1 ? '' : 's'} changed price in the last 7 days.`;
+  const rows = [...report.products]
+    .sort((a, b) => b.changes - a.changes || a.name.localeCompare(b.name))
+    .map((p) => {
+      const price = (n: number | null) => (n === null ? '—' : formatMoney(n, p.currency));
+      // No percent from a price of 0; a fall to 0 is -100%.
+      const pct = p.startPrice && p.endPrice !== null ? signedPercent(((p.endPrice - p.startPrice) / p.startPrice) * 100) : '—';
+      const changes = `${p.changes} change${p.changes === 1 ? '' : 's'}`;
+      return { p, price, pct, changes };
+    });
 
   const text = [
     intro,
@@ -159,17 +189,22 @@ export function composeWeeklyEmail(report: WeeklyReport, publicUrl: string): Com
   ].join('\n');
 
   const cell = 'padding:8px 8px 8px 0;border-bottom:1px solid #e4e4e7;font-size:14px';
-  const table = rows.length ? `
+  const table = rows.length
+    ? `
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:0 0 16px">
 <tr><th align="left" style="${cell};color:#71717a">Product</th><th align="right" style="${cell};color:#71717a">Start</th><th align="right" style="${cell};color:#71717a">Now</th><th align="right" style="${cell};color:#71717a">Change</th><th align="right" style="${cell};color:#71717a">Changes</th></tr>
 ${rows.map(({ p, price, pct }) => `<tr><td style="${cell}"><a href="${escapeHtml(p.url)}" style="color:#18181b">${escapeHtml(p.name)}</a></td><td align="right" style="${cell}">${escapeHtml(price(p.startPrice))}</td><td align="right" style="${cell}">${escapeHtml(price(p.endPrice))}</td><td align="right" style="${cell}">${pct}</td><td align="right" style="${cell}">${p.changes}</td></tr>`).join('\n')}
-</table>` : '';
+</table>`
+    : '';
 
-  const html = layout(subject, `
+  const html = layout(
+    subject,
+    `
 <p style="margin:0 0 16px;font-size:16px">${escapeHtml(intro)}</p>
 ${table}
 <p style="margin:16px 0 0">${button(historyUrl, 'See price history')}</p>`,
-  `You receive this report because weekly reports are on. <a href="${escapeHtml(settingsUrl)}" style="color:#71717a">Change your settings</a>.`);
+    `You receive this report because weekly reports are on. <a href="${escapeHtml(settingsUrl)}" style="color:#71717a">Change your settings</a>.`,
+  );
   return { subject, text, html };
 }
 
@@ -183,10 +218,13 @@ export type NoticeMail = EventData<'NoticeRaised'>;
 export function composeNoticeEmail(notice: NoticeMail, publicUrl: string): ComposedMail {
   const link = `${publicUrl}${notice.link}`;
   const text = [notice.message, '', `Open your settings: ${link}`].join('\n');
-  const html = layout(notice.title, `
+  const html = layout(
+    notice.title,
+    `
 <p style="margin:0 0 16px;font-size:16px;font-weight:600">${escapeHtml(notice.title)}</p>
 <p style="margin:0 0 16px;font-size:14px">${escapeHtml(notice.message)}</p>
 <p style="margin:16px 0 0">${button(link, 'Open notification settings')}</p>`,
-  'You receive this e-mail because it concerns how your alerts reach you.');
+    'You receive this e-mail because it concerns how your alerts reach you.',
+  );
   return { subject: notice.title, text, html };
 }

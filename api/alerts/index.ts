@@ -19,7 +19,8 @@ export const alertsModule = {
     // Weekly reports go out on Monday from 08:00 in each user's time zone; a minute's look finds them.
     { name: 'weekly-reports', roles: ['server'], cron: '* * * * *', run: (ctx) => queueWeeklyReports(ctx) },
     {
-      name: 'email-sender', roles: ['server'],
+      name: 'email-sender',
+      roles: ['server'],
       async loop(ctx, signal) {
         const mailer = createMailer(ctx.config);
         try {

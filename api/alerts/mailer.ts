@@ -17,7 +17,14 @@ export type Mailer = { send(mail: OutgoingMail): Promise<{ response: string }>; 
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>): Mailer {
-  const headers = (mail: OutgoingMail) => ({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+  const headers = (mail: OutgoingMail) => ({
+    from: config.mailFrom,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    messageId: mail.messageId,
+  });
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport({ url: config.smtpUrl, pool: true, maxConnections: 5, ...SMTP_TIMEOUTS } as never);
     return {

@@ -61,7 +61,7 @@ export const emailOutboxReactor: Projection = {
     const rows: { id: string; user_id: string; kind: OutboxKind; to_address: string; payload: unknown; batch_id?: string }[] = [];
     const recipient = (userId: string) => {
       let r = recipients.get(userId);
-      if (!r) recipients.set(userId, r = { user_id: userId, email: null, email_notifications: DEFAULT_SETTINGS.emailNotifications });
+      if (!r) recipients.set(userId, (r = { user_id: userId, email: null, email_notifications: DEFAULT_SETTINGS.emailNotifications }));
       return r;
     };
 
@@ -88,7 +88,15 @@ export const emailOutboxReactor: Projection = {
         case 'NoticeRaised': {
           // Says why alerts stopped reaching the user, so it goes out whatever the alert e-mail setting; alone, at once.
           const r = recipient(e.data.userId);
-          if (r.email) rows.push({ id: e.data.alertId, user_id: r.user_id, kind: 'notice', to_address: r.email, payload: e.data, batch_id: batchIdFor('notice', [e.data.alertId]) });
+          if (r.email)
+            rows.push({
+              id: e.data.alertId,
+              user_id: r.user_id,
+              kind: 'notice',
+              to_address: r.email,
+              payload: e.data,
+              batch_id: batchIdFor('notice', [e.data.alertId]),
+            });
           break;
         }
       }
@@ -141,7 +149,10 @@ const emails = outbox('email_outbox');
 
 /** The id of a batch, from its contents: the same alerts always make the same e-mail. */
 export function batchIdFor(kind: OutboxKind, itemIds: readonly string[]): string {
-  return createHash('sha256').update(`${kind}:${[...itemIds].sort().join(',')}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`${kind}:${[...itemIds].sort().join(',')}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 export type ClaimOptions = {
@@ -162,7 +173,9 @@ const seconds = (ms: number) => ms / 1000;
 export async function claimBatches(sql: Sql, opts: ClaimOptions): Promise<Batch[]> {
   return transaction(sql, async (tx) => {
     const { rows, leaseToken } = await emails.claim<Row>(tx, {
-      limit: opts.limit, leaseMs: opts.leaseMs, order: tx`enqueued_at, id`,
+      limit: opts.limit,
+      leaseMs: opts.leaseMs,
+      order: tx`enqueued_at, id`,
       where: tx`(batch_id IS NOT NULL OR user_id IN (
         SELECT user_id FROM email_outbox WHERE batch_id IS NULL
         GROUP BY user_id
@@ -180,7 +193,10 @@ export async function claimBatches(sql: Sql, opts: ClaimOptions): Promise<Batch[
       const itemIds = group.map((r) => r.id);
       return {
         id: first.batch_id ?? batchIdFor(first.kind, itemIds),
-        userId: first.user_id, kind: first.kind, to: first.to_address, itemIds,
+        userId: first.user_id,
+        kind: first.kind,
+        to: first.to_address,
+        itemIds,
         payloads: group.map((r) => r.payload),
         attempt: Math.max(...group.map((r) => r.attempts)),
         firstQueuedAt: new Date(Math.min(...group.map((r) => +r.enqueued_at))),
@@ -189,7 +205,8 @@ export async function claimBatches(sql: Sql, opts: ClaimOptions): Promise<Batch[
     });
     // A new batch's id is fixed at its first claim, so its retries are the same e-mail.
     const fresh = batches.filter((b) => rows.some((r) => r.id === b.itemIds[0] && r.batch_id === null));
-    const ids = fresh.flatMap((b) => b.itemIds), batchIds = fresh.flatMap((b) => b.itemIds.map(() => b.id));
+    const ids = fresh.flatMap((b) => b.itemIds),
+      batchIds = fresh.flatMap((b) => b.itemIds.map(() => b.id));
     if (ids.length) {
       await tx`
         UPDATE email_outbox SET batch_id = t.batch_id

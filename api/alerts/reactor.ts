@@ -21,12 +21,24 @@ import type { Projection } from '../../projections/projection.ts';
  */
 
 type Handled =
-  | EventOf<'ProductAdded'> | EventOf<'ProductEdited'> | EventOf<'ProductRemoved'>
-  | EventOf<'PriceObserved'> | EventOf<'PriceManuallySet'> | EventOf<'PriceCorrected'> | EventOf<'PriceCheckFailed'> | EventOf<'SettingsChanged'>;
+  | EventOf<'ProductAdded'>
+  | EventOf<'ProductEdited'>
+  | EventOf<'ProductRemoved'>
+  | EventOf<'PriceObserved'>
+  | EventOf<'PriceManuallySet'>
+  | EventOf<'PriceCorrected'>
+  | EventOf<'PriceCheckFailed'>
+  | EventOf<'SettingsChanged'>;
 
 type ProductState = {
-  product_id: string; user_id: string; name: string; url: string; image_url: string | null;
-  rule: AlertRule; price: number | null; currency: string | null;
+  product_id: string;
+  user_id: string;
+  name: string;
+  url: string;
+  image_url: string | null;
+  rule: AlertRule;
+  price: number | null;
+  currency: string | null;
   /** The event the price comes from. */
   price_position: number | null;
   /** The last availability a page stated; null until one does. */
@@ -39,7 +51,9 @@ type ProductState = {
  * alerts, and one observation can raise a price alert and a stock alert.
  */
 export function alertIdFor(triggerPosition: number, kind: 'price' | 'stock' = 'price'): string {
-  const h = createHash('sha256').update(kind === 'price' ? `alert:${triggerPosition}` : `alert:${triggerPosition}:${kind}`).digest('hex');
+  const h = createHash('sha256')
+    .update(kind === 'price' ? `alert:${triggerPosition}` : `alert:${triggerPosition}:${kind}`)
+    .digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -78,20 +92,38 @@ export function alertRulesReactor(store: EventStore): Projection {
       const events = recorded as RecordedEvent<Handled>[];
       const productIds = [...new Set(events.flatMap((e) => (e.type === 'SettingsChanged' ? [] : [e.data.productId])))];
       const userIds = [...new Set(events.map((e) => e.data.userId))];
-      const products = new Map((await tx<ProductState[]>`SELECT * FROM alert_rule_products WHERE product_id = ANY(${productIds}::text[])`)
-        .map((p) => [p.product_id, p]));
-      const settings = new Map((await tx<{ user_id: string; price_drop_alerts: boolean; currency: string | null }[]>`
-        SELECT * FROM alert_rule_settings WHERE user_id = ANY(${userIds}::text[])`).map((s) => [s.user_id, s]));
+      const products = new Map(
+        (await tx<ProductState[]>`SELECT * FROM alert_rule_products WHERE product_id = ANY(${productIds}::text[])`).map((p) => [p.product_id, p]),
+      );
+      const settings = new Map(
+        (
+          await tx<{ user_id: string; price_drop_alerts: boolean; currency: string | null }[]>`
+        SELECT * FROM alert_rule_settings WHERE user_id = ANY(${userIds}::text[])`
+        ).map((s) => [s.user_id, s]),
+      );
       const dropAlertsOf = (userId: string) => settings.get(userId)?.price_drop_alerts ?? DEFAULT_SETTINGS.priceDropAlerts;
       /** The currency of a price whose page stated none, nor any before: the user's currency setting. */
       const currencyOf = (p: ProductState, stated: string | null) => stated ?? p.currency ?? settings.get(p.user_id)?.currency ?? DEFAULT_SETTINGS.currency;
-      const changed = new Set<string>(), removed = new Set<string>(), settingsChanged = new Set<string>();
+      const changed = new Set<string>(),
+        removed = new Set<string>(),
+        settingsChanged = new Set<string>();
       const alerts = new Map<string, NewEvent[]>();
 
-      const raise = (p: ProductState, e: RecordedEvent, kind: 'price' | 'stock', alert: {
-        type: AlertType; message: string; previousPrice: number | null; currentPrice: number | null; currency: string | null;
-        changePercent: number | null; thresholdPercent: number | null; at: string;
-      }) => {
+      const raise = (
+        p: ProductState,
+        e: RecordedEvent,
+        kind: 'price' | 'stock',
+        alert: {
+          type: AlertType;
+          message: string;
+          previousPrice: number | null;
+          currentPrice: number | null;
+          currency: string | null;
+          changePercent: number | null;
+          thresholdPercent: number | null;
+          at: string;
+        },
+      ) => {
         const { at, ...figures } = alert;
         const list = alerts.get(p.user_id) ?? [];
         list.push({
@@ -99,8 +131,13 @@ export function alertRulesReactor(store: EventStore): Projection {
           ...(e.metadata.backfill ? { metadata: { backfill: true } } : {}),
           type: 'AlertRaised',
           data: {
-            alertId: alertIdFor(e.position, kind), userId: p.user_id, productId: p.product_id,
-            productName: p.name, productUrl: p.url, productImage: p.image_url, ...figures,
+            alertId: alertIdFor(e.position, kind),
+            userId: p.user_id,
+            productId: p.product_id,
+            productName: p.name,
+            productUrl: p.url,
+            productImage: p.image_url,
+            ...figures,
             trigger: { eventType: e.type as 'PriceObserved' | 'PriceManuallySet' | 'PriceCheckFailed', position: e.position, at },
           },
         });
@@ -110,8 +147,12 @@ export function alertRulesReactor(store: EventStore): Projection {
       // Backfilled history (the demo account's past week) raises the alerts its rules would have raised then.
       const priced = (p: ProductState, e: RecordedEvent, price: number, currency: string | null, at: string) => {
         const written = currencyOf(p, currency);
-        const decision = decideAlert(p.rule, p.price === null ? null : { price: p.price, currency: p.currency }, { price, currency: written },
-          { priceDropAlerts: dropAlertsOf(p.user_id) });
+        const decision = decideAlert(
+          p.rule,
+          p.price === null ? null : { price: p.price, currency: p.currency },
+          { price, currency: written },
+          { priceDropAlerts: dropAlertsOf(p.user_id) },
+        );
         if (decision) {
           raise(p, e, 'price', { ...decision, previousPrice: p.price!, currentPrice: price, currency: written, at });
         }
@@ -123,12 +164,18 @@ export function alertRulesReactor(store: EventStore): Projection {
       /** `price` is what this check read (null for a failed check); the alert also names the price before it. */
       const stocked = (p: ProductState, e: RecordedEvent, availability: Availability | null, price: number | null, currency: string | null, at: string) => {
         if (availability === null) return; // the page did not say: nothing changes
-        const previousPrice = p.price, known = currencyOf(p, currency);
+        const previousPrice = p.price,
+          known = currencyOf(p, currency);
         const decision = decideStockAlert(p.availability, availability, price === null ? null : { price, currency: known }, { stockAlerts: p.stock_alerts });
         if (decision) {
           const comparable = price !== null && previousPrice !== null && previousPrice > 0;
           raise(p, e, 'stock', {
-            ...decision, previousPrice, currentPrice: price, currency: known, thresholdPercent: null, at,
+            ...decision,
+            previousPrice,
+            currentPrice: price,
+            currency: known,
+            thresholdPercent: null,
+            at,
             changePercent: comparable ? Math.round(((price - previousPrice) / previousPrice) * 1_000_000) / 10_000 : null,
           });
         }
@@ -144,8 +191,17 @@ export function alertRulesReactor(store: EventStore): Projection {
         if (e.type === 'ProductAdded') {
           const d = e.data;
           products.set(d.productId, {
-            product_id: d.productId, user_id: d.userId, name: d.name, url: d.url, image_url: d.imageUrl, rule: d.alertRule,
-            price: null, currency: null, price_position: null, availability: null, stock_alerts: d.stockAlerts,
+            product_id: d.productId,
+            user_id: d.userId,
+            name: d.name,
+            url: d.url,
+            image_url: d.imageUrl,
+            rule: d.alertRule,
+            price: null,
+            currency: null,
+            price_position: null,
+            availability: null,
+            stock_alerts: d.stockAlerts,
           });
           removed.delete(d.productId);
           changed.add(d.productId);

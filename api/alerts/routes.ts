@@ -47,9 +47,19 @@ export const ALERTS_PAGE = 25;
 export const BACKTEST_DAYS = 30;
 
 type Row = {
-  id: string; type: string; product_id: string; product_name: string; product_image: string | null; product_url: string;
-  message: string; previous_price: number | null; current_price: number | null; currency: string; change_percent: number | null;
-  is_read: boolean; created_at: Date;
+  id: string;
+  type: string;
+  product_id: string;
+  product_name: string;
+  product_image: string | null;
+  product_url: string;
+  message: string;
+  previous_price: number | null;
+  current_price: number | null;
+  currency: string;
+  change_percent: number | null;
+  is_read: boolean;
+  created_at: Date;
 };
 
 /** The Alerts screen's search (product name or message, ignoring case), type and status filters. */
@@ -73,15 +83,18 @@ const THRESHOLD_MESSAGE = 'Threshold must be a positive number';
  * 'any', or a drop percent from 0 to 100.
  */
 export const BacktestRule = z.object({
-  threshold: z.string().optional().transform((threshold, ctx): AlertRule => {
-    const text = threshold?.trim() ?? '';
-    if (text === '' || text === 'none') return { kind: 'none' };
-    if (text === 'any') return { kind: 'any' };
-    const percent = Number(text);
-    if (Number.isFinite(percent) && percent >= 0 && percent <= 100) return { kind: 'drop', percent };
-    ctx.addIssue({ code: 'custom', message: THRESHOLD_MESSAGE });
-    return z.NEVER;
-  }),
+  threshold: z
+    .string()
+    .optional()
+    .transform((threshold, ctx): AlertRule => {
+      const text = threshold?.trim() ?? '';
+      if (text === '' || text === 'none') return { kind: 'none' };
+      if (text === 'any') return { kind: 'any' };
+      const percent = Number(text);
+      if (Number.isFinite(percent) && percent >= 0 && percent <= 100) return { kind: 'drop', percent };
+      ctx.addIssue({ code: 'custom', message: THRESHOLD_MESSAGE });
+      return z.NEVER;
+    }),
 });
 
 /** The filter as conditions on alerts `a` of one user, each starting with AND. */
@@ -108,9 +121,19 @@ async function listAlerts(ctx: AppContext, userId: string, limit: number, opts: 
       ${filter.before ? ctx.sql`AND (a.created_at, ${filter.before}::text) < ((SELECT created_at FROM alerts WHERE id = ${filter.before}), a.id)` : ctx.sql``}
     ORDER BY a.created_at DESC, a.id LIMIT ${limit}`;
   return rows.map((r) => ({
-    id: r.id, type: r.type, productId: r.product_id, productName: r.product_name, productImage: r.product_image,
-    productUrl: r.product_url, message: r.message, previousPrice: r.previous_price, currentPrice: r.current_price,
-    currency: r.currency, changePercent: r.change_percent, isRead: r.is_read, createdAt: r.created_at.toISOString(),
+    id: r.id,
+    type: r.type,
+    productId: r.product_id,
+    productName: r.product_name,
+    productImage: r.product_image,
+    productUrl: r.product_url,
+    message: r.message,
+    previousPrice: r.previous_price,
+    currentPrice: r.current_price,
+    currency: r.currency,
+    changePercent: r.change_percent,
+    isRead: r.is_read,
+    createdAt: r.created_at.toISOString(),
   }));
 }
 
@@ -126,7 +149,12 @@ async function listAlerts(ctx: AppContext, userId: string, limit: number, opts: 
  * 'any', without the lock) never change whether an existing alert is read, so the append takes
  * 'any' too and cannot conflict with them.
  */
-async function decideOnAlerts(ctx: AppContext, userId: string, alertIds: string[], decide: (history: AlertEvent[]) => AlertEvent[]): Promise<AppendResult | null> {
+async function decideOnAlerts(
+  ctx: AppContext,
+  userId: string,
+  alertIds: string[],
+  decide: (history: AlertEvent[]) => AlertEvent[],
+): Promise<AppendResult | null> {
   const stream = alertStream(userId);
   return transaction(ctx.sql, async (tx) => {
     // Taken before the read: its snapshot then holds every read committed by an earlier holder.
@@ -150,8 +178,9 @@ export function alertRoutes(ctx: AppContext) {
   async function markRead(userId: string, id: string, via: 'alerts' | 'notifications') {
     const alertId = idOf(id, ALERT_NOT_FOUND);
     const decider = alertDecider(alertId);
-    await caughtUp(await decideOnAlerts(ctx, userId, [alertId], (history) =>
-      decider.decide({ type: 'MarkRead', alertId, userId, via }, fold(decider, history))));
+    await caughtUp(
+      await decideOnAlerts(ctx, userId, [alertId], (history) => decider.decide({ type: 'MarkRead', alertId, userId, via }, fold(decider, history))),
+    );
     return { id: alertId, isRead: true };
   }
 
@@ -161,66 +190,102 @@ export function alertRoutes(ctx: AppContext) {
    * under the stream's lock like single reads, so none is recorded read twice.
    */
   async function markAllRead(userId: string, withNotices: boolean) {
-    const unread = (await ctx.sql<{ id: string }[]>`
-      SELECT id FROM alerts WHERE user_id = ${userId} AND NOT is_read AND (${withNotices} OR product_id <> '')`).map((r) => r.id);
+    const unread = (
+      await ctx.sql<{ id: string }[]>`
+      SELECT id FROM alerts WHERE user_id = ${userId} AND NOT is_read AND (${withNotices} OR product_id <> '')`
+    ).map((r) => r.id);
     let count = 0;
     if (unread.length) {
-      await caughtUp(await decideOnAlerts(ctx, userId, unread, (history) => {
-        const decided = decideMarkAllRead(userId, unread.map((id) => fold(alertDecider(id), history)));
-        count = decided.length ? (decided[0] as { data: { alertIds: string[] } }).data.alertIds.length : 0;
-        return decided;
-      }));
+      await caughtUp(
+        await decideOnAlerts(ctx, userId, unread, (history) => {
+          const decided = decideMarkAllRead(
+            userId,
+            unread.map((id) => fold(alertDecider(id), history)),
+          );
+          count = decided.length ? (decided[0] as { data: { alertIds: string[] } }).data.alertIds.length : 0;
+          return decided;
+        }),
+      );
     }
     return { success: true, count };
   }
 
-  return new Elysia()
-    .use(authentication(ctx))
-    .get('/api/alerts', ({ userId }) => listAlerts(ctx, userId, ALERTS_LISTED), { signedIn: true })
-    // The Alerts screen: a page of the alerts the filters match, how many match in all, and how many are unread in all.
-    .get('/api/alerts/page', async ({ userId, query }) => {
-      const { limit, ...filter } = query;
-      if (filter.before !== undefined) {
-        const before = idOf(filter.before, ALERT_NOT_FOUND);
-        const [mine] = await ctx.sql`SELECT 1 FROM alerts WHERE id = ${before} AND user_id = ${userId} AND product_id <> ''`;
-        if (!mine) throw new DomainError(ALERT_NOT_FOUND, 404);
-      }
-      const alerts = await listAlerts(ctx, userId, limit, { filter });
-      const [counts] = await ctx.sql<{ matching: number; unread: number }[]>`
+  return (
+    new Elysia()
+      .use(authentication(ctx))
+      .get('/api/alerts', ({ userId }) => listAlerts(ctx, userId, ALERTS_LISTED), { signedIn: true })
+      // The Alerts screen: a page of the alerts the filters match, how many match in all, and how many are unread in all.
+      .get(
+        '/api/alerts/page',
+        async ({ userId, query }) => {
+          const { limit, ...filter } = query;
+          if (filter.before !== undefined) {
+            const before = idOf(filter.before, ALERT_NOT_FOUND);
+            const [mine] = await ctx.sql`SELECT 1 FROM alerts WHERE id = ${before} AND user_id = ${userId} AND product_id <> ''`;
+            if (!mine) throw new DomainError(ALERT_NOT_FOUND, 404);
+          }
+          const alerts = await listAlerts(ctx, userId, limit, { filter });
+          const [counts] = await ctx.sql<{ matching: number; unread: number }[]>`
         SELECT count(*) FILTER (WHERE TRUE ${matching(ctx.sql, filter)})::int AS matching, count(*) FILTER (WHERE NOT a.is_read)::int AS unread
         FROM alerts a WHERE a.user_id = ${userId} AND a.product_id <> ''`;
-      return { alerts, matching: counts!.matching, unread: counts!.unread };
-    }, { signedIn: true, query: AlertsPageQuery })
-    .post('/api/alerts/mark-all-read', ({ userId }) => markAllRead(userId, false), { signedIn: true })
-    .patch('/api/alerts/:id/read', ({ userId, params }) => markRead(userId, params.id, 'alerts'), { signedIn: true })
+          return { alerts, matching: counts!.matching, unread: counts!.unread };
+        },
+        { signedIn: true, query: AlertsPageQuery },
+      )
+      .post('/api/alerts/mark-all-read', ({ userId }) => markAllRead(userId, false), { signedIn: true })
+      .patch('/api/alerts/:id/read', ({ userId, params }) => markRead(userId, params.id, 'alerts'), { signedIn: true })
 
-    .get('/api/notifications', async ({ userId }): Promise<NotificationItem[]> =>
-      (await listAlerts(ctx, userId, NOTIFICATIONS_LISTED, { withNotices: true })).map(({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt }) =>
-        ({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt })), { signedIn: true })
-    // The bell's badge: every unread notification, not only those listed. Its alerts are the dashboard's Active Alerts.
-    .get('/api/notifications/unread-count', async ({ userId }) => {
-      const [counts] = await ctx.sql<{ alerts: number; notices: number }[]>`
+      .get(
+        '/api/notifications',
+        async ({ userId }): Promise<NotificationItem[]> =>
+          (await listAlerts(ctx, userId, NOTIFICATIONS_LISTED, { withNotices: true })).map(
+            ({ id, type, productName, message, currentPrice, previousPrice, currency, isRead, createdAt }) => ({
+              id,
+              type,
+              productName,
+              message,
+              currentPrice,
+              previousPrice,
+              currency,
+              isRead,
+              createdAt,
+            }),
+          ),
+        { signedIn: true },
+      )
+      // The bell's badge: every unread notification, not only those listed. Its alerts are the dashboard's Active Alerts.
+      .get(
+        '/api/notifications/unread-count',
+        async ({ userId }) => {
+          const [counts] = await ctx.sql<{ alerts: number; notices: number }[]>`
         SELECT count(*) FILTER (WHERE product_id <> '')::int AS alerts, count(*) FILTER (WHERE product_id = '')::int AS notices
         FROM alerts WHERE user_id = ${userId} AND NOT is_read`;
-      return { alerts: counts!.alerts, notices: counts!.notices };
-    }, { signedIn: true })
-    .post('/api/notifications/mark-all-read', ({ userId }) => markAllRead(userId, true), { signedIn: true })
-    .post('/api/notifications/:id/read', ({ userId, params }) => markRead(userId, params.id, 'notifications'), { signedIn: true })
+          return { alerts: counts!.alerts, notices: counts!.notices };
+        },
+        { signedIn: true },
+      )
+      .post('/api/notifications/mark-all-read', ({ userId }) => markAllRead(userId, true), { signedIn: true })
+      .post('/api/notifications/:id/read', ({ userId, params }) => markRead(userId, params.id, 'notifications'), { signedIn: true })
 
-    // The Edit Product dialog's backtest: how many alerts a threshold would have raised lately.
-    .get('/api/products/:id/alert-backtest', async ({ userId, params, query }) => {
-      const productId = idOf(params.id, PRODUCT_NOT_FOUND);
-      const { threshold: rule } = parseInput(BacktestRule, query);
-      const [product] = await ctx.sql`SELECT id FROM products WHERE id = ${productId} AND user_id = ${userId}`;
-      if (!product) throw new DomainError(PRODUCT_NOT_FOUND, 404);
-      const since = new Date(Date.now() - BACKTEST_DAYS * 86_400_000);
-      const [before] = await ctx.sql<{ price: number; currency: string | null }[]>`
+      // The Edit Product dialog's backtest: how many alerts a threshold would have raised lately.
+      .get(
+        '/api/products/:id/alert-backtest',
+        async ({ userId, params, query }) => {
+          const productId = idOf(params.id, PRODUCT_NOT_FOUND);
+          const { threshold: rule } = parseInput(BacktestRule, query);
+          const [product] = await ctx.sql`SELECT id FROM products WHERE id = ${productId} AND user_id = ${userId}`;
+          if (!product) throw new DomainError(PRODUCT_NOT_FOUND, 404);
+          const since = new Date(Date.now() - BACKTEST_DAYS * 86_400_000);
+          const [before] = await ctx.sql<{ price: number; currency: string | null }[]>`
         SELECT price, currency FROM price_points WHERE product_id = ${productId} AND observed_at < ${since}
         ORDER BY observed_at DESC, event_position DESC LIMIT 1`;
-      const prices = await ctx.sql<{ price: number; currency: string | null }[]>`
+          const prices = await ctx.sql<{ price: number; currency: string | null }[]>`
         SELECT price, currency FROM price_points WHERE product_id = ${productId} AND observed_at >= ${since}
         ORDER BY observed_at, event_position`;
-      const { priceDropAlerts } = await readSettings(ctx.sql, userId);
-      return { ...backtest(rule, prices, before ?? null, { priceDropAlerts }), days: BACKTEST_DAYS, priceDropAlerts };
-    }, { signedIn: true, query: BacktestQuery });
+          const { priceDropAlerts } = await readSettings(ctx.sql, userId);
+          return { ...backtest(rule, prices, before ?? null, { priceDropAlerts }), days: BACKTEST_DAYS, priceDropAlerts };
+        },
+        { signedIn: true, query: BacktestQuery },
+      )
+  );
 }

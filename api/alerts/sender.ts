@@ -61,18 +61,29 @@ export function createOutboxSender(ctx: Pick<AppContext, 'sql' | 'store' | 'conf
   const domain = new URL(ctx.config.publicUrl).hostname;
 
   function compose(batch: Batch): OutgoingMail {
-    const { subject, text, html } = batch.kind === 'weekly' ? composeWeeklyEmail(batch.payloads[0] as WeeklyReport, ctx.config.publicUrl)
-      : batch.kind === 'notice' ? composeNoticeEmail(batch.payloads[0] as NoticeMail, ctx.config.publicUrl)
-      : composeAlertEmail(batch.payloads as AlertMail[], ctx.config.publicUrl);
+    const { subject, text, html } =
+      batch.kind === 'weekly'
+        ? composeWeeklyEmail(batch.payloads[0] as WeeklyReport, ctx.config.publicUrl)
+        : batch.kind === 'notice'
+          ? composeNoticeEmail(batch.payloads[0] as NoticeMail, ctx.config.publicUrl)
+          : composeAlertEmail(batch.payloads as AlertMail[], ctx.config.publicUrl);
     return { to: batch.to, subject, text, html, messageId: `<${batch.kind}.${batch.id}@${domain}>` };
   }
 
   function record(batch: Batch, mail: OutgoingMail, outcome: { response: string } | { error: string }) {
-    return (tx: Sql) => ctx.store.append(`emails-${batch.userId}`, 'any', [{
-      ...('response' in outcome
-        ? { type: 'EmailSent' as const, data: { ...common(batch, mail), response: outcome.response } }
-        : { type: 'EmailFailed' as const, data: { ...common(batch, mail), error: outcome.error, attempts: batch.attempt } }),
-    }], tx);
+    return (tx: Sql) =>
+      ctx.store.append(
+        `emails-${batch.userId}`,
+        'any',
+        [
+          {
+            ...('response' in outcome
+              ? { type: 'EmailSent' as const, data: { ...common(batch, mail), response: outcome.response } }
+              : { type: 'EmailFailed' as const, data: { ...common(batch, mail), error: outcome.error, attempts: batch.attempt } }),
+          },
+        ],
+        tx,
+      );
   }
 
   async function deliver(batch: Batch): Promise<void> {
@@ -111,7 +122,11 @@ export function createOutboxSender(ctx: Pick<AppContext, 'sql' | 'store' | 'conf
 
 function common(batch: Batch, mail: OutgoingMail) {
   return {
-    userId: batch.userId, emailId: batch.id, kind: batch.kind,
-    alertIds: batch.kind === 'alerts' ? batch.itemIds : [], to: batch.to, messageId: mail.messageId,
+    userId: batch.userId,
+    emailId: batch.id,
+    kind: batch.kind,
+    alertIds: batch.kind === 'alerts' ? batch.itemIds : [],
+    to: batch.to,
+    messageId: mail.messageId,
   };
 }

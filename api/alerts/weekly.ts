@@ -22,7 +22,8 @@ export async function queueWeeklyReports(ctx: Pick<AppContext, 'sql'>, now = new
   let queued = 0;
   for (const user of due) {
     await transaction(ctx.sql, async (tx) => {
-      const claimed = await tx`INSERT INTO weekly_reports (user_id, week_of) VALUES (${user.user_id}, ${user.week_of}) ON CONFLICT DO NOTHING RETURNING user_id`;
+      const claimed =
+        await tx`INSERT INTO weekly_reports (user_id, week_of) VALUES (${user.user_id}, ${user.week_of}) ON CONFLICT DO NOTHING RETURNING user_id`;
       if (!claimed.length) return; // another run got there first
       const report = await weekOf(tx, user.user_id, user.week_of, now);
       await enqueueWeeklyReport(tx, { id: `weekly-${user.user_id}-${user.week_of}`, userId: user.user_id, to: user.email, report });
@@ -32,7 +33,17 @@ export async function queueWeeklyReports(ctx: Pick<AppContext, 'sql'>, now = new
   return queued;
 }
 
-type Row = { name: string; url: string; currency: string | null; end_price: number | null; before_price: number | null; first_price: number | null; low: number | null; high: number | null; changes: number };
+type Row = {
+  name: string;
+  url: string;
+  currency: string | null;
+  end_price: number | null;
+  before_price: number | null;
+  first_price: number | null;
+  low: number | null;
+  high: number | null;
+  changes: number;
+};
 
 /** Each product's last 7 days: the price when they began (or the first one seen since), now, the range and the number of changes. */
 export async function weekOf(db: AppContext['sql'], userId: string, weekOfDate: string, now: Date): Promise<WeeklyReport> {
@@ -57,9 +68,13 @@ export async function weekOf(db: AppContext['sql'], userId: string, weekOfDate: 
   return {
     weekOf: weekOfDate,
     products: rows.map((r) => ({
-      name: r.name, url: r.url, currency: r.currency,
-      startPrice: r.before_price ?? r.first_price, endPrice: r.end_price,
-      low: range(Math.min, r.low, r.before_price), high: range(Math.max, r.high, r.before_price),
+      name: r.name,
+      url: r.url,
+      currency: r.currency,
+      startPrice: r.before_price ?? r.first_price,
+      endPrice: r.end_price,
+      low: range(Math.min, r.low, r.before_price),
+      high: range(Math.max, r.high, r.before_price),
       changes: r.changes,
     })),
   };

@@ -128,18 +128,47 @@ describe('GET /api/auth/user', () => {
     const res = await get('/api/auth/user', cookie);
     expect(res.status).toBe(200);
     const user = await res.json();
-    expect(Object.keys(user).sort()).toEqual(['authProvider', 'currency', 'email', 'firstName', 'id', 'lastName', 'plan', 'profileImageUrl', 'subscriptionPlan', 'timezone']);
+    expect(Object.keys(user).sort()).toEqual([
+      'authProvider',
+      'currency',
+      'email',
+      'firstName',
+      'id',
+      'lastName',
+      'plan',
+      'profileImageUrl',
+      'subscriptionPlan',
+      'timezone',
+    ]);
     expect(user).toMatchObject({
-      email: 'demo@pricewatch.local', firstName: 'Demo', lastName: 'User', profileImageUrl: null, plan: 'free', subscriptionPlan: null, authProvider: 'demo',
-      timezone: 'Europe/London', currency: 'GBP',
+      email: 'demo@pricewatch.local',
+      firstName: 'Demo',
+      lastName: 'User',
+      profileImageUrl: null,
+      plan: 'free',
+      subscriptionPlan: null,
+      authProvider: 'demo',
+      timezone: 'Europe/London',
+      currency: 'GBP',
     });
     expect(user.id).toMatch(/^[0-9a-f]{32}$/);
   });
 
   test('the current user carries the time zone and currency of their settings', async () => {
     const { cookie } = await demoSignIn('?email=tz@example.com');
-    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'USD', timezone: 'America/New_York' };
-    const put = await request('/api/settings', { method: 'PUT', headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+    const settings = {
+      emailNotifications: true,
+      priceDropAlerts: true,
+      weeklyReports: false,
+      checkFrequency: 'daily',
+      currency: 'USD',
+      timezone: 'America/New_York',
+    };
+    const put = await request('/api/settings', {
+      method: 'PUT',
+      headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' },
+      body: JSON.stringify(settings),
+    });
     expect(put.status).toBe(200);
     expect(await (await get('/api/auth/user', cookie)).json()).toMatchObject({ timezone: 'America/New_York', currency: 'USD' });
   });
@@ -216,11 +245,18 @@ describe('demo sign-in', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/GOOGLE_CLIENT_ID/);
     // Production also needs real billing (api/billing/demo.test.ts).
     const stripe = {
-      STRIPE_SECRET_KEY: 'sk', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'whsec',
-      STRIPE_PRICE_STARTER: 'price_s', STRIPE_PRICE_GROWTH: 'price_g', STRIPE_PRICE_PRO: 'price_p',
+      STRIPE_SECRET_KEY: 'sk',
+      STRIPE_PUBLISHABLE_KEY: 'pk',
+      STRIPE_WEBHOOK_SECRET: 'whsec',
+      STRIPE_PRICE_STARTER: 'price_s',
+      STRIPE_PRICE_GROWTH: 'price_g',
+      STRIPE_PRICE_PRO: 'price_p',
     };
     const prod = loadConfig({ NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', PUBLIC_URL: 'https://pricewatch.example', ...stripe });
-    expect(prod).toMatchObject({ demo: false, google: { redirectUri: 'https://pricewatch.example/api/auth/google/callback', issuer: 'https://accounts.google.com' } });
+    expect(prod).toMatchObject({
+      demo: false,
+      google: { redirectUri: 'https://pricewatch.example/api/auth/google/callback', issuer: 'https://accounts.google.com' },
+    });
   });
 });
 
@@ -240,7 +276,12 @@ describe('Origin check on state-changing requests', () => {
 
   test('a foreign Origin is refused with 403 and changes nothing', async () => {
     const { cookie } = await demoSignIn('?email=origin@example.com');
-    const foreign: Record<string, string>[] = [{ origin: 'https://evil.com' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'http://localhost:3001' }];
+    const foreign: Record<string, string>[] = [
+      { origin: 'https://evil.com' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'http://localhost:3001' },
+    ];
     for (const headers of foreign) {
       const res = await put(cookie, headers);
       expect(res.status).toBe(403);

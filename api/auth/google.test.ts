@@ -16,11 +16,13 @@ beforeAll(async () => {
   ctx = await testContext({ PUBLIC_URL: ORIGIN, GOOGLE_CLIENT_ID: CLIENT.clientId, GOOGLE_CLIENT_SECRET: CLIENT.clientSecret, GOOGLE_ISSUER: fake.issuer });
   app = createApp(ctx);
 }, SETUP_TIMEOUT);
-afterAll(async () => { await ctx.close(); fake.stop(); });
+afterAll(async () => {
+  await ctx.close();
+  fake.stop();
+});
 afterEach(() => fake.reset());
 
-const get = (path: string, cookie?: string) =>
-  app.handle(new Request(new URL(path, ORIGIN), { headers: cookie ? { cookie } : {} }));
+const get = (path: string, cookie?: string) => app.handle(new Request(new URL(path, ORIGIN), { headers: cookie ? { cookie } : {} }));
 
 const sessionOf = (res: Response) => res.headers.get('set-cookie')?.match(/pw_session=([^;]+)/)?.[1];
 /** The sign-in cookie as the browser sends it back. */

@@ -50,11 +50,12 @@ function discoveryOf(google: GoogleConfig) {
   const execute = [oidc.enableNonRepudiationChecks];
   if (isLoopbackHttp(issuer)) execute.push(oidc.allowInsecureRequests);
   let pending: Promise<oidc.Configuration> | null = null;
-  return () => pending ??= oidc.discovery(issuer, google.clientId, google.clientSecret, undefined, { execute, timeout: 10 }).catch((err) => {
-    pending = null;
-    console.error('Google sign-in: discovery failed:', err);
-    throw new DomainError('Google sign-in is unavailable right now. Please try again in a moment.', 503);
-  });
+  return () =>
+    (pending ??= oidc.discovery(issuer, google.clientId, google.clientSecret, undefined, { execute, timeout: 10 }).catch((err) => {
+      pending = null;
+      console.error('Google sign-in: discovery failed:', err);
+      throw new DomainError('Google sign-in is unavailable right now. Please try again in a moment.', 503);
+    }));
 }
 
 /**
@@ -67,78 +68,86 @@ export function googleRoutes(ctx: AppContext) {
   const client = google ? discoveryOf(google) : null;
 
   return new Elysia({ prefix: '/auth/google' })
-    .get('/', async ({ query, cookie, redirect }) => {
-      const to = safeRedirect(query.redirect);
-      if (!google || !client) return redirect(`/api/auth/demo?redirect=${encodeURIComponent(to)}`, 302);
-      const config = await client();
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
-      const verifier = oidc.randomPKCECodeVerifier();
-      const browser = oidc.randomState();
-      // Forget abandoned sign-ins while we are here; the table stays tiny.
-      await ctx.sql`DELETE FROM oauth_states WHERE created_at < now() - ${STATE_TTL}::interval`;
-      await ctx.sql`INSERT INTO oauth_states (state, code_verifier, nonce, redirect_to, browser) VALUES (${state}, ${verifier}, ${nonce}, ${to}, ${browser})`;
-      cookie[SIGN_IN_COOKIE]!.set(signInCookie(ctx.config, browser, STATE_TTL_SECONDS));
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: google.redirectUri,
-        scope: 'openid email profile',
-        state,
-        nonce,
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      });
-      return redirect(url.href, 302);
-    }, { query: StartQuery })
+    .get(
+      '/',
+      async ({ query, cookie, redirect }) => {
+        const to = safeRedirect(query.redirect);
+        if (!google || !client) return redirect(`/api/auth/demo?redirect=${encodeURIComponent(to)}`, 302);
+        const config = await client();
+        const state = oidc.randomState();
+        const nonce = oidc.randomNonce();
+        const verifier = oidc.randomPKCECodeVerifier();
+        const browser = oidc.randomState();
+        // Forget abandoned sign-ins while we are here; the table stays tiny.
+        await ctx.sql`DELETE FROM oauth_states WHERE created_at < now() - ${STATE_TTL}::interval`;
+        await ctx.sql`INSERT INTO oauth_states (state, code_verifier, nonce, redirect_to, browser) VALUES (${state}, ${verifier}, ${nonce}, ${to}, ${browser})`;
+        cookie[SIGN_IN_COOKIE]!.set(signInCookie(ctx.config, browser, STATE_TTL_SECONDS));
+        const url = oidc.buildAuthorizationUrl(config, {
+          redirect_uri: google.redirectUri,
+          scope: 'openid email profile',
+          state,
+          nonce,
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+        });
+        return redirect(url.href, 302);
+      },
+      { query: StartQuery },
+    )
 
-    .get('/callback', async ({ request, query, cookie, redirect }) => {
-      if (!google || !client) throw new DomainError('Not found', 404);
-      const browser = cookie[SIGN_IN_COOKIE]!.value;
-      cookie[SIGN_IN_COOKIE]!.set(signInCookie(ctx.config, '', 0));
-      // Taken out in one statement, and only by the browser that started it: a replayed or
-      // concurrent callback finds nothing, and one from another browser leaves it to its owner.
-      const [pending] = query.state
-        ? await ctx.sql<{ code_verifier: string; nonce: string; redirect_to: string; fresh: boolean }[]>`
+    .get(
+      '/callback',
+      async ({ request, query, cookie, redirect }) => {
+        if (!google || !client) throw new DomainError('Not found', 404);
+        const browser = cookie[SIGN_IN_COOKIE]!.value;
+        cookie[SIGN_IN_COOKIE]!.set(signInCookie(ctx.config, '', 0));
+        // Taken out in one statement, and only by the browser that started it: a replayed or
+        // concurrent callback finds nothing, and one from another browser leaves it to its owner.
+        const [pending] = query.state
+          ? await ctx.sql<{ code_verifier: string; nonce: string; redirect_to: string; fresh: boolean }[]>`
             DELETE FROM oauth_states WHERE state = ${query.state} AND browser = ${typeof browser === 'string' ? browser : ''}
             RETURNING code_verifier, nonce, redirect_to, created_at > now() - ${STATE_TTL}::interval AS fresh`
-        : [];
-      // The user declined at Google (or Google refused): back to the page that offers sign-in.
-      if (query.error) return redirect('/login', 302);
-      // Someone else's sign-in opened in this browser (their link): refuse it, and leave it to them.
-      if (!pending && query.state) {
-        const [elsewhere] = await ctx.sql`SELECT 1 FROM oauth_states WHERE state = ${query.state} AND created_at > now() - ${STATE_TTL}::interval`;
-        if (elsewhere) return redirect(SIGN_IN_FAILED, 302);
-      }
-      if (!pending?.fresh) throw new DomainError('This sign-in link has expired or was already used. Please sign in again.', 400);
+          : [];
+        // The user declined at Google (or Google refused): back to the page that offers sign-in.
+        if (query.error) return redirect('/login', 302);
+        // Someone else's sign-in opened in this browser (their link): refuse it, and leave it to them.
+        if (!pending && query.state) {
+          const [elsewhere] = await ctx.sql`SELECT 1 FROM oauth_states WHERE state = ${query.state} AND created_at > now() - ${STATE_TTL}::interval`;
+          if (elsewhere) return redirect(SIGN_IN_FAILED, 302);
+        }
+        if (!pending?.fresh) throw new DomainError('This sign-in link has expired or was already used. Please sign in again.', 400);
 
-      const config = await client();
-      // The response came to our public callback address; build it from that, not from the proxy-facing URL.
-      const current = new URL(google.redirectUri);
-      current.search = new URL(request.url).search;
-      let claims: oidc.IDToken;
-      try {
-        const tokens = await oidc.authorizationCodeGrant(config, current, {
-          pkceCodeVerifier: pending.code_verifier,
-          expectedState: query.state,
-          expectedNonce: pending.nonce,
-          idTokenExpected: true,
+        const config = await client();
+        // The response came to our public callback address; build it from that, not from the proxy-facing URL.
+        const current = new URL(google.redirectUri);
+        current.search = new URL(request.url).search;
+        let claims: oidc.IDToken;
+        try {
+          const tokens = await oidc.authorizationCodeGrant(config, current, {
+            pkceCodeVerifier: pending.code_verifier,
+            expectedState: query.state,
+            expectedNonce: pending.nonce,
+            idTokenExpected: true,
+          });
+          claims = tokens.claims()!;
+        } catch (err) {
+          const e = err as { message?: string; code?: string; cause?: { message?: string } };
+          console.warn(`Google sign-in refused: ${e.cause?.message ?? e.message} (${e.code ?? 'no code'})`);
+          throw new DomainError('Google sign-in could not be verified. Please sign in again.', 400);
+        }
+
+        if (claims.email_verified !== true || typeof claims.email !== 'string') {
+          throw new DomainError('Your Google account has no verified e-mail address, so it cannot be used to sign in.', 403);
+        }
+        const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+        const { token, expiresAt } = await signIn(ctx, {
+          provider: 'google',
+          subject: claims.sub,
+          profile: { email: claims.email, firstName: text(claims.given_name), lastName: text(claims.family_name), profileImageUrl: text(claims.picture) },
         });
-        claims = tokens.claims()!;
-      } catch (err) {
-        const e = err as { message?: string; code?: string; cause?: { message?: string } };
-        console.warn(`Google sign-in refused: ${e.cause?.message ?? e.message} (${e.code ?? 'no code'})`);
-        throw new DomainError('Google sign-in could not be verified. Please sign in again.', 400);
-      }
-
-      if (claims.email_verified !== true || typeof claims.email !== 'string') {
-        throw new DomainError('Your Google account has no verified e-mail address, so it cannot be used to sign in.', 403);
-      }
-      const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
-      const { token, expiresAt } = await signIn(ctx, {
-        provider: 'google',
-        subject: claims.sub,
-        profile: { email: claims.email, firstName: text(claims.given_name), lastName: text(claims.family_name), profileImageUrl: text(claims.picture) },
-      });
-      cookie[SESSION_COOKIE]!.set(sessionCookie(ctx, token, expiresAt));
-      return redirect(pending.redirect_to, 302);
-    }, { query: CallbackQuery });
+        cookie[SESSION_COOKIE]!.set(sessionCookie(ctx, token, expiresAt));
+        return redirect(pending.redirect_to, 302);
+      },
+      { query: CallbackQuery },
+    );
 }

@@ -13,7 +13,9 @@ export const authModule = {
   jobs: [
     {
       // Expired sessions and abandoned sign-ins are cleaned up hourly.
-      name: 'cleanup', roles: ['server'], cron: '17 * * * *',
+      name: 'cleanup',
+      roles: ['server'],
+      cron: '17 * * * *',
       async run(ctx) {
         await ctx.sql`DELETE FROM sessions WHERE expires_at < now()`;
         await ctx.sql`DELETE FROM oauth_states WHERE created_at < now() - interval '1 hour'`;

@@ -4,5 +4,7 @@ export function safeRedirect(target: unknown): string {
   try {
     const url = new URL(target, 'http://x');
     return url.origin === 'http://x' ? url.pathname + url.search + url.hash : '/';
-  } catch { return '/'; }
+  } catch {
+    return '/';
+  }
 }

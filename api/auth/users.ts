@@ -36,7 +36,12 @@ export async function findUser(ctx: AppContext, id: string): Promise<CurrentUser
   const signUp = events.find((e) => e.type === 'UserSignedUp');
   const { timezone, currency } = state.settings ?? DEFAULT_SETTINGS;
   return {
-    id, ...state.profile, plan: 'free', subscriptionPlan: null,
-    authProvider: signUp?.type === 'UserSignedUp' ? signUp.data.provider : 'demo', timezone, currency,
+    id,
+    ...state.profile,
+    plan: 'free',
+    subscriptionPlan: null,
+    authProvider: signUp?.type === 'UserSignedUp' ? signUp.data.provider : 'demo',
+    timezone,
+    currency,
   };
 }

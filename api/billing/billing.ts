@@ -3,8 +3,15 @@ import { findUser } from '../auth/users.ts';
 import { DomainError, fold, handleCommand } from '../../events/decider.ts';
 import { checkpointOf } from '../../events/store.ts';
 import {
-  cancellable, subscribeIntent, subscriptionDecider, subscriptionStream,
-  type PaidPlanId, type SubscriptionCommand, type SubscriptionEvent, type SubscriptionState, type SubscriptionStatus,
+  cancellable,
+  subscribeIntent,
+  subscriptionDecider,
+  subscriptionStream,
+  type PaidPlanId,
+  type SubscriptionCommand,
+  type SubscriptionEvent,
+  type SubscriptionState,
+  type SubscriptionStatus,
 } from '../../events/subscription.ts';
 import { PLANS, planOf, type CheckFrequency } from './plans.ts';
 import { splitByPlan } from '../products/beyond-plan.ts';
@@ -92,9 +99,10 @@ export function createBilling(ctx: AppContext) {
       const customerId = await customerOf(userId, state);
       // A repeated request (a double click, a retry) reuses the key, so the provider subscribes once.
       const idempotencyKey = `subscribe-${userId}-${state.subscription?.id ?? 'first'}-${plan}-${paymentMethodId}`;
-      const snapshot = intent === 'change'
-        ? await provider.changePlan({ subscription: state.subscription!, customerId, plan, paymentMethodId, idempotencyKey })
-        : await provider.subscribe({ userId, customerId, plan, paymentMethodId, trial: intent === 'trial', idempotencyKey });
+      const snapshot =
+        intent === 'change'
+          ? await provider.changePlan({ subscription: state.subscription!, customerId, plan, paymentMethodId, idempotencyKey })
+          : await provider.subscribe({ userId, customerId, plan, paymentMethodId, trial: intent === 'trial', idempotencyKey });
       await record(userId, { type: 'RecordSubscription', userId, snapshot, at: nowSeconds() });
     },
 
@@ -104,10 +112,19 @@ export function createBilling(ctx: AppContext) {
     },
 
     async read(userId: string): Promise<SubscriptionAnswer> {
-      const [row] = await ctx.sql<{
-        plan: string; subscription_plan: string | null; trial_used: boolean | null; status: SubscriptionStatus | null; sub_plan: PaidPlanId | null;
-        amount: number | null; trial_end: string | null; current_period_end: string | null; cancel_at_period_end: boolean | null;
-      }[]>`
+      const [row] = await ctx.sql<
+        {
+          plan: string;
+          subscription_plan: string | null;
+          trial_used: boolean | null;
+          status: SubscriptionStatus | null;
+          sub_plan: PaidPlanId | null;
+          amount: number | null;
+          trial_end: string | null;
+          current_period_end: string | null;
+          cancel_at_period_end: boolean | null;
+        }[]
+      >`
         SELECT u.plan, u.subscription_plan, s.trial_used, s.status, s.plan AS sub_plan, s.amount, s.trial_end, s.current_period_end, s.cancel_at_period_end
         FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
         WHERE u.id = ${userId}`;
@@ -124,14 +141,16 @@ export function createBilling(ctx: AppContext) {
           subscriptionPlan: row?.subscription_plan ?? null,
           planLimits: { maxProducts: limits.maxProducts, checkFrequency: limits.checkFrequency, aiDetection: limits.aiDetection, apiAccess: limits.apiAccess },
         },
-        subscription: live ? {
-          status: row.status!,
-          trial_end: row.trial_end === null ? null : Number(row.trial_end),
-          current_period_end: Number(row.current_period_end),
-          cancel_at_period_end: !!row.cancel_at_period_end,
-          plan: row.sub_plan!,
-          amount: row.amount!,
-        } : null,
+        subscription: live
+          ? {
+              status: row.status!,
+              trial_end: row.trial_end === null ? null : Number(row.trial_end),
+              current_period_end: Number(row.current_period_end),
+              cancel_at_period_end: !!row.cancel_at_period_end,
+              plan: row.sub_plan!,
+              amount: row.amount!,
+            }
+          : null,
         trialAvailable: !row?.trial_used,
         productsOnFree: onFree.paused.length ? { checked: onFree.checked, paused: onFree.paused, pausedCount: total - onFree.checked.length } : null,
         provider: provider.kind,

@@ -19,13 +19,15 @@ const REQUIRED = ['STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRI
 export function billingConfig(env: Record<string, string | undefined>, production: boolean): BillingConfig {
   const secretKey = env.STRIPE_SECRET_KEY;
   if (!secretKey) {
-    if (production) throw new Error('NODE_ENV=production needs STRIPE_SECRET_KEY and the other STRIPE_* settings: demo billing is never available in production.');
+    if (production)
+      throw new Error('NODE_ENV=production needs STRIPE_SECRET_KEY and the other STRIPE_* settings: demo billing is never available in production.');
     return { provider: 'demo' };
   }
   const missing = REQUIRED.filter((name) => !env[name]);
   if (missing.length) throw new Error(`STRIPE_SECRET_KEY is set, so billing needs ${missing.join(', ')} as well.`);
   const host = env.STRIPE_API_HOST;
-  if (production && env.STRIPE_API_PROTOCOL === 'http') throw new Error('STRIPE_API_PROTOCOL=http is for tests against a local stand-in, never for production.');
+  if (production && env.STRIPE_API_PROTOCOL === 'http')
+    throw new Error('STRIPE_API_PROTOCOL=http is for tests against a local stand-in, never for production.');
   return {
     provider: 'stripe',
     secretKey,

@@ -10,7 +10,11 @@ const api = useTestApp({ PUBLIC_URL: ORIGIN });
 const { request, signedIn } = api;
 
 const post = (user: { cookie: string }, path: string, body?: unknown) =>
-  request(path, { method: 'POST', headers: { origin: ORIGIN, cookie: user.cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  request(path, {
+    method: 'POST',
+    headers: { origin: ORIGIN, cookie: user.cookie, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 const subscription = async (user: { cookie: string }) => (await request('/api/billing/subscription', { headers: { cookie: user.cookie } })).json();
 
 describe('demo billing', () => {
@@ -57,8 +61,12 @@ describe('demo billing', () => {
 
 describe('billing configuration', () => {
   const stripe = {
-    STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x',
-    STRIPE_PRICE_STARTER: 'price_s', STRIPE_PRICE_GROWTH: 'price_g', STRIPE_PRICE_PRO: 'price_p',
+    STRIPE_SECRET_KEY: 'sk_live_x',
+    STRIPE_PUBLISHABLE_KEY: 'pk_live_x',
+    STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    STRIPE_PRICE_STARTER: 'price_s',
+    STRIPE_PRICE_GROWTH: 'price_g',
+    STRIPE_PRICE_PRO: 'price_p',
   };
   const google = { GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' };
 
@@ -74,7 +82,10 @@ describe('billing configuration', () => {
 
   test('the API address can point at a local stand-in, except in production', () => {
     const config = loadConfig({ ...stripe, STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: '12111', STRIPE_API_PROTOCOL: 'http' });
-    expect(config.billing).toMatchObject({ api: { host: '127.0.0.1', port: 12111, protocol: 'http' }, prices: { starter: 'price_s', growth: 'price_g', pro: 'price_p' } });
+    expect(config.billing).toMatchObject({
+      api: { host: '127.0.0.1', port: 12111, protocol: 'http' },
+      prices: { starter: 'price_s', growth: 'price_g', pro: 'price_p' },
+    });
     expect(() => loadConfig({ NODE_ENV: 'production', ...google, ...stripe, STRIPE_API_PROTOCOL: 'http' })).toThrow(/tests/);
   });
 });

@@ -15,12 +15,22 @@ export type BillingProvider = {
   /** A setup of a payment method for later payments; the browser confirms it with the client secret. */
   createSetup(customerId: string): Promise<{ clientSecret: string }>;
   subscribe(input: {
-    userId: string; customerId: string; plan: PaidPlanId; paymentMethodId: string; trial: boolean;
+    userId: string;
+    customerId: string;
+    plan: PaidPlanId;
+    paymentMethodId: string;
+    trial: boolean;
     /** The same key for the same decision, so a repeated request cannot subscribe twice. */
     idempotencyKey: string;
   }): Promise<SubscriptionSnapshot>;
   /** Moves a subscription to another plan (or takes back its cancellation) with a new payment method. */
-  changePlan(input: { subscription: Subscription; customerId: string; plan: PaidPlanId; paymentMethodId: string; idempotencyKey: string }): Promise<SubscriptionSnapshot>;
+  changePlan(input: {
+    subscription: Subscription;
+    customerId: string;
+    plan: PaidPlanId;
+    paymentMethodId: string;
+    idempotencyKey: string;
+  }): Promise<SubscriptionSnapshot>;
   cancelAtPeriodEnd(subscription: Subscription): Promise<SubscriptionSnapshot>;
 };
 
@@ -51,15 +61,26 @@ export function demoProvider(): BillingProvider {
   return {
     kind: 'demo',
     publishableKey: null,
-    async createCustomer() { return `demo_cus_${randomId()}`; },
-    async createSetup() { return { clientSecret: `demo_seti_${randomId()}_secret_${randomId()}` }; },
+    async createCustomer() {
+      return `demo_cus_${randomId()}`;
+    },
+    async createSetup() {
+      return { clientSecret: `demo_seti_${randomId()}_secret_${randomId()}` };
+    },
     async subscribe({ plan, paymentMethodId, trial }) {
       demoCard(paymentMethodId);
       const created = nowSeconds();
       const trialEnd = trial ? created + TRIAL_DAYS * DAY : null;
       return {
-        id: `demo_sub_${randomId()}`, provider: 'demo', status: trial ? 'trialing' : 'active', plan, amount: amountOf(plan),
-        trialEnd, currentPeriodEnd: trialEnd ?? oneMonthAfter(created), cancelAtPeriodEnd: false, created,
+        id: `demo_sub_${randomId()}`,
+        provider: 'demo',
+        status: trial ? 'trialing' : 'active',
+        plan,
+        amount: amountOf(plan),
+        trialEnd,
+        currentPeriodEnd: trialEnd ?? oneMonthAfter(created),
+        cancelAtPeriodEnd: false,
+        created,
       };
     },
     async changePlan({ subscription, plan, paymentMethodId }) {

@@ -23,15 +23,23 @@ export function billingRoutes(ctx: AppContext, billing: Billing) {
 
     .post('/create-trial-setup', ({ userId }) => billing.createSetup(userId), { signedIn: true })
 
-    .post('/create-subscription', async ({ userId, body }) => {
-      await billing.subscribe(userId, body.plan, body.paymentMethodId);
-      return billing.read(userId);
-    }, { signedIn: true, body: CreateSubscriptionBody })
+    .post(
+      '/create-subscription',
+      async ({ userId, body }) => {
+        await billing.subscribe(userId, body.plan, body.paymentMethodId);
+        return billing.read(userId);
+      },
+      { signedIn: true, body: CreateSubscriptionBody },
+    )
 
-    .post('/cancel-subscription', async ({ userId }) => {
-      await billing.cancel(userId);
-      return billing.read(userId);
-    }, { signedIn: true });
+    .post(
+      '/cancel-subscription',
+      async ({ userId }) => {
+        await billing.cancel(userId);
+        return billing.read(userId);
+      },
+      { signedIn: true },
+    );
 }
 
 /**
@@ -39,8 +47,9 @@ export function billingRoutes(ctx: AppContext, billing: Billing) {
  * never parsed, in whatever content type Stripe sends (still within the size cap).
  */
 export function billingWebhookRoutes(ctx: AppContext, billing: Billing) {
-  return new Elysia({ prefix: '/api/billing' })
-    .post('/webhook', async ({ request }) => {
+  return new Elysia({ prefix: '/api/billing' }).post(
+    '/webhook',
+    async ({ request }) => {
       if (!billing.stripe) throw new DomainError('Not found', 404);
       const signature = request.headers.get('stripe-signature');
       if (!signature) throw new DomainError('Missing Stripe-Signature header.', 400);
@@ -49,5 +58,7 @@ export function billingWebhookRoutes(ctx: AppContext, billing: Billing) {
         throw new DomainError('Invalid Stripe signature.', 400);
       });
       return { received: true, outcome: await receiveStripeEvent(ctx, billing.stripe, event) };
-    }, { parse: 'none' });
+    },
+    { parse: 'none' },
+  );
 }

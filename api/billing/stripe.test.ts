@@ -20,11 +20,19 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT);
 const api = useTestApp(() => ({
   PUBLIC_URL: ORIGIN,
-  STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_test_fake', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-  STRIPE_PRICE_STARTER: 'price_starter', STRIPE_PRICE_GROWTH: 'price_growth', STRIPE_PRICE_PRO: 'price_pro',
-  STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(fake.port), STRIPE_API_PROTOCOL: 'http',
+  STRIPE_SECRET_KEY: SECRET_KEY,
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_PRICE_STARTER: 'price_starter',
+  STRIPE_PRICE_GROWTH: 'price_growth',
+  STRIPE_PRICE_PRO: 'price_pro',
+  STRIPE_API_HOST: '127.0.0.1',
+  STRIPE_API_PORT: String(fake.port),
+  STRIPE_API_PROTOCOL: 'http',
 }));
-afterAll(() => { fake?.stop(); });
+afterAll(() => {
+  fake?.stop();
+});
 const { request } = api;
 
 type User = { cookie: string; userId: string };
@@ -45,7 +53,11 @@ const stripeCalls = (path: RegExp, method = 'POST') => fake.requests.filter((r) 
 async function deliver(event: object, opts: { secret?: string; timestamp?: number; body?: string } = {}) {
   const payload = JSON.stringify(event);
   const signature = await sdk.webhooks.generateTestHeaderStringAsync({ payload, secret: opts.secret ?? WEBHOOK_SECRET, timestamp: opts.timestamp });
-  return request('/api/billing/webhook', { method: 'POST', headers: { 'stripe-signature': signature, 'content-type': 'application/json' }, body: opts.body ?? payload });
+  return request('/api/billing/webhook', {
+    method: 'POST',
+    headers: { 'stripe-signature': signature, 'content-type': 'application/json' },
+    body: opts.body ?? payload,
+  });
 }
 async function delivered(event: object) {
   const res = await deliver(event);
@@ -105,13 +117,19 @@ describe('billing calls with Stripe', () => {
     const { user, subscriptionId, customerId } = await onTrial('growth');
     const create = stripeCalls(/^\/v1\/subscriptions$/).find((r) => r.params.customer === customerId)!;
     expect(create.params).toMatchObject({
-      items: [{ price: 'price_growth' }], trial_period_days: '14', default_payment_method: 'pm_card_visa', metadata: { userId: user.userId, plan: 'growth' },
+      items: [{ price: 'price_growth' }],
+      trial_period_days: '14',
+      default_payment_method: 'pm_card_visa',
+      metadata: { userId: user.userId, plan: 'growth' },
     });
     expect(create.idempotencyKey).toStartWith(`subscribe-${user.userId}-`);
     expect(fake.customers.get(customerId)!.invoice_settings.default_payment_method).toBe('pm_card_visa');
 
     const answer = await subscription(user);
-    expect(answer.user).toEqual({ subscriptionPlan: 'growth', planLimits: { maxProducts: 100, checkFrequency: 'hourly', aiDetection: true, apiAccess: false } });
+    expect(answer.user).toEqual({
+      subscriptionPlan: 'growth',
+      planLimits: { maxProducts: 100, checkFrequency: 'hourly', aiDetection: true, apiAccess: false },
+    });
     expect(answer.subscription).toMatchObject({ status: 'trialing', cancel_at_period_end: false, plan: 'growth', amount: 4900 });
     expect(answer.subscription.trial_end).toBeGreaterThanOrEqual(before + 14 * DAY - 60);
     expect(answer.subscription.current_period_end).toBe(fake.subscriptions.get(subscriptionId)!.items.data[0].current_period_end);
@@ -214,7 +232,9 @@ describe('billing calls with Stripe', () => {
 
     const res = await post(user, '/api/billing/create-subscription', { plan: 'starter', paymentMethodId: 'pm_card_visa' });
     expect(res.status).toBe(200);
-    const create = stripeCalls(/^\/v1\/subscriptions$/).filter((r) => r.params.customer === customerId).at(-1)!;
+    const create = stripeCalls(/^\/v1\/subscriptions$/)
+      .filter((r) => r.params.customer === customerId)
+      .at(-1)!;
     expect(create.params.trial_period_days).toBeUndefined();
     expect(create.params.payment_behavior).toBe('error_if_incomplete');
     expect((await res.json()).subscription).toMatchObject({ status: 'active', trial_end: null, plan: 'starter' });
@@ -326,7 +346,17 @@ describe('Stripe webhook', () => {
   });
 
   test('events about customers that are not ours, and events billing does not follow, are acknowledged and ignored', async () => {
-    const stranger = { id: 'sub_elsewhere', object: 'subscription', customer: 'cus_elsewhere', status: 'active', created: fake.now, trial_end: null, cancel_at_period_end: false, metadata: {}, items: { data: [] } };
+    const stranger = {
+      id: 'sub_elsewhere',
+      object: 'subscription',
+      customer: 'cus_elsewhere',
+      status: 'active',
+      created: fake.now,
+      trial_end: null,
+      cancel_at_period_end: false,
+      metadata: {},
+      items: { data: [] },
+    };
     expect(await delivered(fake.event('customer.subscription.updated', stranger))).toBe('ignored');
     expect(await delivered(fake.event('charge.refunded', { id: 'ch_1', object: 'charge' }))).toBe('ignored');
   });
@@ -350,7 +380,10 @@ describe('plan limits after a downgrade', () => {
     for (let n = 1; n <= 5; n++) expect((await post(user, '/api/products', product(n))).status).toBe(201);
 
     await delivered(fake.event('customer.subscription.deleted', fake.change(subscriptionId, { status: 'canceled' }), fake.now + 14 * DAY));
-    expect((await subscription(user)).user).toEqual({ subscriptionPlan: null, planLimits: { maxProducts: 3, checkFrequency: 'daily', aiDetection: false, apiAccess: false } });
+    expect((await subscription(user)).user).toEqual({
+      subscriptionPlan: null,
+      planLimits: { maxProducts: 3, checkFrequency: 'daily', aiDetection: false, apiAccess: false },
+    });
 
     const list = await (await request('/api/products', { headers: { cookie: user.cookie } })).json();
     expect(list).toHaveLength(5);

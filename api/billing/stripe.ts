@@ -15,16 +15,23 @@ export function stripeBilling(config: StripeConfig) {
   /** Our snapshot of a Stripe subscription, or null for one that is not for one of our plans. */
   function snapshotOf(sub: Stripe.Subscription): SubscriptionSnapshot | null {
     const item = sub.items?.data?.[0];
-    const metadataPlan = (PLAN_IDS as readonly string[]).includes(sub.metadata?.plan ?? '') && sub.metadata!.plan !== 'free' ? sub.metadata!.plan as PaidPlanId : null;
+    const metadataPlan =
+      (PLAN_IDS as readonly string[]).includes(sub.metadata?.plan ?? '') && sub.metadata!.plan !== 'free' ? (sub.metadata!.plan as PaidPlanId) : null;
     const plan = (item && planOfPrice.get(item.price.id)) ?? metadataPlan;
     if (!plan) return null;
     const unit = item?.price.unit_amount;
     // Current API versions keep the period on the items; older ones on the subscription.
     const periodEnd = item?.current_period_end ?? (sub as { current_period_end?: number }).current_period_end ?? sub.trial_end ?? sub.created;
     return {
-      id: sub.id, provider: 'stripe', status: statusOf(sub.status), plan,
+      id: sub.id,
+      provider: 'stripe',
+      status: statusOf(sub.status),
+      plan,
       amount: unit == null ? amountOf(plan) : unit * (item?.quantity ?? 1),
-      trialEnd: sub.trial_end, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: sub.cancel_at_period_end, created: sub.created,
+      trialEnd: sub.trial_end,
+      currentPeriodEnd: periodEnd,
+      cancelAtPeriodEnd: sub.cancel_at_period_end,
+      created: sub.created,
     };
   }
 
@@ -38,43 +45,52 @@ export function stripeBilling(config: StripeConfig) {
     kind: 'stripe',
     publishableKey: config.publishableKey,
 
-    createCustomer: (user) => calling(async () =>
-      (await stripe.customers.create({ email: user.email, metadata: { userId: user.id } }, { idempotencyKey: `customer-${user.id}` })).id),
+    createCustomer: (user) =>
+      calling(async () => (await stripe.customers.create({ email: user.email, metadata: { userId: user.id } }, { idempotencyKey: `customer-${user.id}` })).id),
 
-    createSetup: (customerId) => calling(async () => {
-      const intent = await stripe.setupIntents.create({ customer: customerId, usage: 'off_session', automatic_payment_methods: { enabled: true } });
-      return { clientSecret: intent.client_secret! };
-    }),
+    createSetup: (customerId) =>
+      calling(async () => {
+        const intent = await stripe.setupIntents.create({ customer: customerId, usage: 'off_session', automatic_payment_methods: { enabled: true } });
+        return { clientSecret: intent.client_secret! };
+      }),
 
-    subscribe: ({ userId, customerId, plan, paymentMethodId, trial, idempotencyKey }) => calling(async () => {
-      await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethodId } });
-      const sub = await stripe.subscriptions.create({
-        customer: customerId,
-        items: [{ price: config.prices[plan] }],
-        default_payment_method: paymentMethodId,
-        metadata: { userId, plan },
-        ...(trial
-          ? { trial_period_days: TRIAL_DAYS, trial_settings: { end_behavior: { missing_payment_method: 'cancel' } } }
-          // Without a trial the first payment is taken now: a refused card is an error, not an unpaid subscription.
-          : { payment_behavior: 'error_if_incomplete' }),
-      }, { idempotencyKey });
-      return answer(sub);
-    }),
+    subscribe: ({ userId, customerId, plan, paymentMethodId, trial, idempotencyKey }) =>
+      calling(async () => {
+        await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethodId } });
+        const sub = await stripe.subscriptions.create(
+          {
+            customer: customerId,
+            items: [{ price: config.prices[plan] }],
+            default_payment_method: paymentMethodId,
+            metadata: { userId, plan },
+            ...(trial
+              ? { trial_period_days: TRIAL_DAYS, trial_settings: { end_behavior: { missing_payment_method: 'cancel' } } }
+              : // Without a trial the first payment is taken now: a refused card is an error, not an unpaid subscription.
+                { payment_behavior: 'error_if_incomplete' }),
+          },
+          { idempotencyKey },
+        );
+        return answer(sub);
+      }),
 
-    changePlan: ({ subscription, customerId, plan, paymentMethodId, idempotencyKey }) => calling(async () => {
-      await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethodId } });
-      const current = await stripe.subscriptions.retrieve(subscription.id);
-      const sub = await stripe.subscriptions.update(subscription.id, {
-        items: [{ id: current.items.data[0]!.id, price: config.prices[plan] }],
-        default_payment_method: paymentMethodId,
-        cancel_at_period_end: false,
-        metadata: { plan },
-      }, { idempotencyKey });
-      return answer(sub);
-    }),
+    changePlan: ({ subscription, customerId, plan, paymentMethodId, idempotencyKey }) =>
+      calling(async () => {
+        await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethodId } });
+        const current = await stripe.subscriptions.retrieve(subscription.id);
+        const sub = await stripe.subscriptions.update(
+          subscription.id,
+          {
+            items: [{ id: current.items.data[0]!.id, price: config.prices[plan] }],
+            default_payment_method: paymentMethodId,
+            cancel_at_period_end: false,
+            metadata: { plan },
+          },
+          { idempotencyKey },
+        );
+        return answer(sub);
+      }),
 
-    cancelAtPeriodEnd: (subscription) => calling(async () =>
-      answer(await stripe.subscriptions.update(subscription.id, { cancel_at_period_end: true }))),
+    cancelAtPeriodEnd: (subscription) => calling(async () => answer(await stripe.subscriptions.update(subscription.id, { cancel_at_period_end: true }))),
   };
 
   /**
@@ -109,7 +125,7 @@ const STATUSES: ReadonlySet<string> = new Set<SubscriptionStatus>(['trialing', '
 /** Stripe's status; a status this code does not know yet gives no access until Stripe reports another. */
 function statusOf(status: Stripe.Subscription.Status): SubscriptionStatus {
   if (status === 'incomplete_expired') return 'canceled';
-  return STATUSES.has(status) ? status as SubscriptionStatus : 'incomplete';
+  return STATUSES.has(status) ? (status as SubscriptionStatus) : 'incomplete';
 }
 
 const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : ref?.id) ?? null;
@@ -133,7 +149,8 @@ export function paymentOf(event: Stripe.Event): { customerId: string; payment: P
 
 export const subscriptionOf = (event: Stripe.Event): Stripe.Subscription | null =>
   event.type === 'customer.subscription.created' || event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted'
-    ? event.data.object : null;
+    ? event.data.object
+    : null;
 
 export const customerOf = (sub: Stripe.Subscription) => idOf(sub.customer);
 
@@ -144,9 +161,17 @@ async function calling<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof Stripe.errors.StripeCardError) throw new DomainError(error.message, 402);
     if (error instanceof Stripe.errors.StripeInvalidRequestError) {
-      throw new DomainError(error.message, 400, error.param === 'default_payment_method' || error.param?.startsWith('invoice_settings') ? 'paymentMethodId' : undefined);
+      throw new DomainError(
+        error.message,
+        400,
+        error.param === 'default_payment_method' || error.param?.startsWith('invoice_settings') ? 'paymentMethodId' : undefined,
+      );
     }
-    if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError) {
+    if (
+      error instanceof Stripe.errors.StripeConnectionError ||
+      error instanceof Stripe.errors.StripeAPIError ||
+      error instanceof Stripe.errors.StripeRateLimitError
+    ) {
       throw new DomainError('The payment provider could not be reached. Please try again.', 502);
     }
     throw error;

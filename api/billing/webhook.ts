@@ -40,7 +40,11 @@ function commandOf(billing: StripeBilling, event: Stripe.Event) {
     const snapshot = billing.snapshotOf(sub);
     const customerId = customerOf(sub);
     if (!snapshot || !customerId) return null;
-    return { customerId, objectId: sub.id, command: (userId: string): SubscriptionCommand => ({ type: 'RecordSubscription', userId, snapshot, at: event.created }) };
+    return {
+      customerId,
+      objectId: sub.id,
+      command: (userId: string): SubscriptionCommand => ({ type: 'RecordSubscription', userId, snapshot, at: event.created }),
+    };
   }
   const paid = paymentOf(event);
   if (paid) {
@@ -72,9 +76,10 @@ export async function receiveStripeEvent(ctx: AppContext, billing: StripeBilling
           if (newer.length) return { outcome: 'stale' as const, appended: null };
         }
         const result = await handleCommand(ctx.store, subscriptionStream(userId), subscriptionDecider, wanted.command(userId), {
-          tx, metadata: { stripeEventId: event.id },
+          tx,
+          metadata: { stripeEventId: event.id },
         });
-        return { outcome: result.appended ? 'recorded' as const : 'unchanged' as const, appended: result.appended };
+        return { outcome: result.appended ? ('recorded' as const) : ('unchanged' as const), appended: result.appended };
       });
       if (appended) await ctx.projections.waitFor(checkpointOf({ transactionId: appended.transactionId, position: appended.lastPosition }));
       return outcome;

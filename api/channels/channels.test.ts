@@ -17,7 +17,10 @@ beforeAll(async () => {
   ctx = await testContext({ CHECK_ALLOW_PRIVATE: 'true', TELEGRAM_API_URL: receivers.telegramApiUrl });
   api = client(createApp(ctx));
 }, SETUP_TIMEOUT);
-afterAll(async () => { receivers.stop(); await ctx.close(); }, SETUP_TIMEOUT);
+afterAll(async () => {
+  receivers.stop();
+  await ctx.close();
+}, SETUP_TIMEOUT);
 
 const call = async (cookie: string, path: string, method = 'GET', body?: unknown) => {
   const res = await api.request(path, { method, cookie, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -65,15 +68,25 @@ async function drain(channelId: string, d = deliverer(), timeoutMs = 15_000) {
 }
 
 describe('adding channels', () => {
-  test('each type is added (201), listed without its secrets; a webhook\'s signing secret is shown once', async () => {
+  test("each type is added (201), listed without its secrets; a webhook's signing secret is shown once", async () => {
     const u = await paidUser();
     const hook = await call(u.cookie, '/api/channels', 'POST', { type: 'webhook', url: `${receivers.url}/in?token=abcd1234`, name: 'Warehouse' });
     expect(hook.status).toBe(201);
-    expect(hook.body).toMatchObject({ type: 'webhook', name: 'Warehouse', enabled: true, disabledReason: null, lastDelivery: null,
-      alertTypes: ['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock'] });
+    expect(hook.body).toMatchObject({
+      type: 'webhook',
+      name: 'Warehouse',
+      enabled: true,
+      disabledReason: null,
+      lastDelivery: null,
+      alertTypes: ['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock'],
+    });
     expect(hook.body.secret).toMatch(/^whsec_/);
     expect(hook.body.target).toBe(`${receivers.url}/…1234`);
-    const slack = await call(u.cookie, '/api/channels', 'POST', { type: 'slack', url: `${receivers.url}/slack/T0/B0/secretpart9876`, alertTypes: ['out_of_stock'] });
+    const slack = await call(u.cookie, '/api/channels', 'POST', {
+      type: 'slack',
+      url: `${receivers.url}/slack/T0/B0/secretpart9876`,
+      alertTypes: ['out_of_stock'],
+    });
     expect(slack.body).toMatchObject({ type: 'slack', name: 'Slack', alertTypes: ['out_of_stock'] });
     expect(slack.body.secret).toBeUndefined();
     const discord = await call(u.cookie, '/api/channels', 'POST', { type: 'discord', url: `${receivers.url}/discord/1/tok` });
@@ -114,7 +127,14 @@ describe('adding channels', () => {
   test('private and loopback addresses are refused where checks refuse them', async () => {
     const strict = client(createApp({ ...ctx, config: { ...ctx.config, checkAllowPrivate: false } }));
     const u = await paidUser();
-    for (const url of [`${receivers.url}/in`, 'http://localhost/in', 'http://10.0.0.8/in', 'http://[::1]/in', 'http://0x7f.1/in', 'https://example.com:9000/in']) {
+    for (const url of [
+      `${receivers.url}/in`,
+      'http://localhost/in',
+      'http://10.0.0.8/in',
+      'http://[::1]/in',
+      'http://0x7f.1/in',
+      'https://example.com:9000/in',
+    ]) {
       const res = await strict.request('/api/channels', { method: 'POST', cookie: u.cookie, body: JSON.stringify({ type: 'webhook', url }) });
       expect([url, res.status, (await res.json()).field]).toEqual([url, 400, 'url']);
     }
@@ -168,13 +188,18 @@ describe('managing channels', () => {
     expect(await eventsOf('ChannelChanged', hook.id)).toBe(0);
   });
 
-  test('another user\'s channel answers 404 on every route, and is left as it was', async () => {
-    const owner = await paidUser(), other = await paidUser();
+  test("another user's channel answers 404 on every route, and is left as it was", async () => {
+    const owner = await paidUser(),
+      other = await paidUser();
     const hook = await webhookChannel(owner.cookie);
     const routes: [string, string, unknown?][] = [
-      ['PATCH', `/api/channels/${hook.id}`, { enabled: false }], ['DELETE', `/api/channels/${hook.id}`], ['POST', `/api/channels/${hook.id}/test`],
-      ['POST', `/api/channels/${hook.id}/rotate-secret`], ['GET', `/api/channels/${hook.id}/deliveries`],
-      ['PATCH', '/api/channels/not-an-id', { enabled: false }], ['GET', `/api/channels/${crypto.randomUUID()}/deliveries`],
+      ['PATCH', `/api/channels/${hook.id}`, { enabled: false }],
+      ['DELETE', `/api/channels/${hook.id}`],
+      ['POST', `/api/channels/${hook.id}/test`],
+      ['POST', `/api/channels/${hook.id}/rotate-secret`],
+      ['GET', `/api/channels/${hook.id}/deliveries`],
+      ['PATCH', '/api/channels/not-an-id', { enabled: false }],
+      ['GET', `/api/channels/${crypto.randomUUID()}/deliveries`],
     ];
     const before = receivers.to(hook.path).length;
     for (const [method, path, body] of routes) expect([method, path, (await call(other.cookie, path, method, body)).status]).toEqual([method, path, 404]);
@@ -211,7 +236,11 @@ describe('test messages tell the truth', () => {
     expect(refused.body.error).toBe('The receiver refused the connection.');
 
     const log = (await call(u.cookie, `/api/channels/${hook.id}/deliveries`)).body;
-    expect(log.map((d: { delivered: boolean; status: number }) => [d.delivered, d.status])).toEqual([[false, 500], [false, 404], [true, 200]]);
+    expect(log.map((d: { delivered: boolean; status: number }) => [d.delivered, d.status])).toEqual([
+      [false, 500],
+      [false, 404],
+      [true, 200],
+    ]);
     expect(log[0]).toMatchObject({ test: true, alertId: null, attempt: 1, retryAt: null, error: 'HTTP 500' });
   });
 });
@@ -230,7 +259,8 @@ describe('delivering alerts', () => {
 
     const [got] = receivers.to(hook.path);
     expect(new Webhook(hook.secret).verify(got!.body, got!.headers)).toMatchObject({
-      type: 'price.alert', data: { alertType: 'price_drop', productId, productName: 'Steel Kettle', previousPrice: 20, currentPrice: 18, currency: 'GBP', changePercent: -10 },
+      type: 'price.alert',
+      data: { alertType: 'price_drop', productId, productName: 'Steel Kettle', previousPrice: 20, currentPrice: 18, currency: 'GBP', changePercent: -10 },
     });
     expect(receivers.to('/slack/a').at(-1)!.json.text).toBe('Steel Kettle: Price dropped 10.0% from £20.00 to £18.00');
     expect(receivers.to('/discord/a').at(-1)!.json.embeds[0]).toMatchObject({ title: 'Steel Kettle', color: 0x16a34a });
@@ -259,8 +289,14 @@ describe('delivering alerts', () => {
 
     const downgraded = await paidUser();
     const kept = await webhookChannel(downgraded.cookie);
-    await endSubscription(ctx, downgraded.userId, (await ctx.sql<{ id: string }[]>`
-      SELECT data->>'subscriptionId' AS id FROM events WHERE type = 'TrialStarted' AND data->>'userId' = ${downgraded.userId}`)[0]!.id);
+    await endSubscription(
+      ctx,
+      downgraded.userId,
+      (
+        await ctx.sql<{ id: string }[]>`
+      SELECT data->>'subscriptionId' AS id FROM events WHERE type = 'TrialStarted' AND data->>'userId' = ${downgraded.userId}`
+      )[0]!.id,
+    );
     await raiseAlert(downgraded);
     await drain(kept.id);
     expect(receivers.to(kept.path)).toHaveLength(0);
@@ -280,7 +316,12 @@ describe('delivering alerts', () => {
     expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
     for (const a of attempts) expect(() => new Webhook(hook.secret).verify(a.body, a.headers)).not.toThrow();
     const log = (await call(u.cookie, `/api/channels/${hook.id}/deliveries`)).body;
-    expect(log.map((d: { attempt: number; status: number; delivered: boolean }) => [d.attempt, d.status, d.delivered])).toEqual([[4, 200, true], [3, 502, false], [2, 503, false], [1, 500, false]]);
+    expect(log.map((d: { attempt: number; status: number; delivered: boolean }) => [d.attempt, d.status, d.delivered])).toEqual([
+      [4, 200, true],
+      [3, 502, false],
+      [2, 503, false],
+      [1, 500, false],
+    ]);
     expect(log[1].retryAt).not.toBeNull();
     expect(await eventsOf('AlertDelivered', hook.id)).toBe(1);
   });
@@ -292,7 +333,9 @@ describe('delivering alerts', () => {
     await raiseAlert(u);
     await deliverer().deliverDue();
     await settle(ctx);
-    const [row] = await ctx.sql<{ wait: number }[]>`SELECT extract(epoch FROM available_at - now())::float AS wait FROM channel_outbox WHERE channel_id = ${hook.id}`;
+    const [row] = await ctx.sql<
+      { wait: number }[]
+    >`SELECT extract(epoch FROM available_at - now())::float AS wait FROM channel_outbox WHERE channel_id = ${hook.id}`;
     expect(row!.wait).toBeGreaterThan(110);
     expect(row!.wait).toBeLessThanOrEqual(121);
     const [failed] = (await call(u.cookie, `/api/channels/${hook.id}/deliveries`)).body;
@@ -319,7 +362,11 @@ describe('delivering alerts', () => {
     const u = await paidUser();
     const hook = await webhookChannel(u.cookie);
     await raiseAlert(u);
-    const crashing = deliverer({ afterSend: () => { throw new Error('process killed'); } });
+    const crashing = deliverer({
+      afterSend: () => {
+        throw new Error('process killed');
+      },
+    });
     await crashing.deliverDue();
     expect(receivers.to(hook.path)).toHaveLength(1);
     expect(await pending(hook.id)).toBe(1);
@@ -350,7 +397,9 @@ describe('delivering alerts', () => {
     // A notice is not an alert about a product: the Alerts screen leaves it out; it can be read like one.
     expect((await call(u.cookie, '/api/alerts')).body.some((a: { type: string }) => a.type === 'channel_disabled')).toBe(false);
     expect((await call(u.cookie, `/api/notifications/${notices[0].id}/read`, 'POST')).status).toBe(200);
-    const [mail] = await ctx.sql<{ kind: string; payload: { title: string } }[]>`SELECT kind, payload FROM email_outbox WHERE user_id = ${u.userId} AND kind = 'notice'`;
+    const [mail] = await ctx.sql<
+      { kind: string; payload: { title: string } }[]
+    >`SELECT kind, payload FROM email_outbox WHERE user_id = ${u.userId} AND kind = 'notice'`;
     expect(mail).toMatchObject({ kind: 'notice', payload: { title: 'Alert channel "Ops hook" turned off' } });
 
     // Further alerts are not sent to it; switched on again it receives them.

@@ -59,16 +59,25 @@ export type SendOutcome = { delivered: boolean; status: number | null; error: st
 
 /** Posts one message to one endpoint through the same address guard as price checks. */
 export async function send(
-  ctx: Pick<AppContext, 'config'>, fetcher: Fetcher, endpoint: Endpoint, channelId: string, message: ChannelMessage, messageId: string,
+  ctx: Pick<AppContext, 'config'>,
+  fetcher: Fetcher,
+  endpoint: Endpoint,
+  channelId: string,
+  message: ChannelMessage,
+  messageId: string,
 ): Promise<SendOutcome> {
   const request = requestFor(endpoint, channelId, message, {
-    messageId, now: new Date(), publicUrl: ctx.config.publicUrl, telegramApiUrl: ctx.config.telegramApiUrl,
+    messageId,
+    now: new Date(),
+    publicUrl: ctx.config.publicUrl,
+    telegramApiUrl: ctx.config.telegramApiUrl,
   });
   const answer = await fetcher.fetchResource!(
     { url: request.url, method: 'POST', headers: request.headers, body: Buffer.from(request.body), followRedirects: false },
     { ...SEND_OPTIONS, allowPrivate: ctx.config.checkAllowPrivate },
   );
-  if (!answer.ok) return { delivered: false, status: answer.status ?? null, error: receiverReason(answer, request.url), retryAfterMs: answer.retryAfterMs ?? null };
+  if (!answer.ok)
+    return { delivered: false, status: answer.status ?? null, error: receiverReason(answer, request.url), retryAfterMs: answer.retryAfterMs ?? null };
   if (answer.status >= 200 && answer.status < 300) return { delivered: true, status: answer.status, error: null, retryAfterMs: null };
   return { delivered: false, status: answer.status, error: refusal(answer.status, answer.body), retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
 }
@@ -77,9 +86,13 @@ export async function send(
 function receiverReason(failure: FetchFailure, url: string): string {
   if (failure.code === 'dns') return `The address ${new URL(url).hostname} could not be found. Check it for typos.`;
   return failure.reason
-    .replace(/^The shop's server\b/, 'The receiver').replace(/^The shop's\b/, "The receiver's").replace(/^The shop\b/, 'The receiver')
-    .replace('before sending the page', 'before answering').replace('so the page cannot be checked safely', 'so nothing was sent')
-    .replace('could not download the page', 'could not reach the receiver').replace(/^The page is larger than/, 'The answer is larger than');
+    .replace(/^The shop's server\b/, 'The receiver')
+    .replace(/^The shop's\b/, "The receiver's")
+    .replace(/^The shop\b/, 'The receiver')
+    .replace('before sending the page', 'before answering')
+    .replace('so the page cannot be checked safely', 'so nothing was sent')
+    .replace('could not download the page', 'could not reach the receiver')
+    .replace(/^The page is larger than/, 'The answer is larger than');
 }
 
 /** "HTTP 404: no_service": the status and the start of what the receiver said, as one line. */
@@ -94,8 +107,10 @@ function refusal(status: number, body: Buffer): string {
  * it gave one, else doubling backoff with jitter; never past `giveUpMs` after the message was queued.
  */
 export function nextAttemptAt(
-  failed: { attempt: number; enqueuedAt: Date; retryAfterMs: number | null }, now: Date,
-  opts: { retryBaseMs: number; retryMaxMs: number; giveUpMs: number }, random = Math.random,
+  failed: { attempt: number; enqueuedAt: Date; retryAfterMs: number | null },
+  now: Date,
+  opts: { retryBaseMs: number; retryMaxMs: number; giveUpMs: number },
+  random = Math.random,
 ): Date | null {
   const delay = failed.retryAfterMs ?? backoff(failed.attempt, { baseMs: opts.retryBaseMs, maxMs: opts.retryMaxMs, jitter: 0.2 }, random);
   const at = now.getTime() + delay;
@@ -123,8 +138,12 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
   /** Records one attempt: the event, the message removed or rescheduled, the channel's run of failures. */
   async function record(message: OutboxMessage, outcome: SendOutcome, retryAt: Date | null, counts: boolean): Promise<void> {
     const attempt: Attempt = {
-      channelId: message.channelId, userId: message.userId, messageId: message.id, alertId: message.alert.alertId,
-      productName: message.alert.productName, attempt: message.attempt,
+      channelId: message.channelId,
+      userId: message.userId,
+      messageId: message.id,
+      alertId: message.alert.alertId,
+      productName: message.alert.productName,
+      attempt: message.attempt,
     };
     await appendingTransaction(ctx.sql, async (tx) => {
       if (!(await settleMessage(tx, message, { retryAt, error: outcome.error ?? undefined }))) return;
@@ -134,7 +153,7 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
         return;
       }
       // The failure that turns the channel off is this message's last attempt too.
-      const disabled = counts && await countFailure(tx, message.channelId);
+      const disabled = counts && (await countFailure(tx, message.channelId));
       if (disabled && retryAt) await tx`DELETE FROM channel_outbox WHERE id = ${message.id}`;
       await ctx.store.append(deliveriesStream(message.channelId), 'any', [attemptEvent(attempt, outcome, disabled ? null : retryAt)], tx);
     });
@@ -152,14 +171,25 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
     const result = await handleCommand(ctx.store, channelStream(channelId), channelDecider, { type: 'DisableChannel', reason }, { tx });
     if (!result.appended || result.state.status !== 'active') return false;
     const { userId, name } = result.state;
-    await ctx.store.append(alertStream(userId), 'any', [{
-      type: 'NoticeRaised',
-      data: {
-        alertId: crypto.randomUUID(), userId, kind: 'channel_disabled', title: `Alert channel "${name}" turned off`,
-        message: `Pricewatch stopped delivering alerts to "${name}" after ${row.failures_in_a_row} failed deliveries in a row. Check its address or token in Settings, send a test, and switch it on again.`,
-        link: '/settings#notifications', at: new Date().toISOString(),
-      },
-    }], tx);
+    await ctx.store.append(
+      alertStream(userId),
+      'any',
+      [
+        {
+          type: 'NoticeRaised',
+          data: {
+            alertId: crypto.randomUUID(),
+            userId,
+            kind: 'channel_disabled',
+            title: `Alert channel "${name}" turned off`,
+            message: `Pricewatch stopped delivering alerts to "${name}" after ${row.failures_in_a_row} failed deliveries in a row. Check its address or token in Settings, send a test, and switch it on again.`,
+            link: '/settings#notifications',
+            at: new Date().toISOString(),
+          },
+        },
+      ],
+      tx,
+    );
     await tx`UPDATE channel_endpoints SET enabled = false WHERE channel_id = ${channelId}`;
     return true;
   }
@@ -170,9 +200,11 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
       await settleMessage(ctx.sql, message, { retryAt: null });
       return;
     }
-    const notSent = !target.enabled ? 'Not sent: the channel is switched off.'
-      : planOf(target.subscription_plan ?? target.plan).id === 'free' ? 'Not sent: alert channels come with paid plans, and this account is on Free.'
-      : null;
+    const notSent = !target.enabled
+      ? 'Not sent: the channel is switched off.'
+      : planOf(target.subscription_plan ?? target.plan).id === 'free'
+        ? 'Not sent: alert channels come with paid plans, and this account is on Free.'
+        : null;
     if (notSent) {
       await record(message, { delivered: false, status: null, error: notSent, retryAfterMs: null }, null, false);
       return;
@@ -191,11 +223,20 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
   async function deliverDue(): Promise<number> {
     const messages = await claimMessages(ctx.sql, { limit: 200, leaseMs: opts.leaseMs });
     if (!messages.length) return 0;
-    const targets = new Map((await ctx.sql<Target[]>`
+    const targets = new Map(
+      (
+        await ctx.sql<Target[]>`
       SELECT e.channel_id, e.endpoint, e.enabled, u.plan, u.subscription_plan
       FROM channel_endpoints e LEFT JOIN users u ON u.id = e.user_id
-      WHERE e.channel_id = ANY(${[...new Set(messages.map((m) => m.channelId))]}::text[])`).map((t) => [t.channel_id, t]));
-    await sendEach(messages, opts.concurrency, (message) => deliver(message, targets.get(message.channelId)), (message) => `Channel message ${message.id}`);
+      WHERE e.channel_id = ANY(${[...new Set(messages.map((m) => m.channelId))]}::text[])`
+      ).map((t) => [t.channel_id, t]),
+    );
+    await sendEach(
+      messages,
+      opts.concurrency,
+      (message) => deliver(message, targets.get(message.channelId)),
+      (message) => `Channel message ${message.id}`,
+    );
     return messages.length;
   }
 

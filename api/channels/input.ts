@@ -20,29 +20,41 @@ const NOT_AN_OBJECT = 'Send the channel as a JSON object.';
 
 const NAME_MISSING = 'Give the channel a name, or leave the field out.';
 /** Left out (or null): the default name of a new channel, or the name kept. */
-const name = z.string({ error: NAME_MISSING }).trim().min(1, NAME_MISSING).max(100, 'A name has at most 100 characters.')
-  .nullish().transform((value) => value ?? undefined);
+const name = z
+  .string({ error: NAME_MISSING })
+  .trim()
+  .min(1, NAME_MISSING)
+  .max(100, 'A name has at most 100 characters.')
+  .nullish()
+  .transform((value) => value ?? undefined);
 
 const ALERT_TYPES_LIST = `Alert types are a list of ${ALERT_TYPES.join(', ')}.`;
 const isAlertType = (value: unknown): value is AlertType => (ALERT_TYPES as readonly unknown[]).includes(value);
 /** Left out (or null): every type for a new channel, or the types kept. */
-const alertTypes = z.array(z.unknown(), { error: ALERT_TYPES_LIST })
+const alertTypes = z
+  .array(z.unknown(), { error: ALERT_TYPES_LIST })
   .refine((list) => list.every(isAlertType), ALERT_TYPES_LIST)
   .min(1, 'Choose at least one alert type, or switch the channel off.')
   .transform((list) => list as AlertType[])
-  .nullish().transform((value) => value ?? undefined);
+  .nullish()
+  .transform((value) => value ?? undefined);
 
 const ADDRESS_MISSING = 'Enter the address to deliver to.';
 /** An address Pricewatch may post to: the same guard as price checks, and https in production. */
-const address = (rules: AddressRules) => z.string({ error: ADDRESS_MISSING }).trim().min(1, ADDRESS_MISSING)
-  .max(2000, 'That address is too long (at most 2,000 characters).')
-  .transform((url, ctx) => {
-    const refused = uncheckableUrlReason(url, { allowPrivate: rules.allowPrivate })
-      ?? (rules.production && new URL(url).protocol !== 'https:' ? 'Use an https:// address: alerts are only sent encrypted.' : null);
-    if (!refused) return new URL(url).href;
-    ctx.addIssue({ code: 'custom', message: refused });
-    return z.NEVER;
-  });
+const address = (rules: AddressRules) =>
+  z
+    .string({ error: ADDRESS_MISSING })
+    .trim()
+    .min(1, ADDRESS_MISSING)
+    .max(2000, 'That address is too long (at most 2,000 characters).')
+    .transform((url, ctx) => {
+      const refused =
+        uncheckableUrlReason(url, { allowPrivate: rules.allowPrivate }) ??
+        (rules.production && new URL(url).protocol !== 'https:' ? 'Use an https:// address: alerts are only sent encrypted.' : null);
+      if (!refused) return new URL(url).href;
+      ctx.addIssue({ code: 'custom', message: refused });
+      return z.NEVER;
+    });
 
 const BOT_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{30,100}$/;
 const NOT_A_BOT_TOKEN = 'That is not a Telegram bot token; @BotFather gives one like 123456789:AAF… .';
@@ -51,8 +63,10 @@ const botToken = z.string({ error: NOT_A_BOT_TOKEN }).trim().regex(BOT_TOKEN, NO
 // A chat's number (groups and channels are negative), or a public channel's @username.
 const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
 const NOT_A_CHAT_ID = 'A chat id is a number such as -1001234567890, or a public channel such as @myshopalerts.';
-const chatId = z.union([z.string(), z.number()], { error: NOT_A_CHAT_ID })
-  .transform((value) => String(value).trim()).pipe(z.string().regex(CHAT_ID, NOT_A_CHAT_ID));
+const chatId = z
+  .union([z.string(), z.number()], { error: NOT_A_CHAT_ID })
+  .transform((value) => String(value).trim())
+  .pipe(z.string().regex(CHAT_ID, NOT_A_CHAT_ID));
 
 const NOT_A_TYPE = `The channel type is one of ${CHANNEL_TYPES.join(', ')}.`;
 /** Every type but Telegram delivers to an address. */
@@ -63,14 +77,22 @@ const ADDRESS_TYPES = CHANNEL_TYPES.filter((type): type is Exclude<ChannelType, 
  * a Telegram bot and chat). A webhook gets a new signing secret.
  */
 export function newChannelInput(rules: AddressRules) {
-  return z.discriminatedUnion('type', [
-    z.object({ type: z.enum(ADDRESS_TYPES), name, alertTypes, url: address(rules) }),
-    z.object({ type: z.literal('telegram'), name, alertTypes, botToken, chatId }),
-  ], { error: (issue) => (issue.code === 'invalid_union' ? NOT_A_TYPE : NOT_AN_OBJECT) })
+  return z
+    .discriminatedUnion(
+      'type',
+      [
+        z.object({ type: z.enum(ADDRESS_TYPES), name, alertTypes, url: address(rules) }),
+        z.object({ type: z.literal('telegram'), name, alertTypes, botToken, chatId }),
+      ],
+      { error: (issue) => (issue.code === 'invalid_union' ? NOT_A_TYPE : NOT_AN_OBJECT) },
+    )
     .transform((channel): NewChannel => {
-      const endpoint: Endpoint = channel.type === 'telegram' ? { type: channel.type, botToken: channel.botToken, chatId: channel.chatId }
-        : channel.type === 'webhook' ? { type: channel.type, url: channel.url, secret: newWebhookSecret() }
-          : { type: channel.type, url: channel.url };
+      const endpoint: Endpoint =
+        channel.type === 'telegram'
+          ? { type: channel.type, botToken: channel.botToken, chatId: channel.chatId }
+          : channel.type === 'webhook'
+            ? { type: channel.type, url: channel.url, secret: newWebhookSecret() }
+            : { type: channel.type, url: channel.url };
       return { type: channel.type, endpoint, name: channel.name ?? defaultName(endpoint), alertTypes: channel.alertTypes ?? [...ALERT_TYPES] };
     });
 }
@@ -82,9 +104,13 @@ function defaultName(endpoint: Endpoint): string {
 }
 
 /** Changes to a channel: only what is sent (and not null) changes. */
-export const ChannelChangesInput = z.object({
-  enabled: z.boolean({ error: 'enabled is true or false.' }).optional(),
-  name,
-  alertTypes,
-}, { error: NOT_AN_OBJECT })
+export const ChannelChangesInput = z
+  .object(
+    {
+      enabled: z.boolean({ error: 'enabled is true or false.' }).optional(),
+      name,
+      alertTypes,
+    },
+    { error: NOT_AN_OBJECT },
+  )
   .transform((changes): ChannelChanges => Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)));

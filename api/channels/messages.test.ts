@@ -4,12 +4,27 @@ import { describeEndpoint, messageIdFor, newWebhookSecret, requestFor, type Aler
 import { nextAttemptAt } from './deliverer.ts';
 
 const alert: AlertMessage = {
-  alertId: '0f8fad5b-d9cb-469f-a165-70867728950e', userId: 'u1', productId: 'p1', type: 'price_drop',
-  productName: 'Kettle <b>& Co</b> @everyone', productUrl: 'https://shop.example.com/kettle', productImage: null,
-  previousPrice: 20, currentPrice: 18, currency: 'EUR', changePercent: -10, thresholdPercent: null,
-  message: 'Price dropped 10.0% from €20.00 to €18.00', trigger: { eventType: 'PriceObserved', position: 7, at: '2026-11-24T10:00:00.000Z' },
+  alertId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  userId: 'u1',
+  productId: 'p1',
+  type: 'price_drop',
+  productName: 'Kettle <b>& Co</b> @everyone',
+  productUrl: 'https://shop.example.com/kettle',
+  productImage: null,
+  previousPrice: 20,
+  currentPrice: 18,
+  currency: 'EUR',
+  changePercent: -10,
+  thresholdPercent: null,
+  message: 'Price dropped 10.0% from €20.00 to €18.00',
+  trigger: { eventType: 'PriceObserved', position: 7, at: '2026-11-24T10:00:00.000Z' },
 };
-const ctx = { messageId: messageIdFor(alert.alertId, 'c1'), now: new Date('2026-11-24T10:00:05Z'), publicUrl: 'https://app.example.com', telegramApiUrl: 'https://api.telegram.org' };
+const ctx = {
+  messageId: messageIdFor(alert.alertId, 'c1'),
+  now: new Date('2026-11-24T10:00:05Z'),
+  publicUrl: 'https://app.example.com',
+  telegramApiUrl: 'https://api.telegram.org',
+};
 
 describe('webhook messages (Standard Webhooks)', () => {
   test('are signed so that the reference verifier accepts them, and reject tampering', () => {
@@ -36,13 +51,31 @@ describe('webhook messages (Standard Webhooks)', () => {
     const secret = newWebhookSecret();
     const body = JSON.parse(requestFor({ type: 'webhook', url: 'https://h.example.com', secret }, 'c1', { kind: 'alert', alert }, ctx).body);
     expect(body).toEqual({
-      type: 'price.alert', timestamp: '2026-11-24T10:00:05.000Z',
+      type: 'price.alert',
+      timestamp: '2026-11-24T10:00:05.000Z',
       data: {
-        alertId: alert.alertId, alertType: 'price_drop', productId: 'p1', productName: alert.productName, productUrl: alert.productUrl,
-        previousPrice: 20, currentPrice: 18, currency: 'EUR', changePercent: -10, thresholdPercent: null, message: alert.message, at: '2026-11-24T10:00:00.000Z',
+        alertId: alert.alertId,
+        alertType: 'price_drop',
+        productId: 'p1',
+        productName: alert.productName,
+        productUrl: alert.productUrl,
+        previousPrice: 20,
+        currentPrice: 18,
+        currency: 'EUR',
+        changePercent: -10,
+        thresholdPercent: null,
+        message: alert.message,
+        at: '2026-11-24T10:00:00.000Z',
       },
     });
-    const stock = JSON.parse(requestFor({ type: 'webhook', url: 'https://h.example.com', secret }, 'c1', { kind: 'alert', alert: { ...alert, type: 'out_of_stock', currentPrice: null } }, ctx).body);
+    const stock = JSON.parse(
+      requestFor(
+        { type: 'webhook', url: 'https://h.example.com', secret },
+        'c1',
+        { kind: 'alert', alert: { ...alert, type: 'out_of_stock', currentPrice: null } },
+        ctx,
+      ).body,
+    );
     expect(stock.data).toMatchObject({ alertType: 'out_of_stock', currentPrice: null });
     const testBody = JSON.parse(requestFor({ type: 'webhook', url: 'https://h.example.com', secret }, 'c1', { kind: 'test', channelName: 'Ops' }, ctx).body);
     expect(testBody).toMatchObject({ type: 'channel.test', data: { channelId: 'c1', channelName: 'Ops' } });
@@ -51,7 +84,12 @@ describe('webhook messages (Standard Webhooks)', () => {
   test('a message keeps its id across attempts; each attempt is signed at its own time', () => {
     const secret = newWebhookSecret();
     const first = requestFor({ type: 'webhook', url: 'https://h.example.com', secret }, 'c1', { kind: 'alert', alert }, ctx);
-    const later = requestFor({ type: 'webhook', url: 'https://h.example.com', secret }, 'c1', { kind: 'alert', alert }, { ...ctx, now: new Date(ctx.now.getTime() + 60_000) });
+    const later = requestFor(
+      { type: 'webhook', url: 'https://h.example.com', secret },
+      'c1',
+      { kind: 'alert', alert },
+      { ...ctx, now: new Date(ctx.now.getTime() + 60_000) },
+    );
     expect(later.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(later.headers['webhook-signature']).not.toBe(first.headers['webhook-signature']);
     expect(messageIdFor(alert.alertId, 'c1')).not.toBe(messageIdFor(alert.alertId, 'c2'));
@@ -66,22 +104,33 @@ describe('chat messages', () => {
     expect(body.blocks[1].text.text).toBe('*Price Drop:* Price dropped 10.0% from €20.00 to €18.00');
     expect(body.blocks[1].fields.map((f: { text: string }) => f.text)).toEqual(['*Was*\n€20.00', '*Now*\n€18.00']);
     expect(body.blocks[2].elements[0]).toMatchObject({ type: 'button', url: alert.productUrl });
-    const escaped = JSON.parse(requestFor({ type: 'slack', url: 'https://x.example.com' }, 'c1', { kind: 'alert', alert: { ...alert, message: 'a <b> & c' } }, ctx).body);
+    const escaped = JSON.parse(
+      requestFor({ type: 'slack', url: 'https://x.example.com' }, 'c1', { kind: 'alert', alert: { ...alert, message: 'a <b> & c' } }, ctx).body,
+    );
     expect(escaped.blocks[1].text.text).toBe('*Price Drop:* a &lt;b&gt; &amp; c');
   });
 
-  test('Discord: an embed in the alert\'s colour; names cannot ping anyone', () => {
+  test("Discord: an embed in the alert's colour; names cannot ping anyone", () => {
     const body = JSON.parse(requestFor({ type: 'discord', url: 'https://discord.com/api/webhooks/1/x' }, 'c1', { kind: 'alert', alert }, ctx).body);
     expect(body.allowed_mentions).toEqual({ parse: [] });
-    expect(body.embeds[0]).toMatchObject({ title: alert.productName, url: alert.productUrl, description: alert.message, color: 0x16a34a, timestamp: alert.trigger.at });
+    expect(body.embeds[0]).toMatchObject({
+      title: alert.productName,
+      url: alert.productUrl,
+      description: alert.message,
+      color: 0x16a34a,
+      timestamp: alert.trigger.at,
+    });
     expect(body.embeds[0].fields).toEqual([
-      { name: 'Was', value: '€20.00', inline: true }, { name: 'Now', value: '€18.00', inline: true }, { name: 'Alert', value: 'Price Drop', inline: true },
+      { name: 'Was', value: '€20.00', inline: true },
+      { name: 'Now', value: '€18.00', inline: true },
+      { name: 'Alert', value: 'Price Drop', inline: true },
     ]);
   });
 
   test('stock alerts in the colours the app and the e-mails give them: out of stock red, back in stock green', () => {
     const colourOf = (type: AlertMessage['type']) =>
-      JSON.parse(requestFor({ type: 'discord', url: 'https://discord.com/api/webhooks/1/x' }, 'c1', { kind: 'alert', alert: { ...alert, type } }, ctx).body).embeds[0].color;
+      JSON.parse(requestFor({ type: 'discord', url: 'https://discord.com/api/webhooks/1/x' }, 'c1', { kind: 'alert', alert: { ...alert, type } }, ctx).body)
+        .embeds[0].color;
     expect(colourOf('out_of_stock')).toBe(0xdc2626);
     expect(colourOf('back_in_stock')).toBe(0x16a34a);
     expect(colourOf('price_increase')).toBe(0xdc2626);
@@ -89,7 +138,12 @@ describe('chat messages', () => {
   });
 
   test('Telegram: sendMessage through the configured Bot API, as escaped HTML', () => {
-    const req = requestFor({ type: 'telegram', botToken: '123:abc', chatId: '-100' }, 'c1', { kind: 'alert', alert }, { ...ctx, telegramApiUrl: 'http://127.0.0.1:9/tg' });
+    const req = requestFor(
+      { type: 'telegram', botToken: '123:abc', chatId: '-100' },
+      'c1',
+      { kind: 'alert', alert },
+      { ...ctx, telegramApiUrl: 'http://127.0.0.1:9/tg' },
+    );
     expect(req.url).toBe('http://127.0.0.1:9/tg/bot123:abc/sendMessage');
     const body = JSON.parse(req.body);
     expect(body).toMatchObject({ chat_id: '-100', parse_mode: 'HTML' });
@@ -109,7 +163,7 @@ describe('describing an endpoint', () => {
 describe('when to try again', () => {
   const opts = { retryBaseMs: 10_000, retryMaxMs: 3_600_000, giveUpMs: 24 * 3_600_000 };
   const now = new Date('2026-11-24T12:00:00Z');
-  test('doubling with jitter, capped; the receiver\'s Retry-After when it gave one', () => {
+  test("doubling with jitter, capped; the receiver's Retry-After when it gave one", () => {
     const at = (attempt: number, random = 0.5, retryAfterMs: number | null = null) =>
       nextAttemptAt({ attempt, enqueuedAt: now, retryAfterMs }, now, opts, () => random)!.getTime() - now.getTime();
     expect([at(1), at(2), at(3)]).toEqual([10_000, 20_000, 40_000]);

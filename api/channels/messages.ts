@@ -59,7 +59,6 @@ export function describeEndpoint(endpoint: Endpoint): string {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-
 const price = (value: number | null, currency: string | null) => (value === null ? '—' : formatMoney(value, currency));
 const historyUrl = (publicUrl: string) => `${publicUrl}/price-history`;
 const TEST_TEXT = 'Test message from Pricewatch: this channel works, and price alerts will arrive here.';
@@ -71,11 +70,21 @@ export function webhookBody(message: ChannelMessage, now: Date, channelId: strin
   }
   const a = message.alert;
   return JSON.stringify({
-    type: 'price.alert', timestamp,
+    type: 'price.alert',
+    timestamp,
     data: {
-      alertId: a.alertId, alertType: a.type, productId: a.productId, productName: a.productName, productUrl: a.productUrl,
-      previousPrice: a.previousPrice, currentPrice: a.currentPrice, currency: a.currency, changePercent: a.changePercent,
-      thresholdPercent: a.thresholdPercent, message: a.message, at: a.trigger.at,
+      alertId: a.alertId,
+      alertType: a.type,
+      productId: a.productId,
+      productName: a.productName,
+      productUrl: a.productUrl,
+      previousPrice: a.previousPrice,
+      currentPrice: a.currentPrice,
+      currency: a.currency,
+      changePercent: a.changePercent,
+      thresholdPercent: a.thresholdPercent,
+      message: a.message,
+      at: a.trigger.at,
     },
   });
 }
@@ -121,16 +130,21 @@ export function discordBody(message: ChannelMessage, publicUrl: string): string 
   const a = message.alert;
   return JSON.stringify({
     allowed_mentions,
-    embeds: [{
-      title: a.productName.slice(0, 256), url: a.productUrl, description: a.message.slice(0, 4096), color: Number.parseInt(alertColour(a.type).slice(1), 16),
-      fields: [
-        { name: 'Was', value: price(a.previousPrice, a.currency), inline: true },
-        { name: 'Now', value: price(a.currentPrice, a.currency), inline: true },
-        { name: 'Alert', value: alertLabel(a.type), inline: true },
-      ],
-      footer: { text: 'Pricewatch' },
-      timestamp: a.trigger.at,
-    }],
+    embeds: [
+      {
+        title: a.productName.slice(0, 256),
+        url: a.productUrl,
+        description: a.message.slice(0, 4096),
+        color: Number.parseInt(alertColour(a.type).slice(1), 16),
+        fields: [
+          { name: 'Was', value: price(a.previousPrice, a.currency), inline: true },
+          { name: 'Now', value: price(a.currentPrice, a.currency), inline: true },
+          { name: 'Alert', value: alertLabel(a.type), inline: true },
+        ],
+        footer: { text: 'Pricewatch' },
+        timestamp: a.trigger.at,
+      },
+    ],
     content: `[Price history](${historyUrl(publicUrl)})`,
   });
 }
@@ -138,14 +152,16 @@ export function discordBody(message: ChannelMessage, publicUrl: string): string 
 const htmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function telegramBody(message: ChannelMessage, chatId: string, publicUrl: string): string {
-  const text = message.kind === 'test'
-    ? htmlEscape(TEST_TEXT)
-    : (({ alert: a }) => [
-        `<b>${htmlEscape(a.productName)}</b>`,
-        `${htmlEscape(alertLabel(a.type))}: ${htmlEscape(a.message)}`,
-        `Was ${htmlEscape(price(a.previousPrice, a.currency))} · now ${htmlEscape(price(a.currentPrice, a.currency))}`,
-        `<a href="${htmlEscape(a.productUrl)}">Product page</a> · <a href="${htmlEscape(historyUrl(publicUrl))}">Price history</a>`,
-      ].join('\n'))(message);
+  const text =
+    message.kind === 'test'
+      ? htmlEscape(TEST_TEXT)
+      : (({ alert: a }) =>
+          [
+            `<b>${htmlEscape(a.productName)}</b>`,
+            `${htmlEscape(alertLabel(a.type))}: ${htmlEscape(a.message)}`,
+            `Was ${htmlEscape(price(a.previousPrice, a.currency))} · now ${htmlEscape(price(a.currentPrice, a.currency))}`,
+            `<a href="${htmlEscape(a.productUrl)}">Product page</a> · <a href="${htmlEscape(historyUrl(publicUrl))}">Price history</a>`,
+          ].join('\n'))(message);
   return JSON.stringify({ chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
 }
 
@@ -157,9 +173,12 @@ export function requestFor(endpoint: Endpoint, channelId: string, message: Chann
       const body = webhookBody(message, ctx.now, channelId);
       const timestamp = Math.floor(ctx.now.getTime() / 1000);
       return {
-        url: endpoint.url, body,
+        url: endpoint.url,
+        body,
         headers: {
-          ...json, 'webhook-id': ctx.messageId, 'webhook-timestamp': String(timestamp),
+          ...json,
+          'webhook-id': ctx.messageId,
+          'webhook-timestamp': String(timestamp),
           'webhook-signature': signWebhook(endpoint.secret, ctx.messageId, timestamp, body),
         },
       };

@@ -57,7 +57,8 @@ export const channelOutboxReactor: Projection = {
     const events = recorded as RecordedEvent<Handled>[];
     const userIds = [...new Set(events.map((e) => e.data.userId))];
     const routes = new Map((await tx<Route[]>`SELECT * FROM channel_routes WHERE user_id = ANY(${userIds}::text[])`).map((r) => [r.channel_id, r]));
-    const changed = new Set<string>(), removed = new Set<string>();
+    const changed = new Set<string>(),
+      removed = new Set<string>();
     const rows: { id: string; channel_id: string; user_id: string; alert_id: string; payload: AlertMessage }[] = [];
 
     for (const e of events) {
@@ -65,7 +66,9 @@ export const channelOutboxReactor: Projection = {
         case 'ChannelAdded':
         case 'ChannelChanged':
           routes.set(e.data.channelId, {
-            channel_id: e.data.channelId, user_id: e.data.userId, alert_types: e.data.alertTypes,
+            channel_id: e.data.channelId,
+            user_id: e.data.userId,
+            alert_types: e.data.alertTypes,
             enabled: e.type === 'ChannelAdded' || e.data.enabled,
           });
           changed.add(e.data.channelId);
@@ -80,7 +83,13 @@ export const channelOutboxReactor: Projection = {
           if (e.metadata.backfill || Date.now() - Date.parse(e.data.trigger.at) > NEWS_MAX_AGE_MS) break;
           for (const route of routes.values()) {
             if (route.user_id !== e.data.userId || !route.enabled || !route.alert_types.includes(e.data.type)) continue;
-            rows.push({ id: messageIdFor(e.data.alertId, route.channel_id), channel_id: route.channel_id, user_id: route.user_id, alert_id: e.data.alertId, payload: e.data });
+            rows.push({
+              id: messageIdFor(e.data.alertId, route.channel_id),
+              channel_id: route.channel_id,
+              user_id: route.user_id,
+              alert_id: e.data.alertId,
+              payload: e.data,
+            });
           }
           break;
         }
@@ -109,7 +118,10 @@ export const channelOutboxReactor: Projection = {
 // Claiming and settling
 
 export type OutboxMessage = {
-  id: string; channelId: string; userId: string; alert: AlertMessage;
+  id: string;
+  channelId: string;
+  userId: string;
+  alert: AlertMessage;
   /** The attempt this claim is, from 1. */
   attempt: number;
   enqueuedAt: Date;
@@ -124,7 +136,13 @@ const messages = outbox('channel_outbox');
 export async function claimMessages(sql: Sql, opts: { limit: number; leaseMs: number }): Promise<OutboxMessage[]> {
   const { rows, leaseToken } = await transaction(sql, (tx) => messages.claim<Row>(tx, { ...opts, order: tx`available_at, id` }));
   return rows.map((r) => ({
-    id: r.id, channelId: r.channel_id, userId: r.user_id, alert: r.payload, attempt: r.attempts, enqueuedAt: r.enqueued_at, leaseToken,
+    id: r.id,
+    channelId: r.channel_id,
+    userId: r.user_id,
+    alert: r.payload,
+    attempt: r.attempts,
+    enqueuedAt: r.enqueued_at,
+    leaseToken,
   }));
 }
 

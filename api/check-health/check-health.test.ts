@@ -22,8 +22,7 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT);
 afterAll(() => ctx.close(), SETUP_TIMEOUT);
 
-const get = (path: string, cookie?: string) =>
-  app.handle(new Request(new URL(path, ORIGIN), { headers: cookie ? { cookie } : {} }));
+const get = (path: string, cookie?: string) => app.handle(new Request(new URL(path, ORIGIN), { headers: cookie ? { cookie } : {} }));
 
 function failedCheck(productId: string, userId: string, url: string, code: string, reason: string, at: Date, httpStatus: number | null = 403) {
   return { type: 'PriceCheckFailed' as const, data: { productId, userId, code, reason, httpStatus, url, attemptedAt: at.toISOString(), availability: null } };
@@ -53,7 +52,14 @@ describe('GET /api/check-health', () => {
     ]);
     await ctx.store.append(`product-${walled}`, 'any', [
       seen(walled, userId, 'https://walled.example/p/1', ago(3 * DAY)),
-      failedCheck(walled, userId, 'https://walled.example/p/1', 'bot-protection', 'The shop\'s bot protection (Cloudflare) blocked the automatic check.', ago(2 * DAY)),
+      failedCheck(
+        walled,
+        userId,
+        'https://walled.example/p/1',
+        'bot-protection',
+        "The shop's bot protection (Cloudflare) blocked the automatic check.",
+        ago(2 * DAY),
+      ),
       failedCheck(walled, userId, 'https://walled.example/p/1', 'blocked', CF, ago(30 * 60_000)),
       failedCheck(walled, userId, 'https://walled.example/p/1', 'http-status', 'The shop refused the request (HTTP 403).', ago(DAY)),
     ]);
@@ -68,14 +74,22 @@ describe('GET /api/check-health', () => {
     expect(body).toEqual({
       hosts: [
         {
-          host: 'walled.example', checks: 4, successes: 1, failures: { blocked: 2, 'http-status': 1 },
+          host: 'walled.example',
+          checks: 4,
+          successes: 1,
+          failures: { blocked: 2, 'http-status': 1 },
           lastError: { code: 'blocked', message: CF, at: ago(30 * 60_000).toISOString() },
-          browserNeeded: false, backedOffUntil: until.toISOString(),
+          browserNeeded: false,
+          backedOffUntil: until.toISOString(),
         },
         {
-          host: 'good.example', checks: 3, successes: 2, failures: { timeout: 1 },
+          host: 'good.example',
+          checks: 3,
+          successes: 2,
+          failures: { timeout: 1 },
           lastError: { code: 'timeout', message: 'The shop did not answer within 15 seconds.', at: ago(3 * HOUR).toISOString() },
-          browserNeeded: false, backedOffUntil: null,
+          browserNeeded: false,
+          backedOffUntil: null,
         },
       ],
     });
@@ -117,11 +131,32 @@ describe('GET /api/check-health', () => {
 
 describe('the check-health read model', () => {
   const event = (type: 'PriceObserved' | 'PriceCheckFailed', data: Record<string, unknown>, position: number) =>
-    ({ type, data, position, transactionId: '1', streamId: 'product-x', streamVersion: position, schemaVersion: 3, metadata: {}, recordedAt: new Date() }) as unknown as RecordedEvent;
+    ({
+      type,
+      data,
+      position,
+      transactionId: '1',
+      streamId: 'product-x',
+      streamVersion: position,
+      schemaVersion: 3,
+      metadata: {},
+      recordedAt: new Date(),
+    }) as unknown as RecordedEvent;
 
-  test("a price read by a browser marks the host (the field is read defensively: absent is static)", async () => {
+  test('a price read by a browser marks the host (the field is read defensively: absent is static)', async () => {
     const userId = crypto.randomUUID();
-    const base = { productId: 'x', userId, price: 10, currency: 'GBP', source: 'selector', selector: '.p', matchedText: '£10', httpStatus: 200, pageHash: 'h', availability: null };
+    const base = {
+      productId: 'x',
+      userId,
+      price: 10,
+      currency: 'GBP',
+      source: 'selector',
+      selector: '.p',
+      matchedText: '£10',
+      httpStatus: 200,
+      pageHash: 'h',
+      availability: null,
+    };
     await checkHealthProjection.apply(ctx.sql, [
       event('PriceObserved', { ...base, url: 'https://spa.example/p', observedAt: new Date().toISOString(), fetcher: 'browser' }, 1),
       event('PriceObserved', { ...base, url: 'https://static.example/p', observedAt: new Date().toISOString() }, 2),

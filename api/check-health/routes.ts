@@ -28,10 +28,16 @@ const Query = z.object({ days: z.coerce.number().int().min(1).max(90).default(HE
 /** How the user's checks went per shop host over the last `days` days, most failures first. */
 export async function readCheckHealth(sql: Sql, userId: string, days = HEALTH_DAYS, now = new Date()): Promise<CheckHealth> {
   const first = new Date(now.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-  const rows = await sql<{
-    host: string; checks: number; successes: number; failures: Record<string, number>;
-    last_error: { code: string; message: string; at: string } | null; browser_needed: boolean;
-  }[]>`
+  const rows = await sql<
+    {
+      host: string;
+      checks: number;
+      successes: number;
+      failures: Record<string, number>;
+      last_error: { code: string; message: string; at: string } | null;
+      browser_needed: boolean;
+    }[]
+  >`
     SELECT host, sum(checks)::int AS checks, sum(successes)::int AS successes,
            (SELECT coalesce(jsonb_object_agg(code, n), '{}'::jsonb) FROM (
               SELECT f.key AS code, sum(f.value::int)::int AS n FROM check_health d, jsonb_each_text(d.failures) f
@@ -43,14 +49,23 @@ export async function readCheckHealth(sql: Sql, userId: string, days = HEALTH_DA
     FROM check_health h
     WHERE user_id = ${userId} AND day >= ${first}::date
     GROUP BY host`;
-  const rests = await restsOf(sql, rows.map((r) => r.host), now);
+  const rests = await restsOf(
+    sql,
+    rows.map((r) => r.host),
+    now,
+  );
   const failed = (r: { failures: Record<string, number> }) => Object.values(r.failures).reduce((a, b) => a + b, 0);
-  const hosts = rows.map((r): HostHealth => ({
-    host: r.host, checks: r.checks, successes: r.successes, failures: r.failures,
-    lastError: r.last_error ? { ...r.last_error, at: new Date(r.last_error.at).toISOString() } : null,
-    browserNeeded: r.browser_needed,
-    backedOffUntil: rests.get(r.host)?.toISOString() ?? null,
-  }));
+  const hosts = rows.map(
+    (r): HostHealth => ({
+      host: r.host,
+      checks: r.checks,
+      successes: r.successes,
+      failures: r.failures,
+      lastError: r.last_error ? { ...r.last_error, at: new Date(r.last_error.at).toISOString() } : null,
+      browserNeeded: r.browser_needed,
+      backedOffUntil: rests.get(r.host)?.toISOString() ?? null,
+    }),
+  );
   hosts.sort((a, b) => failed(b) - failed(a) || b.checks - a.checks || (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
   return { hosts };
 }

@@ -33,11 +33,20 @@ function trickle(): Response {
       const finish = () => {
         clearInterval(timer);
         trickles.delete(finish);
-        try { controller.enqueue(bytes.slice(sent)); controller.close(); } catch { /* the reader went away */ }
+        try {
+          controller.enqueue(bytes.slice(sent));
+          controller.close();
+        } catch {
+          /* the reader went away */
+        }
       };
       trickles.add(finish);
       timer = setInterval(() => {
-        try { controller.enqueue(bytes.slice(sent, ++sent)); } catch { finish(); }
+        try {
+          controller.enqueue(bytes.slice(sent, ++sent));
+        } catch {
+          finish();
+        }
       }, 1000);
     },
   });
@@ -54,7 +63,8 @@ let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
   shop = Bun.serve({
-    port: 0, hostname: '127.0.0.1',
+    port: 0,
+    hostname: '127.0.0.1',
     fetch(req) {
       const { pathname } = new URL(req.url);
       if (pathname.startsWith('/slow') && trickling) return trickle();
@@ -70,9 +80,14 @@ afterAll(async () => {
   await ctx.close();
 }, SETUP_TIMEOUT);
 
-const post = (cookie: string, path: string, body?: unknown) => app.handle(new Request(new URL(path, ORIGIN), {
-  method: 'POST', headers: { cookie, origin: ORIGIN, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
-}));
+const post = (cookie: string, path: string, body?: unknown) =>
+  app.handle(
+    new Request(new URL(path, ORIGIN), {
+      method: 'POST',
+      headers: { cookie, origin: ORIGIN, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    }),
+  );
 
 /** Slow pages on one host, fast ones on another: fetches of one shop wait for each other by design. */
 const slowUrl = (path: string) => `http://127.0.0.1:${shop.port}/slow${path}`;
@@ -81,7 +96,10 @@ const fastUrl = () => `http://localhost:${shop.port}/fast`;
 async function addProduct(userId: string, url: string): Promise<string> {
   const productId = crypto.randomUUID();
   const { appended } = await handleCommand(ctx.store, productStream(productId), productDecider, {
-    type: 'Add', productId, userId, details: { name: 'Kettle', url, selector: '.price', alertRule: { kind: 'none' } },
+    type: 'Add',
+    productId,
+    userId,
+    details: { name: 'Kettle', url, selector: '.price', alertRule: { kind: 'none' } },
   });
   await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }), 30_000);
   return productId;
@@ -129,7 +147,8 @@ describe('Check Now on a page that takes longer than the answer may', () => {
     expect(events.find((e) => e.type === 'PriceObserved')?.data).toMatchObject({ price: 19.99 });
     let again: Response;
     // The cap is released when each check's work ends, just after its result is written.
-    do again = await post(heavy.cookie, `/api/products/${heavyFast}/check-price`); while (again.status === 429);
+    do again = await post(heavy.cookie, `/api/products/${heavyFast}/check-price`);
+    while (again.status === 429);
     expect(await again.json()).toMatchObject({ success: true, price: 19.99 });
   });
 });
@@ -139,7 +158,9 @@ describe('AI Detect on a page that takes longer than the answer may', () => {
     trickling = true;
     const user = await signInDemo(app, ORIGIN);
     await startTrial(ctx, user.userId, 'starter');
-    const answers = await Promise.all(Array.from({ length: DETECTS_PER_USER }, (_, i) => post(user.cookie, '/api/ai/detect-selector', { url: slowUrl(`/detect-${i}`) })));
+    const answers = await Promise.all(
+      Array.from({ length: DETECTS_PER_USER }, (_, i) => post(user.cookie, '/api/ai/detect-selector', { url: slowUrl(`/detect-${i}`) })),
+    );
     for (const res of answers) {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ success: false, error: 'timeout', message: expect.stringContaining('did not give a price within') });
@@ -150,7 +171,8 @@ describe('AI Detect on a page that takes longer than the answer may', () => {
     // Once the pages are done, so are the detections, and the next one is taken.
     letGo();
     let again: Response;
-    do again = await post(user.cookie, '/api/ai/detect-selector', { url: fastUrl() }); while (again.status === 429);
+    do again = await post(user.cookie, '/api/ai/detect-selector', { url: fastUrl() });
+    while (again.status === 429);
     expect(await again.json()).toMatchObject({ success: true, selectors: [expect.objectContaining({ selector: '.price' })] });
   });
 });

@@ -27,7 +27,13 @@ describe('POST /api/products/:id/check-price', () => {
     const res = await checkPrice(id, cookie);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      success: true, price: 54.99, currency: 'GBP', message: 'Price found: £54.99', source: 'selector', selectorMatched: true, sourceNote: null,
+      success: true,
+      price: 54.99,
+      currency: 'GBP',
+      message: 'Price found: £54.99',
+      source: 'selector',
+      selectorMatched: true,
+      sourceNote: null,
     });
     expect((await productRow(id)).current_price).toBe(54.99);
     // The waiting scheduled job is no longer needed.
@@ -62,13 +68,20 @@ describe('POST /api/products/:id/check-price', () => {
     const nothing = await addProduct(api.ctx, userId, `${shop.url}/p/check-fallback`, '.gone-price');
     await checkPrice(nothing, cookie);
     expect(await (await checkPrice(nothing, cookie)).json()).toEqual({
-      success: true, price: 20, currency: 'GBP', source: 'structured-data', selectorMatched: false,
+      success: true,
+      price: 20,
+      currency: 'GBP',
+      source: 'structured-data',
+      selectorMatched: false,
       sourceNote: "Read from the page's structured data; your selector matched nothing.",
       message: "Price unchanged: £20.00. Read from the page's structured data; your selector matched nothing.",
     });
     const noPrice = await addProduct(api.ctx, userId, `${shop.url}/p/check-fallback`, '.note');
     expect(await (await checkPrice(noPrice, cookie)).json()).toMatchObject({
-      success: true, price: 20, source: 'structured-data', selectorMatched: false,
+      success: true,
+      price: 20,
+      source: 'structured-data',
+      selectorMatched: false,
       sourceNote: "Read from the page's structured data; your selector matched no price.",
     });
     const listed = await (await request('/api/products', { headers: { cookie } })).json();
@@ -81,7 +94,13 @@ describe('POST /api/products/:id/check-price', () => {
     const id = await addProduct(api.ctx, userId, `${shop.url}/bare/check-block`, '.gone-price');
     const note = "Read from the page's price next to the product title; your selector matched nothing.";
     expect(await (await checkPrice(id, cookie)).json()).toEqual({
-      success: true, price: 36, currency: 'GBP', source: 'visible', selectorMatched: false, sourceNote: note, message: `Price found: £36.00. ${note}`,
+      success: true,
+      price: 36,
+      currency: 'GBP',
+      source: 'visible',
+      selectorMatched: false,
+      sourceNote: note,
+      message: `Price found: £36.00. ${note}`,
     });
     const listed = await (await request('/api/products', { headers: { cookie } })).json();
     expect(listed.find((p: { id: string }) => p.id === id)).toMatchObject({ priceSource: 'visible', checkStatus: 'ok' });
@@ -89,7 +108,14 @@ describe('POST /api/products/:id/check-price', () => {
 
   test("a page that states no currency is read in the user's currency", async () => {
     const { userId, cookie } = await signedIn();
-    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'EUR', timezone: 'Europe/Paris' };
+    const settings = {
+      emailNotifications: true,
+      priceDropAlerts: true,
+      weeklyReports: false,
+      checkFrequency: 'daily',
+      currency: 'EUR',
+      timezone: 'Europe/Paris',
+    };
     await request('/api/settings', { method: 'PUT', headers: { origin: ORIGIN, cookie, 'content-type': 'application/json' }, body: JSON.stringify(settings) });
     prices.set('no-currency', '12.50');
     const id = await addProduct(api.ctx, userId, `${shop.url}/bare/no-currency`);
@@ -111,12 +137,16 @@ describe('POST /api/products/:id/check-price', () => {
     expect((await productRow(id)).current_price).toBe(12);
   });
 
-  test('signed out 401; unknown or another user\'s product 404', async () => {
+  test("signed out 401; unknown or another user's product 404", async () => {
     const owner = await signedIn();
     const other = await signedIn();
     const id = await addProduct(api.ctx, owner.userId, `${shop.url}/p/private`);
     expect((await checkPrice(id)).status).toBe(401);
-    for (const [pid, cookie] of [[id, other.cookie], [crypto.randomUUID(), owner.cookie], ['x'.repeat(300), owner.cookie]] as const) {
+    for (const [pid, cookie] of [
+      [id, other.cookie],
+      [crypto.randomUUID(), owner.cookie],
+      ['x'.repeat(300), owner.cookie],
+    ] as const) {
       const res = await checkPrice(pid, cookie);
       expect([404, 400]).toContain(res.status);
       expect((await res.json()).message).toBeString();
@@ -129,9 +159,12 @@ describe('POST /api/products/:id/check-price', () => {
 describe('the first price at once', () => {
   /** The signed-in user's API, and their product as the list shows it once `ready` holds (within `ms`). */
   const as = (cookie: string) => {
-    const send = (method: string, path: string, body?: unknown) => request(path, {
-      method, headers: { origin: ORIGIN, cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
-    });
+    const send = (method: string, path: string, body?: unknown) =>
+      request(path, {
+        method,
+        headers: { origin: ORIGIN, cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
     const listedWhen = async (id: string, ready: (product: any) => boolean, ms: number) => {
       const deadline = Date.now() + ms;
       for (;;) {
@@ -175,7 +208,12 @@ describe('the first price at once', () => {
       expect(Date.now() - started).toBeLessThan(10_000);
 
       const before = requestsFor('/p/first-price-moved');
-      const edited = await send('PUT', `/api/products/${id}`, { name: 'First price', url: `${shop.url}/p/first-price-moved`, selector: '.buy .price', threshold: null });
+      const edited = await send('PUT', `/api/products/${id}`, {
+        name: 'First price',
+        url: `${shop.url}/p/first-price-moved`,
+        selector: '.buy .price',
+        threshold: null,
+      });
       expect(edited.status).toBe(200);
       await priceWithin(id, 29, 10_000);
       expect(requestsFor('/p/first-price-moved')).toBe(before + 1);

@@ -22,7 +22,11 @@ import { isDemoShopUrl } from '../demo-shop/address.ts';
 
 /** What to check: a product, and the lease of its queue job (null for a check run by hand). */
 export type CheckTarget = {
-  productId: string; userId: string; url: string; selector: string; lease: string | null;
+  productId: string;
+  userId: string;
+  url: string;
+  selector: string;
+  lease: string | null;
   /** What the last checks learnt about rendering; undefined: not known yet (looked up when a database is given). */
   render?: RenderMemory | null;
 };
@@ -33,7 +37,9 @@ export type CheckEvent = EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'>;
  * remember (the page needed the browser), count (another render), forget (static works again).
  */
 export type CheckOutcome = {
-  target: CheckTarget; event: CheckEvent; render?: 'remember' | 'count' | 'forget';
+  target: CheckTarget;
+  event: CheckEvent;
+  render?: 'remember' | 'count' | 'forget';
   /** How the product's selector failed when the page's structured data gave the price instead (not recorded: Check Now says it). */
   selectorFailure?: ExtractionFailureCode;
 };
@@ -45,7 +51,6 @@ export type CheckPageOptions = {
   /** Called once the check turns to the browser, so a worker can give its slot to static checks meanwhile. */
   onRender?: () => void;
 };
-
 
 const MAX_MATCHED_TEXT = 2000;
 const MAX_IMAGE_URL = 2000;
@@ -69,7 +74,11 @@ type Reading = { fetcher: 'static' | 'browser'; url: string; status: number; bod
  * straight to the browser next time.
  */
 export async function checkPage(
-  config: AppContext['config'], url: string, targets: readonly CheckTarget[], fetcher: Fetcher = sharedFetcher, opts: CheckPageOptions = {},
+  config: AppContext['config'],
+  url: string,
+  targets: readonly CheckTarget[],
+  fetcher: Fetcher = sharedFetcher,
+  opts: CheckPageOptions = {},
 ): Promise<CheckOutcome[]> {
   const attemptedAt = new Date().toISOString();
   const memory = await renderMemory(targets, opts.sql);
@@ -131,7 +140,13 @@ export async function checkPage(
   });
 }
 
-async function renderFor(renderer: Renderer, url: string, targets: readonly CheckTarget[], fetcher: Fetcher, fetchOptions: FetchOptions): Promise<(Reading & { ok: true }) | RenderFailure> {
+async function renderFor(
+  renderer: Renderer,
+  url: string,
+  targets: readonly CheckTarget[],
+  fetcher: Fetcher,
+  fetchOptions: FetchOptions,
+): Promise<(Reading & { ok: true }) | RenderFailure> {
   // Done once every product's selector holds a price (checked on the live HTML as checks read it).
   const isReady = (html: string) => {
     const document = parsePage(html);
@@ -153,7 +168,8 @@ async function renderMemory(targets: readonly CheckTarget[], sql: Sql | undefine
       SELECT product_id, url, renders_since_static, static_checked_at FROM check_render WHERE product_id = ANY(${unknown.map((t) => t.productId)}::text[])`;
     for (const row of rows) {
       const target = unknown.find((t) => t.productId === row.product_id);
-      if (target && target.url === row.url) memory.set(row.product_id, { rendersSinceStatic: row.renders_since_static, staticCheckedAt: new Date(row.static_checked_at) });
+      if (target && target.url === row.url)
+        memory.set(row.product_id, { rendersSinceStatic: row.renders_since_static, staticCheckedAt: new Date(row.static_checked_at) });
     }
   }
   return memory;
@@ -172,10 +188,17 @@ function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['
     event: {
       type: 'PriceObserved',
       data: {
-        productId: target.productId, userId: target.userId,
-        price: found.price, currency: found.currency, source: found.source, selector: found.selector,
+        productId: target.productId,
+        userId: target.userId,
+        price: found.price,
+        currency: found.currency,
+        source: found.source,
+        selector: found.selector,
         matchedText: found.matchedText.slice(0, MAX_MATCHED_TEXT),
-        url: target.url, httpStatus: reading.status, pageHash: hashOf(reading.body), observedAt,
+        url: target.url,
+        httpStatus: reading.status,
+        pageHash: hashOf(reading.body),
+        observedAt,
         ...(imageUrl ? { imageUrl } : {}),
         availability: found.availability,
         fetcher: reading.fetcher,
@@ -188,11 +211,22 @@ function hashOf(body: string): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
-function failed(target: CheckTarget, code: string, reason: string, httpStatus: number | null, attemptedAt: string, availability: Availability | null = null, render?: CheckOutcome['render']): CheckOutcome {
+function failed(
+  target: CheckTarget,
+  code: string,
+  reason: string,
+  httpStatus: number | null,
+  attemptedAt: string,
+  availability: Availability | null = null,
+  render?: CheckOutcome['render'],
+): CheckOutcome {
   return {
     target,
     ...(render ? { render } : {}),
-    event: { type: 'PriceCheckFailed', data: { productId: target.productId, userId: target.userId, code, reason, httpStatus, url: target.url, attemptedAt, availability } },
+    event: {
+      type: 'PriceCheckFailed',
+      data: { productId: target.productId, userId: target.userId, code, reason, httpStatus, url: target.url, attemptedAt, availability },
+    },
   };
 }
 
@@ -225,17 +259,25 @@ export function groupByUrl<T extends { url: string }>(targets: readonly T[]): Ma
  * job's lease passed to another worker (that worker records it) or when the product was removed.
  * Answers how many were recorded and where the last one stands in the log.
  */
-export async function recordOutcomes(ctx: Pick<AppContext, 'sql' | 'store'>, outcomes: readonly CheckOutcome[]): Promise<{ recorded: CheckOutcome[]; checkpoint: Checkpoint | null }> {
+export async function recordOutcomes(
+  ctx: Pick<AppContext, 'sql' | 'store'>,
+  outcomes: readonly CheckOutcome[],
+): Promise<{ recorded: CheckOutcome[]; checkpoint: Checkpoint | null }> {
   if (!outcomes.length) return { recorded: [], checkpoint: null };
   return appendingTransaction(ctx.sql, async (tx) => {
-    const owned = await finishJobs(tx, outcomes.map(({ target }) => target));
+    const owned = await finishJobs(
+      tx,
+      outcomes.map(({ target }) => target),
+    );
     const ids = outcomes.map((o) => o.target.productId).filter((id) => owned.has(id));
     const live = new Set((await tx<{ id: string }[]>`SELECT id FROM products WHERE id = ANY(${ids}::text[])`).map((r) => r.id));
     // A fixed order of streams keeps two writers from waiting on each other.
     const recorded = outcomes.filter((o) => live.has(o.target.productId)).sort((a, b) => (a.target.productId < b.target.productId ? -1 : 1));
     const repeated = await repeatsOfLastObservation(tx, recorded);
     // Sent without waiting for each answer: postgres.js pipelines them on the transaction's connection.
-    const appended = await Promise.all(recorded.filter((o) => !repeated.has(o)).map((o) => ctx.store.append(productStream(o.target.productId), 'any', [o.event], tx)));
+    const appended = await Promise.all(
+      recorded.filter((o) => !repeated.has(o)).map((o) => ctx.store.append(productStream(o.target.productId), 'any', [o.event], tx)),
+    );
     const repeats = await ctx.store.appendRepeats([...repeated.values()], tx);
     await rememberRendering(tx, recorded);
     const checkpoints = appended.map((a) => checkpointOf({ transactionId: a.transactionId, position: a.lastPosition }));

@@ -82,7 +82,9 @@ describe('scheduling', () => {
     for (let hours = 12; hours <= 36; hours += 3) {
       const tick = new Date(checkedAt + hours * 3_600_000);
       await enqueueDueChecks(api.ctx, tick);
-      const jobs = new Set((await api.ctx.sql<{ product_id: string }[]>`SELECT product_id FROM check_jobs WHERE product_id = ANY(${ids}::text[])`).map((r) => r.product_id));
+      const jobs = new Set(
+        (await api.ctx.sql<{ product_id: string }[]>`SELECT product_id FROM check_jobs WHERE product_id = ANY(${ids}::text[])`).map((r) => r.product_id),
+      );
       // The database queues exactly those the schedule says are due.
       expect([...jobs].sort()).toEqual(ids.filter((id) => due.get(id)! <= tick.getTime()).sort());
       queuedAt.push(jobs.size);
@@ -97,8 +99,19 @@ describe('scheduling', () => {
 
   test('a saved weekly frequency makes it slower', async () => {
     const { userId, cookie } = await signedIn();
-    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'weekly', currency: 'GBP', timezone: 'Europe/London' };
-    const put = await request('/api/settings', { method: 'PUT', headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+    const settings = {
+      emailNotifications: true,
+      priceDropAlerts: true,
+      weeklyReports: false,
+      checkFrequency: 'weekly',
+      currency: 'GBP',
+      timezone: 'Europe/London',
+    };
+    const put = await request('/api/settings', {
+      method: 'PUT',
+      headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' },
+      body: JSON.stringify(settings),
+    });
     expect(put.status).toBe(200);
     const id = await addProduct(api.ctx, userId, `${shop.url}/p/sched-weekly`);
     await enqueueDueChecks(api.ctx);
@@ -134,8 +147,15 @@ describe('checks through the queue', () => {
     const [first] = await checkEvents(id);
     expect(first!.type).toBe('PriceObserved');
     expect(first!.data).toMatchObject({
-      productId: id, userId, price: 249, currency: 'GBP', source: 'selector', selector: '.buy .price',
-      url: `${shop.url}/p/headphones`, httpStatus: 200, imageUrl: `${shop.url}/images/headphones.jpg`,
+      productId: id,
+      userId,
+      price: 249,
+      currency: 'GBP',
+      source: 'selector',
+      selector: '.buy .price',
+      url: `${shop.url}/p/headphones`,
+      httpStatus: 200,
+      imageUrl: `${shop.url}/images/headphones.jpg`,
     });
     expect((first!.data as any).matchedText).toContain('249.00');
     expect((first!.data as any).pageHash).toMatch(/^[0-9a-f]{64}$/);
@@ -168,7 +188,10 @@ describe('checks through the queue', () => {
     const { userId, cookie } = await signedIn();
     stock.set('mixer', { price: '24.99', availability: 'InStock' });
     const id = await addProduct(api.ctx, userId, `${shop.url}/stock/mixer`, '.price');
-    const check = async (days: number) => { await enqueueDueChecks(api.ctx, new Date(Date.now() + days * DAY)); await drain(); };
+    const check = async (days: number) => {
+      await enqueueDueChecks(api.ctx, new Date(Date.now() + days * DAY));
+      await drain();
+    };
     await check(0);
     stock.set('mixer', { price: '24.99', availability: 'OutOfStock' });
     await check(2);
@@ -176,7 +199,9 @@ describe('checks through the queue', () => {
     await check(4);
     const events = await checkEvents(id);
     expect(events.map((e) => [e.type, (e.data as any).availability])).toEqual([
-      ['PriceObserved', 'InStock'], ['PriceObserved', 'OutOfStock'], ['PriceCheckFailed', 'OutOfStock'],
+      ['PriceObserved', 'InStock'],
+      ['PriceObserved', 'OutOfStock'],
+      ['PriceCheckFailed', 'OutOfStock'],
     ]);
     const [row] = await api.ctx.sql`SELECT current_price, availability FROM products WHERE id = ${id}`;
     expect(row).toMatchObject({ current_price: 24.99, availability: 'OutOfStock' });
@@ -198,7 +223,7 @@ describe('checks through the queue', () => {
     await enqueueDueChecks(api.ctx);
     await drain();
     expect(requestsFor('/bare/shared')).toBe(1);
-    const results = await Promise.all(ids.map(async (id) => (await checkEvents(id)).map((e) => e.type === 'PriceObserved' ? e.data.price : e.data.code)));
+    const results = await Promise.all(ids.map(async (id) => (await checkEvents(id)).map((e) => (e.type === 'PriceObserved' ? e.data.price : e.data.code))));
     expect(results).toEqual([[42], [42], ['no-price-in-text']]);
   });
 
@@ -212,7 +237,10 @@ describe('checks through the queue', () => {
 
     // The shop redesigns the page: the selector now names text without a price.
     const { appended } = await handleCommand(api.ctx.store, productStream(id), productDecider, {
-      type: 'Edit', productId: id, userId, details: { name: 'Product', url: `${shop.url}/bare/flaky`, selector: '.note', alertRule: { kind: 'none' } },
+      type: 'Edit',
+      productId: id,
+      userId,
+      details: { name: 'Product', url: `${shop.url}/bare/flaky`, selector: '.note', alertRule: { kind: 'none' } },
     });
     await api.ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }), SETTLE_MS);
     await enqueueDueChecks(api.ctx); // edited since the last check: due at once
@@ -266,7 +294,7 @@ describe('checks through the queue', () => {
     expect(await queued(id)).toBe(false);
   });
 
-  test('a dead worker\'s job is taken over when its lease runs out; its late result is dropped', async () => {
+  test("a dead worker's job is taken over when its lease runs out; its late result is dropped", async () => {
     const { userId } = await signedIn();
     const id = await addProduct(api.ctx, userId, `${shop.url}/p/lease`);
     await enqueueCheck(api.ctx.sql, id, `${shop.url}/p/lease`);
@@ -325,5 +353,7 @@ async function secondContext() {
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${db}`;
   const database = await openDatabase({ url: url.toString(), max: 4 });
-  return createContext(loadConfig({ NODE_ENV: 'test', PUBLIC_URL: ORIGIN, CHECK_ALLOW_PRIVATE: 'true', DATABASE_URL: url.toString() }), { database }) as Promise<TestContext>;
+  return createContext(loadConfig({ NODE_ENV: 'test', PUBLIC_URL: ORIGIN, CHECK_ALLOW_PRIVATE: 'true', DATABASE_URL: url.toString() }), {
+    database,
+  }) as Promise<TestContext>;
 }

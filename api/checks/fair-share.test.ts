@@ -2,8 +2,13 @@ import { describe, expect, test } from 'bun:test';
 import { chooseJobs, type ClaimCandidate } from './fair-share.ts';
 
 const T = Date.parse('2026-11-24T12:00:00Z');
-const job = (userId: string, n: number, host = `shop-${n}.example`, url = `https://${host}/p/${userId}-${n}`, secondsAgo = 600): ClaimCandidate =>
-  ({ productId: `${userId}-${n}`, userId, host, url, runAt: new Date(T - secondsAgo * 1000) });
+const job = (userId: string, n: number, host = `shop-${n}.example`, url = `https://${host}/p/${userId}-${n}`, secondsAgo = 600): ClaimCandidate => ({
+  productId: `${userId}-${n}`,
+  userId,
+  host,
+  url,
+  runAt: new Date(T - secondsAgo * 1000),
+});
 const rules = { limit: 8, perHost: 2, fetching: new Map<string, number>() };
 const ids = (jobs: ClaimCandidate[]) => jobs.map((j) => j.productId);
 

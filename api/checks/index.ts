@@ -12,12 +12,16 @@ export const checksModule = {
     {
       // Due checks go into the queue every minute, with those due before the next tick to run at
       // their time; workers (the server's own and `bun run worker`) take them.
-      name: 'enqueue-checks', roles: ['server'], cron: '* * * * *',
+      name: 'enqueue-checks',
+      roles: ['server'],
+      cron: '* * * * *',
       run: (ctx) => enqueueDueChecks(ctx, new Date(), { aheadMs: ENQUEUE_TICK_MS }),
     },
     {
       // The server checks pages too unless CHECK_WORKER=off; a worker process always does.
-      name: 'price-check-worker', roles: ['server', 'worker'], enabled: (config, role) => role === 'worker' || config.checkWorker,
+      name: 'price-check-worker',
+      roles: ['server', 'worker'],
+      enabled: (config, role) => role === 'worker' || config.checkWorker,
       loop: (ctx, signal) => runWorker(ctx, { signal }),
     },
   ],

@@ -10,14 +10,21 @@ import { claimJobs, enqueueCheck, enqueueDueChecks, type ClaimedJob } from './qu
 type Ctx = Awaited<ReturnType<typeof testContext>>;
 let ctx: Ctx;
 
-beforeAll(async () => { ctx = await testContext(); }, SETUP_TIMEOUT);
-afterAll(async () => { await ctx.close(); }, SETUP_TIMEOUT);
+beforeAll(async () => {
+  ctx = await testContext();
+}, SETUP_TIMEOUT);
+afterAll(async () => {
+  await ctx.close();
+}, SETUP_TIMEOUT);
 
 /** Adds products for a user through the product commands and waits until the read models have them. */
 async function addProducts(userId: string, urls: string[]): Promise<string[]> {
   const ids = urls.map(() => crypto.randomUUID());
   const commands: ProductCommand[] = urls.map((url, i) => ({
-    type: 'Add', productId: ids[i]!, userId, details: { name: `Product ${i}`, url, selector: '.price', alertRule: { kind: 'none' } },
+    type: 'Add',
+    productId: ids[i]!,
+    userId,
+    details: { name: `Product ${i}`, url, selector: '.price', alertRule: { kind: 'none' } },
   }));
   const { checkpoint } = await appendingTransaction(ctx.sql, (tx) => handleProductCommands(ctx.store, commands, tx));
   if (checkpoint) await ctx.projections.waitFor(checkpoint, 30_000);
@@ -36,9 +43,13 @@ async function addQueued(userId: string, urls: string[]): Promise<string[]> {
 describe('claims take turns between users', () => {
   test("a user with hundreds of checks due does not hold up another user's check: it is in the first claim", async () => {
     await clearQueue();
-    const heavy = `heavy-${crypto.randomUUID()}`, light = `light-${crypto.randomUUID()}`;
+    const heavy = `heavy-${crypto.randomUUID()}`,
+      light = `light-${crypto.randomUUID()}`;
     // Many shops, so the shops' limits are not what lets the light user in.
-    await addProducts(heavy, Array.from({ length: 400 }, (_, i) => `https://shop-${i % 100}.example/p/${i}`));
+    await addProducts(
+      heavy,
+      Array.from({ length: 400 }, (_, i) => `https://shop-${i % 100}.example/p/${i}`),
+    );
     const [lightProduct] = await addProducts(light, ['https://small.example/p/1']);
     expect(await enqueueDueChecks(ctx)).toBe(401);
     // The heavy user's checks came due an hour earlier: in due order they would all go first.
@@ -55,7 +66,11 @@ describe('claims take turns between users', () => {
   test('with many users waiting, each claim goes on round the users', async () => {
     await clearQueue();
     const users = Array.from({ length: 12 }, (_, i) => `round-${i}-${crypto.randomUUID()}`);
-    for (const user of users) await addQueued(user, Array.from({ length: 3 }, (_, i) => `https://${user}.example/p/${i}`));
+    for (const user of users)
+      await addQueued(
+        user,
+        Array.from({ length: 3 }, (_, i) => `https://${user}.example/p/${i}`),
+      );
     const served = new Set<string>();
     for (let claim = 0; claim < 3; claim++) {
       const jobs = await claimJobs(ctx.sql, { workerId: `w${claim}`, limit: 4 });
@@ -75,12 +90,22 @@ describe("a shop's limit holds across worker processes", () => {
     const url = new URL(process.env.DATABASE_URL!);
     url.pathname = `/${db}`;
     const clients = Array.from({ length: n }, () => postgres(url.toString(), { max: 2, onnotice: () => {} }) as unknown as Sql);
-    return { clients, close: async () => { await Promise.all(clients.map((c) => (c as unknown as postgres.Sql).end({ timeout: 5 }))); } };
+    return {
+      clients,
+      close: async () => {
+        await Promise.all(clients.map((c) => (c as unknown as postgres.Sql).end({ timeout: 5 })));
+      },
+    };
   }
 
   /** Pages of each shop under live leases: one per claim and url, as the workers fetch them. */
-  const pagesByHost = async () => Object.fromEntries((await ctx.sql<{ host: string; pages: number }[]>`
-    SELECT host, count(DISTINCT (lease, url))::int AS pages FROM check_jobs WHERE lease IS NOT NULL GROUP BY host`).map((r) => [r.host, r.pages]));
+  const pagesByHost = async () =>
+    Object.fromEntries(
+      (
+        await ctx.sql<{ host: string; pages: number }[]>`
+    SELECT host, count(DISTINCT (lease, url))::int AS pages FROM check_jobs WHERE lease IS NOT NULL GROUP BY host`
+      ).map((r) => [r.host, r.pages]),
+    );
 
   test('workers claiming at the same moment never hold more pages of one shop than the limit', async () => {
     await clearQueue();
@@ -118,7 +143,10 @@ describe("a shop's limit holds across worker processes", () => {
 
   test('a job whose lease ran out no longer holds its shop', async () => {
     await clearQueue();
-    await addQueued(`lease-${crypto.randomUUID()}`, Array.from({ length: 4 }, (_, i) => `https://lease.example/p/${i}`));
+    await addQueued(
+      `lease-${crypto.randomUUID()}`,
+      Array.from({ length: 4 }, (_, i) => `https://lease.example/p/${i}`),
+    );
     expect(await claimJobs(ctx.sql, { workerId: 'dead', limit: 8 })).toHaveLength(2);
     expect(await claimJobs(ctx.sql, { workerId: 'other', limit: 8 })).toHaveLength(0);
     await ctx.sql`UPDATE check_jobs SET claimed_at = now() - interval '1 hour' WHERE claimed_by = 'dead'`;

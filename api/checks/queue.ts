@@ -98,7 +98,10 @@ const LOOK_AHEAD = 4;
  * `lane`: 'browser' claims only products remembered as needing the browser, 'static' only the
  * others, so a worker keeps static checks flowing while renders take their time; both when absent.
  */
-export async function claimJobs(sql: Sql, opts: { workerId: string; limit: number; leaseSeconds?: number; lane?: 'static' | 'browser'; perHost?: number }): Promise<ClaimedJob[]> {
+export async function claimJobs(
+  sql: Sql,
+  opts: { workerId: string; limit: number; leaseSeconds?: number; lane?: 'static' | 'browser'; perHost?: number },
+): Promise<ClaimedJob[]> {
   const lease = crypto.randomUUID();
   const leaseSeconds = opts.leaseSeconds ?? LEASE_SECONDS;
   const lane = opts.lane ?? null;
@@ -106,10 +109,14 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
   const rows = await transaction(sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(hashtext('checks:claim'))`;
     // Pages being fetched, by shop: one per claim and url, as a worker fetches a url once for its products.
-    const fetching = new Map((await tx<{ host: string; pages: number }[]>`
+    const fetching = new Map(
+      (
+        await tx<{ host: string; pages: number }[]>`
       SELECT host, count(DISTINCT (lease, url))::int AS pages FROM check_jobs
       WHERE lease IS NOT NULL AND claimed_at > now() - make_interval(secs => ${leaseSeconds})
-      GROUP BY host`).map((f) => [f.host, f.pages]));
+      GROUP BY host`
+      ).map((f) => [f.host, f.pages]),
+    );
     const full = [...fetching].filter(([, pages]) => pages >= perHost).map(([host]) => host);
     let chosen: ClaimCandidate[] = [];
     for (let round = 0; round < ROUNDS_PER_CLAIM && !chosen.length; round++) {
@@ -118,7 +125,8 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
       lastUserLookedAt = users.at(-1)!;
       // The first `limit` claimable jobs of each user's line, in line order, passing over jobs of
       // shops with every fetch taken among the first few (a bounded look, so a long line stays cheap).
-      const candidates = (await tx<ClaimCandidate[]>`
+      const candidates = (
+        await tx<ClaimCandidate[]>`
         SELECT j.product_id AS "productId", j.user_id AS "userId", j.host, j.url, j.run_at AS "runAt"
         FROM unnest(${users}::text[]) AS u(user_id) CROSS JOIN LATERAL (
           SELECT * FROM (
@@ -134,13 +142,24 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
           ORDER BY j.run_at, hashtext(j.url)
           LIMIT ${opts.limit}
         ) j
-        ORDER BY j.user_id, j.run_at, hashtext(j.url)`).map((c) => ({ ...c, runAt: new Date(c.runAt) }));
+        ORDER BY j.user_id, j.run_at, hashtext(j.url)`
+      ).map((c) => ({ ...c, runAt: new Date(c.runAt) }));
       chosen = chooseJobs(candidates, { limit: opts.limit, perHost, fetching });
       // Fewer users than asked for: the round went past every user.
       if (users.length < opts.limit) break;
     }
     if (!chosen.length) return [];
-    return tx<{ productId: string; userId: string | null; url: string | null; selector: string | null; attempts: number; rendersSinceStatic: number | null; staticCheckedAt: Date | null }[]>`
+    return tx<
+      {
+        productId: string;
+        userId: string | null;
+        url: string | null;
+        selector: string | null;
+        attempts: number;
+        rendersSinceStatic: number | null;
+        staticCheckedAt: Date | null;
+      }[]
+    >`
       WITH picked AS (
         SELECT product_id FROM check_jobs WHERE product_id = ANY(${chosen.map((c) => c.productId)}::text[])
         FOR UPDATE SKIP LOCKED
@@ -157,10 +176,16 @@ export async function claimJobs(sql: Sql, opts: { workerId: string; limit: numbe
     await sql`DELETE FROM check_jobs WHERE product_id = ANY(${gone}::text[]) AND lease = ${lease}`;
     await sql`DELETE FROM check_render WHERE product_id = ANY(${gone}::text[])`;
   }
-  return rows.filter((r) => r.userId !== null).map(({ rendersSinceStatic, staticCheckedAt, ...r }) => ({
-    ...r, userId: r.userId!, url: r.url!, selector: r.selector!, lease,
-    render: rendersSinceStatic === null ? null : { rendersSinceStatic, staticCheckedAt: new Date(staticCheckedAt!) },
-  }));
+  return rows
+    .filter((r) => r.userId !== null)
+    .map(({ rendersSinceStatic, staticCheckedAt, ...r }) => ({
+      ...r,
+      userId: r.userId!,
+      url: r.url!,
+      selector: r.selector!,
+      lease,
+      render: rendersSinceStatic === null ? null : { rendersSinceStatic, staticCheckedAt: new Date(staticCheckedAt!) },
+    }));
 }
 
 /**
@@ -218,8 +243,14 @@ export async function finishJobs(tx: Sql, jobs: { productId: string; lease: stri
 }
 
 type Candidate = {
-  id: string; user_id: string; url: string; plan: string | null; check_frequency: CheckFrequencySetting | null;
-  last_check_at: Date | null; consecutive_failures: number; updated_at: Date;
+  id: string;
+  user_id: string;
+  url: string;
+  plan: string | null;
+  check_frequency: CheckFrequencySetting | null;
+  last_check_at: Date | null;
+  consecutive_failures: number;
+  updated_at: Date;
 };
 
 /** How often the server's tick enqueues due checks: each tick also queues those due before the next, for their time. */
@@ -266,10 +297,23 @@ export async function enqueueDueChecks(ctx: { sql: Sql; config: Config }, now = 
             AND w.checked_ms + w.interval_ms / 2
                 - (w.checked_ms - ((('x' || left(md5(w.id), 8))::bit(32)::bigint * w.interval_ms) >> 32) + w.interval_ms / 2) % w.interval_ms
                 + w.interval_ms <= ${horizon.getTime()}::bigint)`;
-    const due = candidates.map((c) => ({ ...c, at: nextCheckAt({
-      productId: c.id, plan: c.plan, checkFrequency: c.check_frequency, demoShop: isDemoShopUrl(ctx.config, c.url),
-      lastCheckAt: c.last_check_at, consecutiveFailures: c.consecutive_failures, editedAt: c.updated_at,
-    }, rules) })).filter((c) => c.at <= horizon);
+    const due = candidates
+      .map((c) => ({
+        ...c,
+        at: nextCheckAt(
+          {
+            productId: c.id,
+            plan: c.plan,
+            checkFrequency: c.check_frequency,
+            demoShop: isDemoShopUrl(ctx.config, c.url),
+            lastCheckAt: c.last_check_at,
+            consecutiveFailures: c.consecutive_failures,
+            editedAt: c.updated_at,
+          },
+          rules,
+        ),
+      }))
+      .filter((c) => c.at <= horizon);
     if (!due.length) return 0;
     // Due by now: queued to run at once; due before the horizon: at its time.
     const runAt = due.map((c) => (c.at > now ? c.at.toISOString() : null));
@@ -314,7 +358,12 @@ export async function checkSoon(sql: Sql, product: { productId: string; userId: 
  * left alone. A resting host (host_backoff) is not asked before its rest ends: claims skip it.
  * Call it once the products are in the read models, like `checkSoon`. Answers how many were queued.
  */
-export async function queueChecksPolitely(sql: Sql, userId: string, products: readonly { productId: string; url: string }[], now = new Date()): Promise<number> {
+export async function queueChecksPolitely(
+  sql: Sql,
+  userId: string,
+  products: readonly { productId: string; url: string }[],
+  now = new Date(),
+): Promise<number> {
   if (!products.length) return 0;
   const hosts = [...new Set(products.map((p) => hostOf(p.url)).filter((h): h is string => h !== null))];
   const queued = await sql<{ host: string; last: Date }[]>`
@@ -341,5 +390,7 @@ export function wakeWorkers(): void {
 /** Calls `wake` whenever a job is queued in this process, until the returned function is called. */
 export function onWake(wake: () => void): () => void {
   sleepers.add(wake);
-  return () => { sleepers.delete(wake); };
+  return () => {
+    sleepers.delete(wake);
+  };
 }

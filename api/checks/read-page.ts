@@ -28,7 +28,10 @@ export async function readPage(url: string, opts: ReadPageOptions): Promise<Read
   const renderer = opts.renderer ?? sharedRenderer();
   const rendered = async (): Promise<ReadPage | FetchFailure | RenderFailure> => {
     const page = await renderer.render({
-      url, fetchOptions: opts.fetchOptions, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher, owner: opts.owner,
+      url,
+      fetchOptions: opts.fetchOptions,
+      fetcher: fetcher.fetchResource ? fetcher : sharedFetcher,
+      owner: opts.owner,
       isReady: (html) => opts.satisfied(parsePage(html)),
     });
     if (!page.ok) return page;
@@ -57,7 +60,8 @@ export async function readPage(url: string, opts: ReadPageOptions): Promise<Read
  * nothing does not settle it: on a page with scripts, the selector may name what they write.
  */
 export function needsRendering(found: ExtractionResult, shell: boolean): boolean {
-  if (!found.ok) return found.code === 'selector-no-match' || found.code === 'no-price-in-text' || found.code === 'no-price' || (shell && found.code !== 'invalid-selector');
+  if (!found.ok)
+    return found.code === 'selector-no-match' || found.code === 'no-price-in-text' || found.code === 'no-price' || (shell && found.code !== 'invalid-selector');
   if (found.source === 'page' && found.selectorFailure === 'selector-no-match') return true;
   return shell && found.source !== 'selector';
 }

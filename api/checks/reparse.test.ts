@@ -5,33 +5,49 @@ import { readModelSnapshot } from '../testing/read-models.ts';
 import { REPARSE_REASON, reparsePrices, rereadPrice } from './reparse.ts';
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
-beforeAll(async () => { ctx = await testContext(); }, SETUP_TIMEOUT);
+beforeAll(async () => {
+  ctx = await testContext();
+}, SETUP_TIMEOUT);
 afterAll(() => ctx.close());
 
 const t0 = Date.parse('2025-03-01T00:00:00Z');
 
 /** An observation as an older parser recorded it: the text it read, and the price it made of it. */
 async function observed(productId: string, userId: string, hour: number, price: number, matchedText: string, currency: string | null = 'GBP') {
-  const { lastPosition } = await ctx.store.append(`product-${productId}`, 'any', [{
-    type: 'PriceObserved',
-    data: {
-      productId, userId, price, currency, source: 'selector', selector: '.price', matchedText,
-      url: 'https://shop.example.com/p', httpStatus: 200, pageHash: 'h', observedAt: new Date(t0 + hour * 3_600_000).toISOString(),
+  const { lastPosition } = await ctx.store.append(`product-${productId}`, 'any', [
+    {
+      type: 'PriceObserved',
+      data: {
+        productId,
+        userId,
+        price,
+        currency,
+        source: 'selector',
+        selector: '.price',
+        matchedText,
+        url: 'https://shop.example.com/p',
+        httpStatus: 200,
+        pageHash: 'h',
+        observedAt: new Date(t0 + hour * 3_600_000).toISOString(),
+      },
     },
-  }]);
+  ]);
   return lastPosition;
 }
 
-const points = (productId: string) => ctx.sql<{ price: number }[]>`
+const points = (productId: string) =>
+  ctx.sql<{ price: number }[]>`
   SELECT price FROM price_points WHERE product_id = ${productId} ORDER BY event_position`.then((rows) => rows.map((r) => r.price));
-const changes = (productId: string) => ctx.sql<{ previous_price: number; current_price: number }[]>`
-  SELECT previous_price, current_price FROM price_changes WHERE product_id = ${productId} ORDER BY event_position`
-  .then((rows) => rows.map((r) => [r.previous_price, r.current_price]));
+const changes = (productId: string) =>
+  ctx.sql<{ previous_price: number; current_price: number }[]>`
+  SELECT previous_price, current_price FROM price_changes WHERE product_id = ${productId} ORDER BY event_position`.then((rows) =>
+    rows.map((r) => [r.previous_price, r.current_price]),
+  );
 const currentPrice = async (productId: string) => (await ctx.sql`SELECT current_price FROM products WHERE id = ${productId}`)[0]!.current_price;
 const corrections = (productId: string) => ctx.store.readStream(`product-${productId}`).then(({ events }) => events.filter((e) => e.type === 'PriceCorrected'));
 
 describe('rereadPrice', () => {
-  test('reads the evidence with today\'s parser and the recorded currency as the hint', () => {
+  test("reads the evidence with today's parser and the recorded currency as the hint", () => {
     expect(rereadPrice({ matchedText: '1.299,00 €', currency: 'EUR' })).toBe(1299);
     expect(rereadPrice({ matchedText: 'Was £30.00 Now £24.99', currency: 'GBP' })).toBe(24.99);
     expect(rereadPrice({ matchedText: '$1,299.00', currency: 'CAD' })).toBe(1299);
@@ -51,7 +67,12 @@ describe('prices reparse', () => {
     const wasPrice = await observed(product, userId, 4, 30, 'Was £30.00 Now £24.99');
     await ctx.projections.catchUp();
     expect(await points(product)).toEqual([20, 1.299, 1200, 25, 30]);
-    expect(await changes(product)).toEqual([[20, 1.299], [1.299, 1200], [1200, 25], [25, 30]]);
+    expect(await changes(product)).toEqual([
+      [20, 1.299],
+      [1.299, 1200],
+      [1200, 25],
+      [25, 30],
+    ]);
     expect(await currentPrice(product)).toBe(30);
 
     const report = await reparsePrices(ctx.store, { productId: product });
@@ -62,11 +83,16 @@ describe('prices reparse', () => {
     ]);
     await ctx.projections.catchUp();
     expect(await points(product)).toEqual([20, 1299, 1200, 25, 24.99]);
-    expect(await changes(product)).toEqual([[20, 1299], [1299, 1200], [1200, 25], [25, 24.99]]);
+    expect(await changes(product)).toEqual([
+      [20, 1299],
+      [1299, 1200],
+      [1200, 25],
+      [25, 24.99],
+    ]);
     expect(await currentPrice(product)).toBe(24.99);
 
     // The log is never edited, and a second run finds nothing left to correct.
-    const observedPrices = (await ctx.store.readStream(`product-${product}`)).events.flatMap((e) => e.type === 'PriceObserved' ? [e.data.price] : []);
+    const observedPrices = (await ctx.store.readStream(`product-${product}`)).events.flatMap((e) => (e.type === 'PriceObserved' ? [e.data.price] : []));
     expect(observedPrices).toEqual([20, 1.299, 1200, 25, 30]);
     expect(await reparsePrices(ctx.store, { productId: product })).toEqual({ examined: 5, corrected: 0, unreadable: 1, skipped: 0 });
     expect(await corrections(product)).toHaveLength(2);
@@ -84,7 +110,10 @@ describe('prices reparse', () => {
     await observed(product, userId, 1, 1, '£10.00'); // misread as 1
     await observed(product, userId, 2, 10, '£10.00');
     await ctx.projections.catchUp();
-    expect(await changes(product)).toEqual([[10, 1], [1, 10]]);
+    expect(await changes(product)).toEqual([
+      [10, 1],
+      [1, 10],
+    ]);
     await reparsePrices(ctx.store, { productId: product });
     await ctx.projections.catchUp();
     expect(await points(product)).toEqual([10, 10, 10]);

@@ -53,7 +53,10 @@ export async function reparsePrices(store: EventStore, opts: ReparseOptions = {}
   let held = 0;
   const flush = async () => {
     for (const [productId, corrections] of pending) {
-      if (opts.dryRun) { report.corrected += corrections.length; continue; }
+      if (opts.dryRun) {
+        report.corrected += corrections.length;
+        continue;
+      }
       try {
         const { events } = await handleProductCommand(store, { type: 'CorrectPrices', productId, corrections });
         report.corrected += events.length;
@@ -70,7 +73,10 @@ export async function reparsePrices(store: EventStore, opts: ReparseOptions = {}
     if (e.type !== 'PriceObserved' || !inScope(e)) continue;
     report.examined++;
     const price = rereadPrice(e.data);
-    if (price === null) { report.unreadable++; continue; }
+    if (price === null) {
+      report.unreadable++;
+      continue;
+    }
     const inEffect = corrected.get(e.position) ?? e.data.price;
     if (price === inEffect) continue;
     const correction = { correctsPosition: e.position, price, previousPrice: inEffect, reason: REPARSE_REASON };

@@ -11,13 +11,22 @@ import { reparsePrices } from './reparse.ts';
 import { repeatsObservation } from './repeat.ts';
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
-beforeAll(async () => { ctx = await testContext(); }, SETUP_TIMEOUT);
+beforeAll(async () => {
+  ctx = await testContext();
+}, SETUP_TIMEOUT);
 afterAll(() => ctx.close());
 
 type Observation = EventOf<'PriceObserved'>['data'];
 const base: Omit<Observation, 'productId' | 'userId' | 'observedAt' | 'pageHash'> = {
-  price: 149, currency: 'GBP', source: 'selector', selector: '.price', matchedText: '£149.00',
-  url: 'https://shop.example.com/grinder', httpStatus: 200, availability: 'InStock', fetcher: 'static',
+  price: 149,
+  currency: 'GBP',
+  source: 'selector',
+  selector: '.price',
+  matchedText: '£149.00',
+  url: 'https://shop.example.com/grinder',
+  httpStatus: 200,
+  availability: 'InStock',
+  fetcher: 'static',
 };
 let minute = 0;
 /** A check's outcome as the checker makes it: a new time and page version every time. */
@@ -28,8 +37,12 @@ function checked(productId: string, userId: string, changes: Partial<Observation
     event: {
       type: 'PriceObserved',
       data: {
-        ...base, productId, userId, observedAt: new Date(Date.UTC(2026, 10, 1, 0, minute)).toISOString(),
-        pageHash: crypto.randomUUID().replaceAll('-', '') + crypto.randomUUID().replaceAll('-', ''), ...changes,
+        ...base,
+        productId,
+        userId,
+        observedAt: new Date(Date.UTC(2026, 10, 1, 0, minute)).toISOString(),
+        pageHash: crypto.randomUUID().replaceAll('-', '') + crypto.randomUUID().replaceAll('-', ''),
+        ...changes,
       },
     },
   };
@@ -50,8 +63,18 @@ describe('repeatsObservation', () => {
     expect(repeatsObservation(last, { ...last, observedAt: '2026-11-01T01:00:00.000Z', pageHash: 'b' })).toBe(true);
   });
   test('anything the page said differently is news', () => {
-    for (const change of [{ price: 148 }, { matchedText: '£149' }, { currency: 'EUR' }, { availability: 'OutOfStock' }, { source: 'json-ld' },
-      { selector: null }, { url: 'https://shop.example.com/other' }, { httpStatus: 203 }, { fetcher: 'browser' }, { imageUrl: 'https://shop.example.com/i.png' }]) {
+    for (const change of [
+      { price: 148 },
+      { matchedText: '£149' },
+      { currency: 'EUR' },
+      { availability: 'OutOfStock' },
+      { source: 'json-ld' },
+      { selector: null },
+      { url: 'https://shop.example.com/other' },
+      { httpStatus: 203 },
+      { fetcher: 'browser' },
+      { imageUrl: 'https://shop.example.com/i.png' },
+    ]) {
       expect(repeatsObservation(last, { ...last, ...change })).toBe(false);
     }
   });
@@ -89,10 +112,24 @@ describe('unchanged checks in the log', () => {
     await recordOutcomes(ctx, [checked(product, userId)]);
     await recordOutcomes(ctx, [checked(product, userId, { price: 139, matchedText: '£139.00' })]);
     await recordOutcomes(ctx, [checked(product, userId, { price: 139, matchedText: '£139.00', availability: 'OutOfStock' })]);
-    await recordOutcomes(ctx, [{
-      target: { productId: product, userId, url: base.url, selector: '.price', lease: null },
-      event: { type: 'PriceCheckFailed', data: { productId: product, userId, code: 'timeout', reason: 'Too slow.', httpStatus: null, url: base.url, attemptedAt: new Date().toISOString(), availability: null } },
-    }]);
+    await recordOutcomes(ctx, [
+      {
+        target: { productId: product, userId, url: base.url, selector: '.price', lease: null },
+        event: {
+          type: 'PriceCheckFailed',
+          data: {
+            productId: product,
+            userId,
+            code: 'timeout',
+            reason: 'Too slow.',
+            httpStatus: null,
+            url: base.url,
+            attemptedAt: new Date().toISOString(),
+            availability: null,
+          },
+        },
+      },
+    ]);
     await recordOutcomes(ctx, [checked(product, userId, { price: 139, matchedText: '£139.00', availability: 'OutOfStock' })]);
     expect((await logOf(product)).map((e) => e.repeats ?? null)).toEqual([null, null, null, null]);
   });
@@ -100,7 +137,10 @@ describe('unchanged checks in the log', () => {
   test('a batch of checks of many products keeps each product apart', async () => {
     const userId = 'repeat-batch';
     const products = [await tracked(userId), await tracked(userId)];
-    await recordOutcomes(ctx, products.map((p) => checked(p, userId)));
+    await recordOutcomes(
+      ctx,
+      products.map((p) => checked(p, userId)),
+    );
     await recordOutcomes(ctx, [checked(products[0]!, userId), checked(products[1]!, userId, { price: 150, matchedText: '£150.00' })]);
     expect((await logOf(products[0]!)).map((e) => e.repeats !== undefined)).toEqual([false, true]);
     expect((await logOf(products[1]!)).map((e) => e.repeats !== undefined)).toEqual([false, false]);
@@ -127,8 +167,13 @@ describe('unchanged checks in the log', () => {
 
   test('export writes repeats whole, with the observation they repeat; import gives back the same log', async () => {
     let ndjson = '';
-    const exported = await exportEvents(ctx.sql, (chunk) => { ndjson += chunk; });
-    const lines = ndjson.trim().split('\n').map((l) => JSON.parse(l));
+    const exported = await exportEvents(ctx.sql, (chunk) => {
+      ndjson += chunk;
+    });
+    const lines = ndjson
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBe(exported);
     const repeat = lines.find((l) => l.repeats !== undefined);
     expect(repeat.type).toBe('PriceObserved');
@@ -137,7 +182,9 @@ describe('unchanged checks in the log', () => {
     const database = await testDatabase();
     const copy = await createContext(loadConfig({ NODE_ENV: 'test', PORT: '3000', DATA_DIR: '/tmp/pricewatch-test' }), { database });
     try {
-      async function* each() { yield* ndjson.trim().split('\n'); }
+      async function* each() {
+        yield* ndjson.trim().split('\n');
+      }
       expect(await importEvents(copy.sql, each())).toBe(exported);
       const original = await ctx.store.readAll(START, 100_000);
       const imported = await copy.store.readAll(START, 100_000);

@@ -10,7 +10,8 @@ export function repeatsObservation(last: Record<string, unknown>, next: Record<s
   const keys = new Set([...Object.keys(last), ...Object.keys(next)]);
   for (const key of keys) {
     if (PER_CHECK.has(key)) continue;
-    const a = last[key], b = next[key];
+    const a = last[key],
+      b = next[key];
     if (a === b) continue;
     if (a === undefined || b === undefined || typeof a !== 'object' || typeof b !== 'object' || JSON.stringify(a) !== JSON.stringify(b)) return false;
   }

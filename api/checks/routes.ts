@@ -28,12 +28,12 @@ export type CheckNowAnswer =
 
 /** Check Nows one user may have running at once: more would only queue behind each other for the browser. */
 export const CHECK_NOWS_PER_USER = 3;
-const checkNowLimit = perUserLimit(CHECK_NOWS_PER_USER, (limit) =>
-  `You have ${limit} checks running already. Wait for one of them to finish, then try again.`);
+const checkNowLimit = perUserLimit(CHECK_NOWS_PER_USER, (limit) => `You have ${limit} checks running already. Wait for one of them to finish, then try again.`);
 
 /** A check still running when the answer is due: it goes on, and the card shows its result. */
 export const checkStillRunning = (ms: number): TimeoutAnswer => ({
-  success: false, error: 'timeout',
+  success: false,
+  error: 'timeout',
   message: `The check is taking longer than ${Math.round(ms / 1000)} seconds. It goes on in the background, and the product shows its result when it is done.`,
 });
 
@@ -46,13 +46,16 @@ export async function checkProductNow(ctx: AppContext, userId: string, productId
   const product = await readProduct(ctx.sql, userId, productId);
   if (!product) throw new DomainError(PRODUCT_NOT_FOUND, 404);
   // Beyond the plan's limit: checking it by hand would be the check the plan does not include.
-  if (product.checksPaused) return { success: false, error: 'paused', message: `Checks of this product are paused. ${pausedReason(await effectivePlan(ctx.sql, userId))}` };
+  if (product.checksPaused)
+    return { success: false, error: 'paused', message: `Checks of this product are paused. ${pausedReason(await effectivePlan(ctx.sql, userId))}` };
   // The shop turned checks away: knocking again by hand would only prolong the block.
   const host = hostOf(product.url);
   const rest = await restOf(ctx.sql, host);
   if (rest) {
     return {
-      success: false, error: 'blocked', retryAt: rest.until.toISOString(),
+      success: false,
+      error: 'blocked',
+      retryAt: rest.until.toISOString(),
       message: `${rest.reason} Checks of ${host} are paused for ${restLeft(rest.until)}.`,
     };
   }
@@ -78,7 +81,12 @@ export async function checkProductNow(ctx: AppContext, userId: string, productId
   const sourceNote = selectorMissNote(source, outcome!.selectorFailure);
   const change = describeChange(product.currentPrice, price, currency, stock);
   return {
-    success: true, price, currency, source, selectorMatched: source === 'selector', sourceNote,
+    success: true,
+    price,
+    currency,
+    source,
+    selectorMatched: source === 'selector',
+    sourceNote,
     message: sourceNote ? `${change}. ${sourceNote}` : change,
   };
 }
@@ -100,13 +108,15 @@ function describeChange(previous: number | null, price: number, currency: string
 
 export function checkRoutes(ctx: AppContext, opts: { fetcher?: Fetcher } = {}) {
   const { answerWithinMs } = ctx.config;
-  return new Elysia({ prefix: '/api/products' })
-    .use(authentication(ctx))
-    .post('/:id/check-price', ({ userId, params }) => {
+  return new Elysia({ prefix: '/api/products' }).use(authentication(ctx)).post(
+    '/:id/check-price',
+    ({ userId, params }) => {
       const productId = idOf(params.id, PRODUCT_NOT_FOUND);
       const check = checkNowLimit(userId, () => checkProductNow(ctx, userId, productId, opts.fetcher));
       return answerWithin(answerWithinMs, check, () => checkStillRunning(answerWithinMs));
-    }, {
+    },
+    {
       signedIn: true,
-    });
+    },
+  );
 }

@@ -9,7 +9,14 @@ const DAY = 1440 * MINUTE;
 const onSlot = (intervalMinutes: number) => nearestSlot(ID, intervalMinutes * MINUTE, new Date('2025-03-01T12:00:00Z'));
 
 const product = (over: Partial<ProductSchedule> = {}): ProductSchedule => ({
-  productId: ID, plan: 'free', checkFrequency: null, demoShop: false, lastCheckAt: onSlot(1440), consecutiveFailures: 0, editedAt: null, ...over,
+  productId: ID,
+  plan: 'free',
+  checkFrequency: null,
+  demoShop: false,
+  lastCheckAt: onSlot(1440),
+  consecutiveFailures: 0,
+  editedAt: null,
+  ...over,
 });
 const after = (from: Date, minutes: number) => new Date(from.getTime() + minutes * MINUTE);
 
@@ -42,8 +49,10 @@ describe('spread over the interval', () => {
 
   test('products checked at the same moment come due spread over the next interval', () => {
     const checkedAt = new Date('2025-03-01T09:00:00Z');
-    const due = Array.from({ length: 1000 }, (_, i) =>
-      nextCheckAt(product({ productId: `import-${i}`, plan: 'growth', lastCheckAt: checkedAt }), rules).getTime() - checkedAt.getTime());
+    const due = Array.from(
+      { length: 1000 },
+      (_, i) => nextCheckAt(product({ productId: `import-${i}`, plan: 'growth', lastCheckAt: checkedAt }), rules).getTime() - checkedAt.getTime(),
+    );
     // Between half an interval and one and a half after the check, in every ten minutes of it.
     expect(Math.min(...due)).toBeGreaterThanOrEqual(30 * MINUTE);
     expect(Math.max(...due)).toBeLessThan(90 * MINUTE);

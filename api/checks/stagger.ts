@@ -12,8 +12,10 @@ export type StaggeredCheck = { productId: string; url: string; host: string | nu
  * second instead of 1,000 at once, while 1,000 shops are all checked at once. Pure.
  */
 export function staggerByHost(
-  products: readonly { productId: string; url: string }[], now: Date,
-  queuedUntil: ReadonlyMap<string, Date> = new Map(), spacingMs = HOST_CHECK_SPACING_MS,
+  products: readonly { productId: string; url: string }[],
+  now: Date,
+  queuedUntil: ReadonlyMap<string, Date> = new Map(),
+  spacingMs = HOST_CHECK_SPACING_MS,
 ): StaggeredCheck[] {
   const next = new Map<string, number>();
   return products.map(({ productId, url }) => {

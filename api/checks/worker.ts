@@ -77,7 +77,10 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
 
   // A job queued in this process (a new product) ends the idle pause, even one queued while claiming.
   const nudge: Nudge = { pending: false, wake: null };
-  const stopListening = onWake(() => { nudge.pending = true; nudge.wake?.(); });
+  const stopListening = onWake(() => {
+    nudge.pending = true;
+    nudge.wake?.();
+  });
 
   while (!opts.signal?.aborted) {
     nudge.pending = false;
@@ -97,7 +100,13 @@ export async function runWorker(ctx: AppContext, opts: WorkerOptions = {}): Prom
   await writer.flush();
 }
 
-async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetcher: ReturnType<typeof watchingBlocks>, onRender: () => void): Promise<CheckOutcome[]> {
+async function checkGroup(
+  ctx: AppContext,
+  url: string,
+  jobs: ClaimedJob[],
+  fetcher: ReturnType<typeof watchingBlocks>,
+  onRender: () => void,
+): Promise<CheckOutcome[]> {
   // Claimed together with a page whose shop has just turned us away: wait for the rest to end.
   if (fetcher.restingUntil(url)) {
     await releaseJobs(ctx.sql, jobs);
@@ -111,13 +120,18 @@ async function checkGroup(ctx: AppContext, url: string, jobs: ClaimedJob[], fetc
     event: {
       type: 'PriceCheckFailed',
       data: {
-        productId: target.productId, userId: target.userId, code: 'interrupted', httpStatus: null, url: target.url,
+        productId: target.productId,
+        userId: target.userId,
+        code: 'interrupted',
+        httpStatus: null,
+        url: target.url,
         reason: `The check stopped ${MAX_ATTEMPTS} times before it could finish, so it was given up rather than tried again at once (the page may be what stopped it). It will be tried again at the next scheduled time.`,
-        attemptedAt: new Date().toISOString(), availability: null,
+        attemptedAt: new Date().toISOString(),
+        availability: null,
       },
     },
   }));
-  if (live.length) outcomes.push(...await checkPage(ctx.config, url, live, fetcher, { sql: ctx.sql, onRender }));
+  if (live.length) outcomes.push(...(await checkPage(ctx.config, url, live, fetcher, { sql: ctx.sql, onRender })));
   return outcomes;
 }
 
@@ -129,7 +143,10 @@ function createWriter(ctx: AppContext, batch: number, onRecorded?: (outcomes: Ch
   let written = 0;
 
   function flush(): Promise<void> {
-    if (timer) { clearTimeout(timer); timer = null; }
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
     writing = writing.then(async () => {
       while (pending.length) {
         const chunk = pending.slice(0, batch);
@@ -171,7 +188,12 @@ type Nudge = { pending: boolean; wake: (() => void) | null };
 function sleep(ms: number, signal?: AbortSignal, nudge?: Nudge): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', done); if (nudge) nudge.wake = null; resolve(); };
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      if (nudge) nudge.wake = null;
+      resolve();
+    };
     const timer = setTimeout(done, ms);
     if (nudge) nudge.wake = done;
     signal?.addEventListener('abort', done, { once: true });

@@ -31,7 +31,10 @@ describe('/api/dashboard/stats', () => {
     const { cookie } = await signedIn();
     const body = await stats(cookie);
     expect(body).toMatchObject({
-      productsCount: 0, priceDropsCount: 0, alertsCount: 0, recentChanges: [],
+      productsCount: 0,
+      priceDropsCount: 0,
+      alertsCount: 0,
+      recentChanges: [],
       lastScan: { at: null, status: null, failedCount: 0 },
       trends: { productsCount: null, priceDropsCount: null },
     });
@@ -48,9 +51,18 @@ describe('/api/dashboard/stats', () => {
     const toaster = await addProduct(api.ctx, userId, { name: 'Toaster', url: 'https://www.toasters.example/t1' });
     await addProduct(api.ctx, userId, { name: 'Never checked' });
     // Kettle: 100, a 10% drop 3 days ago, a 10% rise yesterday.
-    await observePrices(api.ctx, kettle, userId, [[100, at(8 * DAY)], [100, at(5 * DAY)], [90, at(3 * DAY)], [99, at(1 * DAY)]]);
+    await observePrices(api.ctx, kettle, userId, [
+      [100, at(8 * DAY)],
+      [100, at(5 * DAY)],
+      [90, at(3 * DAY)],
+      [99, at(1 * DAY)],
+    ]);
     // Toaster: 50, a 20% drop 9 days ago (last week), a 5% drop 2 hours ago.
-    await observePrices(api.ctx, toaster, userId, [[50, at(10 * DAY)], [40, at(9 * DAY)], [38, at(2 * HOUR)]]);
+    await observePrices(api.ctx, toaster, userId, [
+      [50, at(10 * DAY)],
+      [40, at(9 * DAY)],
+      [38, at(2 * HOUR)],
+    ]);
     // The latest check of all failed.
     await failCheck(api.ctx, kettle, userId, at(HOUR));
     await api.ctx.projections.catchUp();
@@ -60,10 +72,46 @@ describe('/api/dashboard/stats', () => {
     expect(body.priceDropsCount).toBe(2);
     expect(body.alertsCount).toBe(0);
     expect(body.recentChanges).toEqual([
-      { productId: toaster, productName: 'Toaster', url: 'https://www.toasters.example/t1', previousPrice: 40, currentPrice: 38, currency: 'GBP', changePercent: -5, timestamp: at(2 * HOUR).toISOString() },
-      { productId: kettle, productName: 'Kettle', url: 'https://shop.example.com/kettle', previousPrice: 90, currentPrice: 99, currency: 'GBP', changePercent: 10, timestamp: at(DAY).toISOString() },
-      { productId: kettle, productName: 'Kettle', url: 'https://shop.example.com/kettle', previousPrice: 100, currentPrice: 90, currency: 'GBP', changePercent: -10, timestamp: at(3 * DAY).toISOString() },
-      { productId: toaster, productName: 'Toaster', url: 'https://www.toasters.example/t1', previousPrice: 50, currentPrice: 40, currency: 'GBP', changePercent: -20, timestamp: at(9 * DAY).toISOString() },
+      {
+        productId: toaster,
+        productName: 'Toaster',
+        url: 'https://www.toasters.example/t1',
+        previousPrice: 40,
+        currentPrice: 38,
+        currency: 'GBP',
+        changePercent: -5,
+        timestamp: at(2 * HOUR).toISOString(),
+      },
+      {
+        productId: kettle,
+        productName: 'Kettle',
+        url: 'https://shop.example.com/kettle',
+        previousPrice: 90,
+        currentPrice: 99,
+        currency: 'GBP',
+        changePercent: 10,
+        timestamp: at(DAY).toISOString(),
+      },
+      {
+        productId: kettle,
+        productName: 'Kettle',
+        url: 'https://shop.example.com/kettle',
+        previousPrice: 100,
+        currentPrice: 90,
+        currency: 'GBP',
+        changePercent: -10,
+        timestamp: at(3 * DAY).toISOString(),
+      },
+      {
+        productId: toaster,
+        productName: 'Toaster',
+        url: 'https://www.toasters.example/t1',
+        previousPrice: 50,
+        currentPrice: 40,
+        currency: 'GBP',
+        changePercent: -20,
+        timestamp: at(9 * DAY).toISOString(),
+      },
     ]);
     expect(body.lastScan).toEqual({ at: at(HOUR).toISOString(), status: 'failed', failedCount: 1 });
     // Two drops this week against one the week before; no products a month ago.
@@ -72,7 +120,12 @@ describe('/api/dashboard/stats', () => {
 
     // Each change counts on its day in the user's time zone (Europe/London by default).
     const expected = new Map<string, number[]>();
-    for (const [ms, pct] of [[2 * HOUR, -5], [DAY, 10], [3 * DAY, -10], [9 * DAY, -20]] as const) {
+    for (const [ms, pct] of [
+      [2 * HOUR, -5],
+      [DAY, 10],
+      [3 * DAY, -10],
+      [9 * DAY, -20],
+    ] as const) {
       const date = dateIn(at(ms), 'Europe/London');
       expected.set(date, [...(expected.get(date) ?? []), pct]);
     }
@@ -100,20 +153,23 @@ describe('/api/dashboard/stats', () => {
     expect(later.trends.productsCount).toEqual({ current: 2, previous: 2, changePercent: 0 });
   });
 
-  test('days follow the user\'s time zone', async () => {
+  test("days follow the user's time zone", async () => {
     const { cookie, userId } = await signedIn();
-    await api.ctx.store.append(`user-${userId}`, 'any', [{ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, timezone: 'Asia/Tokyo' } } }]);
+    await api.ctx.store.append(`user-${userId}`, 'any', [
+      { type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, timezone: 'Asia/Tokyo' } } },
+    ]);
     const id = await addProduct(api.ctx, userId);
     // 20:00 UTC five days ago is the next morning in Tokyo.
     const evening = new Date(Date.now() - 5 * DAY);
     evening.setUTCHours(20, 0, 0, 0);
-    await observePrices(api.ctx, id, userId, [[10, new Date(evening.getTime() - DAY)], [12, evening]]);
+    await observePrices(api.ctx, id, userId, [
+      [10, new Date(evening.getTime() - DAY)],
+      [12, evening],
+    ]);
     await api.ctx.projections.catchUp();
     const body = await stats(cookie);
     expect(body.priceTrends.at(-1).date).toBe(dateIn(new Date(), 'Asia/Tokyo'));
-    expect(body.priceTrends.filter((d: any) => d.changes > 0)).toEqual([
-      { date: dateIn(evening, 'Asia/Tokyo'), averageChangePercent: 20, changes: 1 },
-    ]);
+    expect(body.priceTrends.filter((d: any) => d.changes > 0)).toEqual([{ date: dateIn(evening, 'Asia/Tokyo'), averageChangePercent: 20, changes: 1 }]);
     expect(dateIn(evening, 'Asia/Tokyo')).not.toBe(dateIn(evening, 'Europe/London'));
   });
 
@@ -135,11 +191,14 @@ describe('/api/dashboard/stats', () => {
     expect(counted).toBeLessThan(60);
   });
 
-  test('scoping: another user\'s products and changes never appear', async () => {
+  test("scoping: another user's products and changes never appear", async () => {
     const owner = await signedIn();
     const other = await signedIn();
     const id = await addProduct(api.ctx, owner.userId);
-    await observePrices(api.ctx, id, owner.userId, [[10, new Date(Date.now() - 2 * DAY)], [8, new Date(Date.now() - DAY)]]);
+    await observePrices(api.ctx, id, owner.userId, [
+      [10, new Date(Date.now() - 2 * DAY)],
+      [8, new Date(Date.now() - DAY)],
+    ]);
     await api.ctx.projections.catchUp();
     expect((await stats(owner.cookie)).priceDropsCount).toBe(1);
     const body = await stats(other.cookie);
@@ -160,7 +219,10 @@ describe('/api/dashboard/stats, what counts as a detected drop', () => {
     const body = await stats(cookie);
     expect(body.priceDropsCount).toBe(1);
     // The history still shows both changes, each in its currency.
-    expect(body.recentChanges.map((c: any) => [c.previousPrice, c.currentPrice, c.currency])).toEqual([[80, 70, 'GBP'], [100, 80, 'GBP']]);
+    expect(body.recentChanges.map((c: any) => [c.previousPrice, c.currentPrice, c.currency])).toEqual([
+      [80, 70, 'GBP'],
+      [100, 80, 'GBP'],
+    ]);
   });
 
   test('each change carries the currency of its page', async () => {

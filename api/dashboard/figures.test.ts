@@ -20,11 +20,15 @@ describe('dailySeries', () => {
   });
 
   test('one entry per day, oldest first, ending today; empty days are gaps, not zeros', () => {
-    const out = dailySeries([
-      { date: '2026-06-10', changes: 2, sumChangePercent: -6 },
-      { date: '2026-06-08', changes: 1, sumChangePercent: 4.5 },
-      { date: '2026-01-01', changes: 9, sumChangePercent: 9 }, // outside the range
-    ], '2026-06-10', 7);
+    const out = dailySeries(
+      [
+        { date: '2026-06-10', changes: 2, sumChangePercent: -6 },
+        { date: '2026-06-08', changes: 1, sumChangePercent: 4.5 },
+        { date: '2026-01-01', changes: 9, sumChangePercent: 9 }, // outside the range
+      ],
+      '2026-06-10',
+      7,
+    );
     expect(out).toEqual([
       { date: '2026-06-04', averageChangePercent: null, changes: 0 },
       { date: '2026-06-05', averageChangePercent: null, changes: 0 },

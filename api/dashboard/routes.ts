@@ -12,8 +12,11 @@ export const RECENT_CHANGES = 50;
 const DAY = 86_400_000;
 
 export type RecentChange = {
-  productId: string; productName: string; url: string;
-  previousPrice: number; currentPrice: number;
+  productId: string;
+  productName: string;
+  url: string;
+  previousPrice: number;
+  currentPrice: number;
   /** ISO 4217 code of both prices: the page's, else the user's currency setting. */
   currency: string;
   /** Positive is a rise; null from a price of 0. */
@@ -57,9 +60,23 @@ function alertFigures(sql: Sql, userId: string) {
 
 type StatsRow = {
   today: string;
-  products: number; products_month_ago: number; last_check_at: Date | null; last_check_status: string | null; failed: number;
-  drops_this_week: number; drops_last_week: number;
-  recent: { productId: string; productName: string; url: string; previousPrice: number; currentPrice: number; currency: string; changePercent: number | null; timestamp: string }[];
+  products: number;
+  products_month_ago: number;
+  last_check_at: Date | null;
+  last_check_status: string | null;
+  failed: number;
+  drops_this_week: number;
+  drops_last_week: number;
+  recent: {
+    productId: string;
+    productName: string;
+    url: string;
+    previousPrice: number;
+    currentPrice: number;
+    currency: string;
+    changePercent: number | null;
+    timestamp: string;
+  }[];
   days: { date: string; changes: number; sum: number }[];
   alerts: { active: number; newToday: number } | null;
 };
@@ -131,7 +148,10 @@ export async function readDashboardStats(sql: Sql, userId: string, now = new Dat
       priceDropsCount: trend(r.drops_this_week, r.drops_last_week),
       alertsCount: r.alerts ? { newToday: r.alerts.newToday } : null,
     },
-    priceTrends: dailySeries(r.days.map((x) => ({ date: x.date, changes: x.changes, sumChangePercent: x.sum })), r.today),
+    priceTrends: dailySeries(
+      r.days.map((x) => ({ date: x.date, changes: x.changes, sumChangePercent: x.sum })),
+      r.today,
+    ),
   };
 }
 

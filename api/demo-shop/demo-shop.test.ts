@@ -73,7 +73,10 @@ describe('the demo shop inside the server', () => {
     app = createApp(ctx);
     handle = (req) => app.handle(req);
   }, SETUP_TIMEOUT);
-  afterAll(async () => { server.stop(true); await ctx.close(); }, SETUP_TIMEOUT);
+  afterAll(async () => {
+    server.stop(true);
+    await ctx.close();
+  }, SETUP_TIMEOUT);
 
   /** Waits for the read models to take in every event so far (another database's open transaction can hold them back). */
   async function settled() {
@@ -96,14 +99,17 @@ describe('the demo shop inside the server', () => {
     expect((await fetch(`${origin}/demo-shop/products/${DEMO_PRODUCTS[0]!.slug}?price=-1`)).status).toBe(400);
   });
 
-  test('checks reach the demo shop on the server\'s own origin, and nothing else private', async () => {
+  test("checks reach the demo shop on the server's own origin, and nothing else private", async () => {
     expect(ctx.config.checkAllowPrivate).toBe(false);
     const slug = DEMO_PRODUCTS[2]!.slug;
     const target = (url: string) => ({ productId: 'p', userId: 'u', url, selector: DEMO_PRICE_SELECTOR, lease: null });
     const url = `${origin}/demo-shop/products/${slug}`;
     expect(isDemoShopUrl(ctx.config, url)).toBe(true);
     const [ok] = await checkPage(ctx.config, url, [target(url)]);
-    expect(ok!.event).toMatchObject({ type: 'PriceObserved', data: { price: demoPriceAt(DEMO_PRODUCTS[2]!, new Date()), imageUrl: `${origin}/demo-shop/images/${slug}.svg` } });
+    expect(ok!.event).toMatchObject({
+      type: 'PriceObserved',
+      data: { price: demoPriceAt(DEMO_PRODUCTS[2]!, new Date()), imageUrl: `${origin}/demo-shop/images/${slug}.svg` },
+    });
     for (const other of [`${origin}/api/auth/user`, `${origin}/demo-shopping`, `http://127.0.0.2:${server.port}/demo-shop/products/${slug}`]) {
       expect(isDemoShopUrl(ctx.config, other)).toBe(false);
       const [refused] = await checkPage(ctx.config, other, [target(other)]);
@@ -137,7 +143,8 @@ describe('the demo shop inside the server', () => {
       const prices = await ctx.sql<{ price: number; currency: string | null }[]>`
         SELECT price, currency FROM price_points WHERE product_id = ${p.id} ORDER BY event_position`;
       const expected = backtest(rule, prices).alerts;
-      const [{ n }] = await ctx.sql`SELECT count(*)::int AS n FROM alerts WHERE product_id = ${p.id} AND type IN ('price_drop', 'price_increase', 'threshold_met')`;
+      const [{ n }] =
+        await ctx.sql`SELECT count(*)::int AS n FROM alerts WHERE product_id = ${p.id} AND type IN ('price_drop', 'price_increase', 'threshold_met')`;
       expect(n).toBe(expected);
       alerted += expected;
     }

@@ -9,8 +9,7 @@ import { DEMO_SHOP_PATH } from './address.ts';
 
 const gbp = (amount: number) => `£${amount.toFixed(2)}`;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export const productPath = (slug: string) => `${DEMO_SHOP_PATH}/products/${slug}`;
 export const imagePath = (slug: string) => `${DEMO_SHOP_PATH}/images/${slug}.svg`;
@@ -63,9 +62,14 @@ export function productPage(origin: string, product: DemoProduct, opts: { at: Da
   const url = `${origin}${productPath(product.slug)}`;
   const image = `${origin}${imagePath(product.slug)}`;
   const jsonLd = {
-    '@context': 'https://schema.org', '@type': 'Product',
-    name: product.name, brand: { '@type': 'Brand', name: product.brand }, image, description: product.description,
-    sku: product.slug.toUpperCase(), url,
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: product.name,
+    brand: { '@type': 'Brand', name: product.brand },
+    image,
+    description: product.description,
+    sku: product.slug.toUpperCase(),
+    url,
     offers: { '@type': 'Offer', price: price.toFixed(2), priceCurrency: 'GBP', availability: 'https://schema.org/InStock', url },
   };
   const head = `
@@ -78,7 +82,9 @@ export function productPage(origin: string, product: DemoProduct, opts: { at: Da
 <meta property="product:price:amount" content="${price.toFixed(2)}">
 <meta property="product:price:currency" content="GBP">
 <script type="application/ld+json">${JSON.stringify(jsonLd).replace(/</g, '\\u003c')}</script>`;
-  const related = DEMO_PRODUCTS.filter((p) => p.slug !== product.slug).map((p) => card(origin, p, opts.at)).join('\n');
+  const related = DEMO_PRODUCTS.filter((p) => p.slug !== product.slug)
+    .map((p) => card(origin, p, opts.at))
+    .join('\n');
   const body = `
 <nav class="breadcrumbs"><a href="${origin}${DEMO_SHOP_PATH}">Home</a> › ${escapeHtml(product.category)} › ${escapeHtml(product.name)}</nav>
 <article class="product">
@@ -110,11 +116,16 @@ export function indexPage(origin: string, at: Date): string {
 }
 
 const SHAPES: Record<string, string> = {
-  'aurora-anc-headphones': '<path d="M110 230 a90 90 0 0 1 180 0" fill="none" stroke="#fff" stroke-width="18"/><rect x="88" y="215" width="44" height="80" rx="18" fill="#fff"/><rect x="268" y="215" width="44" height="80" rx="18" fill="#fff"/>',
-  'precision-burr-grinder': '<path d="M140 90 h120 l-20 70 h-80 z" fill="#fff" opacity=".85"/><rect x="135" y="160" width="130" height="150" rx="14" fill="#fff"/><circle cx="200" cy="215" r="18" fill-opacity=".3"/>',
-  'stride-trail-shoes': '<path d="M80 270 q10-70 70-80 l40 30 q60 10 120 30 q30 10 20 40 z" fill="#fff"/><path d="M80 290 h230" stroke="#fff" stroke-width="12"/>',
-  'glow-smart-kettle': '<path d="M130 300 l20-150 h100 l20 150 z" fill="#fff"/><path d="M270 170 q50 10 30 90" fill="none" stroke="#fff" stroke-width="14"/><rect x="150" y="130" width="100" height="20" rx="8" fill="#fff"/>',
-  'rover-daypack-25': '<rect x="125" y="100" width="150" height="210" rx="40" fill="#fff"/><rect x="150" y="210" width="100" height="70" rx="14" fill-opacity=".25"/><path d="M160 100 q40-40 80 0" fill="none" stroke="#fff" stroke-width="12"/>',
+  'aurora-anc-headphones':
+    '<path d="M110 230 a90 90 0 0 1 180 0" fill="none" stroke="#fff" stroke-width="18"/><rect x="88" y="215" width="44" height="80" rx="18" fill="#fff"/><rect x="268" y="215" width="44" height="80" rx="18" fill="#fff"/>',
+  'precision-burr-grinder':
+    '<path d="M140 90 h120 l-20 70 h-80 z" fill="#fff" opacity=".85"/><rect x="135" y="160" width="130" height="150" rx="14" fill="#fff"/><circle cx="200" cy="215" r="18" fill-opacity=".3"/>',
+  'stride-trail-shoes':
+    '<path d="M80 270 q10-70 70-80 l40 30 q60 10 120 30 q30 10 20 40 z" fill="#fff"/><path d="M80 290 h230" stroke="#fff" stroke-width="12"/>',
+  'glow-smart-kettle':
+    '<path d="M130 300 l20-150 h100 l20 150 z" fill="#fff"/><path d="M270 170 q50 10 30 90" fill="none" stroke="#fff" stroke-width="14"/><rect x="150" y="130" width="100" height="20" rx="8" fill="#fff"/>',
+  'rover-daypack-25':
+    '<rect x="125" y="100" width="150" height="210" rx="40" fill="#fff"/><rect x="150" y="210" width="100" height="70" rx="14" fill-opacity=".25"/><path d="M160 100 q40-40 80 0" fill="none" stroke="#fff" stroke-width="12"/>',
 };
 
 /** A simple drawing of the product for its og:image and the cards. */

@@ -25,22 +25,30 @@ export function demoShopRoutes(ctx: AppContext) {
   const origin = ctx.config.publicUrl;
   return shop
     .get('/', () => html(indexPage(origin, new Date())))
-    .get('/products/:slug', ({ params, query }) => {
-      const product = findDemoProduct(params.slug);
-      if (!product) return html('<!doctype html><title>Not found</title><h1>This product is not in the demo shop.</h1>', 404);
-      const at = query.at ? new Date(query.at) : new Date();
-      const price = query.price === undefined ? undefined : Number(query.price);
-      if (Number.isNaN(at.getTime()) || (price !== undefined && !(price > 0 && price < 1e7))) {
-        return html('<!doctype html><title>Bad request</title><h1>price must be a positive number and at a date.</h1>', 400);
-      }
-      return html(productPage(origin, product, { at, price }));
-    }, { query: ProductPageQuery })
+    .get(
+      '/products/:slug',
+      ({ params, query }) => {
+        const product = findDemoProduct(params.slug);
+        if (!product) return html('<!doctype html><title>Not found</title><h1>This product is not in the demo shop.</h1>', 404);
+        const at = query.at ? new Date(query.at) : new Date();
+        const price = query.price === undefined ? undefined : Number(query.price);
+        if (Number.isNaN(at.getTime()) || (price !== undefined && !(price > 0 && price < 1e7))) {
+          return html('<!doctype html><title>Bad request</title><h1>price must be a positive number and at a date.</h1>', 400);
+        }
+        return html(productPage(origin, product, { at, price }));
+      },
+      { query: ProductPageQuery },
+    )
     .get('/images/:file', ({ params }) => {
       const file = params.file ?? ''; // null when the name cannot be decoded
       const product = findDemoProduct(file.replace(/\.svg$/, ''));
       if (!product || !file.endsWith('.svg')) return new Response('Not found', { status: 404 });
       return new Response(productImage(product), {
-        headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" },
+        headers: {
+          'content-type': 'image/svg+xml',
+          'cache-control': 'public, max-age=86400',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+        },
       });
     });
 }

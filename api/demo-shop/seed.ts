@@ -57,11 +57,21 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
       const found = extractPrice(html, { selector: DEMO_PRICE_SELECTOR, url });
       if (!found.ok) throw new Error(`Demo shop page of ${slug} has no readable price: ${found.reason}`);
       run({
-        type: 'RecordObservation', productId,
+        type: 'RecordObservation',
+        productId,
         observation: {
-          price: found.price, currency: found.currency, source: found.source, selector: found.selector,
-          matchedText: found.matchedText, url, httpStatus: 200, imageUrl,
-          pageHash: createHash('sha256').update(html).digest('hex'), observedAt: at.toISOString(), availability: found.availability, fetcher: 'static',
+          price: found.price,
+          currency: found.currency,
+          source: found.source,
+          selector: found.selector,
+          matchedText: found.matchedText,
+          url,
+          httpStatus: 200,
+          imageUrl,
+          pageHash: createHash('sha256').update(html).digest('hex'),
+          observedAt: at.toISOString(),
+          availability: found.availability,
+          fetcher: 'static',
         },
       });
     }

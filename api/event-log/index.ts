@@ -16,7 +16,8 @@ export const eventLogModule = {
   projections: [readVersionsProjection],
   jobs: [
     {
-      name: 'read-models', roles: ['server'],
+      name: 'read-models',
+      roles: ['server'],
       async loop(ctx, signal) {
         ctx.projections.start();
         ctx.reactors.start();

@@ -11,9 +11,13 @@ let db: Awaited<ReturnType<typeof testDatabase>>;
 let store: EventStore;
 let runner: ProjectionRunner;
 
-const signUp = (id: string) => store.append(`user-${id}`, 'no_stream', [{
-  type: 'UserSignedUp', data: { userId: id, provider: 'demo', subject: `${id}@x.io`, email: `${id}@x.io`, firstName: id, lastName: null, profileImageUrl: null },
-}]);
+const signUp = (id: string) =>
+  store.append(`user-${id}`, 'no_stream', [
+    {
+      type: 'UserSignedUp',
+      data: { userId: id, provider: 'demo', subject: `${id}@x.io`, email: `${id}@x.io`, firstName: id, lastName: null, profileImageUrl: null },
+    },
+  ]);
 const saveSettings = (id: string, s: Partial<Settings>) =>
   store.append(`user-${id}`, 'any', [{ type: 'SettingsChanged', data: { userId: id, settings: { ...DEFAULT_SETTINGS, ...s } } }]);
 
@@ -30,7 +34,10 @@ beforeAll(async () => {
   runner = createProjectionRunner(store, projections);
   await runner.setup();
 }, SETUP_TIMEOUT);
-afterAll(async () => { await runner.stop(); await db.close(); }, SETUP_TIMEOUT);
+afterAll(async () => {
+  await runner.stop();
+  await db.close();
+}, SETUP_TIMEOUT);
 
 describe('projection runner', () => {
   test('catches up every read model and keeps one checkpoint each', async () => {
@@ -75,7 +82,7 @@ describe('projection runner', () => {
     let progress = 0;
     const applied = await runner.rebuild(undefined, (n) => (progress = n));
     expect(applied).toBe(progress);
-    const [{ n }] = await db.sql`SELECT count(*)::int AS n FROM events` as any;
+    const [{ n }] = (await db.sql`SELECT count(*)::int AS n FROM events`) as any;
     expect(applied).toBe(n); // each event here is read by exactly one of the two projections
     expect(await snapshot(db.sql)).toEqual(before);
     expect(await runner.rebuild(['settings'])).toBeGreaterThan(0);
@@ -90,21 +97,39 @@ describe('projection runner', () => {
 describe.skipIf(!usingPostgresServer())('projection under overlapping writers (real PostgreSQL)', () => {
   test('a runner polling while transactions commit out of order misses nothing', async () => {
     runner.start();
-    const writers = Array.from({ length: 6 }, (_, w) => (async () => {
-      for (let i = 0; i < 15; i++) {
-        await transaction(db.sql, async (tx) => {
-          await store.append(`user-ow${w}-${i}`, 'no_stream', [{
-            type: 'UserSignedUp', data: { userId: `ow${w}-${i}`, provider: 'demo', subject: `ow${w}-${i}`, email: `ow${w}-${i}@x.io`, firstName: null, lastName: null, profileImageUrl: null },
-          }], tx);
-          await Bun.sleep(Math.random() * 4);
-        });
-      }
-    })());
+    const writers = Array.from({ length: 6 }, (_, w) =>
+      (async () => {
+        for (let i = 0; i < 15; i++) {
+          await transaction(db.sql, async (tx) => {
+            await store.append(
+              `user-ow${w}-${i}`,
+              'no_stream',
+              [
+                {
+                  type: 'UserSignedUp',
+                  data: {
+                    userId: `ow${w}-${i}`,
+                    provider: 'demo',
+                    subject: `ow${w}-${i}`,
+                    email: `ow${w}-${i}@x.io`,
+                    firstName: null,
+                    lastName: null,
+                    profileImageUrl: null,
+                  },
+                },
+              ],
+              tx,
+            );
+            await Bun.sleep(Math.random() * 4);
+          });
+        }
+      })(),
+    );
     await Promise.all(writers);
     const head = await store.head();
     await runner.waitFor(head, 10_000);
     await runner.stop();
-    const [{ n }] = await db.sql`SELECT count(*)::int AS n FROM users WHERE id LIKE 'ow%'` as any;
+    const [{ n }] = (await db.sql`SELECT count(*)::int AS n FROM users WHERE id LIKE 'ow%'`) as any;
     expect(n).toBe(90);
   });
 });

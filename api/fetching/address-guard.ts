@@ -7,10 +7,9 @@ import { failures, type FetchFailure } from '../../domain/check-failures.ts';
 
 // Ports browsers refuse to open (WHATWG Fetch "bad port" list): mail, shell, file sharing...
 const BAD_PORTS = new Set([
-  0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109,
-  110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531,
-  532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060,
-  5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+  0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137,
+  139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ]);
 
 const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata.goog']);
@@ -81,8 +80,7 @@ export function validateTargetUrl(url: string): { ok: true; url: URL } | FetchFa
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return failures.badUrl('Only web pages can be checked: the link must start with http:// or https://.');
-  if (parsed.username || parsed.password)
-    return failures.badUrl('Links that contain a user name or password cannot be checked.');
+  if (parsed.username || parsed.password) return failures.badUrl('Links that contain a user name or password cannot be checked.');
   if (parsed.port && BAD_PORTS.has(Number(parsed.port)))
     return failures.badUrl(`Port ${parsed.port} is not used for web pages, so Pricewatch does not open it.`);
   const host = hostnameOf(parsed);

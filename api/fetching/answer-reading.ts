@@ -78,11 +78,12 @@ async function readBody(response: http.IncomingMessage, limit: number, overflow:
 }
 
 function decompressed(response: http.IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(response.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (encoding === 'identity' || encoding === '') return response;
   const createDecoder = DECODERS[encoding];
-  if (!createDecoder)
-    throw new FetchError(failures.network(`The shop sent the page in an encoding Pricewatch cannot read (${encoding}).`));
+  if (!createDecoder) throw new FetchError(failures.network(`The shop sent the page in an encoding Pricewatch cannot read (${encoding}).`));
   // pipeline passes a broken download on to the decoder, so the reader sees the error.
   return pipeline(response, createDecoder(), () => {});
 }
@@ -96,11 +97,7 @@ const DECODERS: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDec
 
 /** Decodes with the charset of the byte order mark, the Content-Type, or a meta tag, in that order. */
 export function decodeText(body: Uint8Array, contentType: string | null): string {
-  const label =
-    charsetFromByteOrderMark(body) ??
-    charsetParameter(contentType) ??
-    metaCharset(body) ??
-    'utf-8';
+  const label = charsetFromByteOrderMark(body) ?? charsetParameter(contentType) ?? metaCharset(body) ?? 'utf-8';
   try {
     return new TextDecoder(label).decode(body);
   } catch {

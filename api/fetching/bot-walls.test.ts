@@ -52,30 +52,80 @@ const PRODUCT_PAGE_WITH_SCRIPTS = `<!doctype html><html><head><title>Kettle | Sh
 <script src="https://js.datadome.co/tags.js"></script><script src="/u6b0qd2S/init.js"></script></head>
 <body><h1>Kettle</h1><span class="price">£24.99</span><form id="login"><div class="g-recaptcha"></div></form></body></html>`;
 
-const PLAIN_FORBIDDEN = '<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1><p>You don\'t have permission to access this resource.</p><hr><address>Apache/2.4.57 Server</address></body></html>';
-const NOT_FOUND = '<html><head><title>Page not found</title><script src="https://js.datadome.co/tags.js"></script></head><body><h1>Sorry, this product is gone</h1></body></html>';
+const PLAIN_FORBIDDEN =
+  "<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1><p>You don't have permission to access this resource.</p><hr><address>Apache/2.4.57 Server</address></body></html>";
+const NOT_FOUND =
+  '<html><head><title>Page not found</title><script src="https://js.datadome.co/tags.js"></script></head><body><h1>Sorry, this product is gone</h1></body></html>';
 
 const samples: Sample[] = [
-  { name: 'Cloudflare managed challenge', status: 403, headers: { 'cf-mitigated': 'challenge', server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6a7b-LHR' }, body: CLOUDFLARE_CHALLENGE, vendor: 'Cloudflare' },
+  {
+    name: 'Cloudflare managed challenge',
+    status: 403,
+    headers: { 'cf-mitigated': 'challenge', server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6a7b-LHR' },
+    body: CLOUDFLARE_CHALLENGE,
+    vendor: 'Cloudflare',
+  },
   { name: 'Cloudflare challenge, header only', status: 403, headers: { 'cf-mitigated': 'challenge' }, body: '', vendor: 'Cloudflare' },
-  { name: 'Cloudflare challenge served as 503 without the header', status: 503, headers: { server: 'cloudflare' }, body: CLOUDFLARE_CHALLENGE, vendor: 'Cloudflare' },
-  { name: 'Cloudflare WAF block page', status: 403, headers: { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6a7b-LHR' }, body: CLOUDFLARE_BLOCK, vendor: 'Cloudflare' },
-  { name: 'Akamai Access Denied (entities)', status: 403, headers: { server: 'AkamaiGHost', 'content-type': 'text/html' }, body: AKAMAI_DENIED, vendor: 'Akamai' },
+  {
+    name: 'Cloudflare challenge served as 503 without the header',
+    status: 503,
+    headers: { server: 'cloudflare' },
+    body: CLOUDFLARE_CHALLENGE,
+    vendor: 'Cloudflare',
+  },
+  {
+    name: 'Cloudflare WAF block page',
+    status: 403,
+    headers: { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6a7b-LHR' },
+    body: CLOUDFLARE_BLOCK,
+    vendor: 'Cloudflare',
+  },
+  {
+    name: 'Akamai Access Denied (entities)',
+    status: 403,
+    headers: { server: 'AkamaiGHost', 'content-type': 'text/html' },
+    body: AKAMAI_DENIED,
+    vendor: 'Akamai',
+  },
   { name: 'Akamai Access Denied (plain)', status: 403, headers: { server: 'AkamaiGHost' }, body: AKAMAI_DENIED_PLAIN, vendor: 'Akamai' },
-  { name: 'Akamai by its GRN header', status: 403, headers: { 'akamai-grn': '0.5f2e1c17.1732460000.3a4b5c6d' }, body: '<html><body>Denied</body></html>', vendor: 'Akamai' },
+  {
+    name: 'Akamai by its GRN header',
+    status: 403,
+    headers: { 'akamai-grn': '0.5f2e1c17.1732460000.3a4b5c6d' },
+    body: '<html><body>Denied</body></html>',
+    vendor: 'Akamai',
+  },
   { name: 'Akamai by an x-akamai header', status: 403, headers: { 'x-akamai-transformed': '9 - 0 pmb=mRUM,1' }, body: '', vendor: 'Akamai' },
-  { name: 'Akamai Bot Manager cookies', status: 403, headers: { 'set-cookie': ['_abck=0F3A~-1~YAAQ; Domain=.shop.example; Path=/', 'bm_sz=8C1D~YAAQ; Path=/'] }, body: '', vendor: 'Akamai' },
+  {
+    name: 'Akamai Bot Manager cookies',
+    status: 403,
+    headers: { 'set-cookie': ['_abck=0F3A~-1~YAAQ; Domain=.shop.example; Path=/', 'bm_sz=8C1D~YAAQ; Path=/'] },
+    body: '',
+    vendor: 'Akamai',
+  },
   { name: 'HUMAN / PerimeterX Press & Hold', status: 403, headers: { 'content-type': 'text/html' }, body: PERIMETERX, vendor: 'HUMAN (PerimeterX)' },
   { name: 'HUMAN / PerimeterX by header', status: 403, headers: { 'x-px-block': '1' }, body: '', vendor: 'HUMAN (PerimeterX)' },
   { name: 'HUMAN / PerimeterX by cookie', status: 403, headers: { 'set-cookie': '_pxhd=abc:def; Path=/' }, body: '', vendor: 'HUMAN (PerimeterX)' },
-  { name: 'DataDome captcha', status: 403, headers: { 'x-datadome': 'protected', 'x-dd-b': '1', 'set-cookie': 'datadome=AHrlqAAAAAMA; Max-Age=31536000; Path=/' }, body: DATADOME, vendor: 'DataDome' },
+  {
+    name: 'DataDome captcha',
+    status: 403,
+    headers: { 'x-datadome': 'protected', 'x-dd-b': '1', 'set-cookie': 'datadome=AHrlqAAAAAMA; Max-Age=31536000; Path=/' },
+    body: DATADOME,
+    vendor: 'DataDome',
+  },
   { name: 'DataDome by x-dd-b only', status: 403, headers: { 'x-dd-b': '2' }, body: '', vendor: 'DataDome' },
   { name: 'DataDome by cookie only', status: 403, headers: { 'set-cookie': ['datadome=AHrlq; Path=/'] }, body: '', vendor: 'DataDome' },
   { name: 'DataDome 429', status: 429, headers: { 'x-datadome': 'protected' }, body: '', vendor: 'DataDome' },
   { name: 'Imperva / Incapsula 403', status: 403, headers: { 'x-iinfo': '5-1234-0 0NNN RT' }, body: INCAPSULA, vendor: 'Imperva' },
   { name: 'Imperva by cookie', status: 403, headers: { 'set-cookie': 'visid_incap_2434=abc; path=/' }, body: '', vendor: 'Imperva' },
   { name: 'AWS WAF captcha', status: 405, headers: { 'x-amzn-waf-action': 'captcha' }, body: '', vendor: 'AWS WAF' },
-  { name: 'Vercel checkpoint', status: 429, headers: { 'x-vercel-mitigated': 'challenge' }, body: '<title>Vercel Security Checkpoint</title>', vendor: 'Vercel' },
+  {
+    name: 'Vercel checkpoint',
+    status: 429,
+    headers: { 'x-vercel-mitigated': 'challenge' },
+    body: '<title>Vercel Security Checkpoint</title>',
+    vendor: 'Vercel',
+  },
   { name: 'a generic captcha page', status: 403, headers: {}, body: GENERIC_CAPTCHA, vendor: null },
   { name: 'a challenge title on a 200', status: 200, headers: {}, body: '<html><head><title>Pardon Our Interruption</title></head></html>', vendor: null },
 ];
@@ -90,7 +140,12 @@ describe('bot walls are recognised by status, headers and body', () => {
 
 describe('ordinary answers are not bot walls', () => {
   const ordinary: Array<[string, number, Record<string, string | string[]>, string]> = [
-    ['a product page that loads protection scripts', 200, { 'set-cookie': ['_abck=1; Path=/', 'datadome=x; Path=/'], 'akamai-grn': '0.1' }, PRODUCT_PAGE_WITH_SCRIPTS],
+    [
+      'a product page that loads protection scripts',
+      200,
+      { 'set-cookie': ['_abck=1; Path=/', 'datadome=x; Path=/'], 'akamai-grn': '0.1' },
+      PRODUCT_PAGE_WITH_SCRIPTS,
+    ],
     ['a plain 403', 403, { server: 'Apache' }, PLAIN_FORBIDDEN],
     ['a 404 of a protected shop', 404, { 'x-datadome': 'protected', 'set-cookie': 'datadome=x' }, NOT_FOUND],
     ['a 503 outage behind Akamai', 503, { 'akamai-grn': '0.1', 'set-cookie': '_abck=1' }, '<h1>We are down for maintenance</h1>'],
@@ -109,7 +164,9 @@ describe('what the shop owner reads', () => {
   test('a bot wall names the vendor, says checks will resume, and offers the manual update', () => {
     const f = failures.botProtection('Cloudflare', 403);
     expect(f).toMatchObject({ code: 'blocked', status: 403 });
-    expect(f.reason).toBe("The shop's bot protection (Cloudflare) turned the check away. Pricewatch will try again later; meanwhile you can update the price by hand.");
+    expect(f.reason).toBe(
+      "The shop's bot protection (Cloudflare) turned the check away. Pricewatch will try again later; meanwhile you can update the price by hand.",
+    );
     expect(failures.botProtection(null, 403).reason).toStartWith("The shop's bot protection turned the check away.");
   });
   test('429 is blocked too, and carries the Retry-After', () => {

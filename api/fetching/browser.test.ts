@@ -40,7 +40,8 @@ const page = (title: string, body: string) => `<!doctype html><html><head><title
 
 function startServers() {
   internal = Bun.serve({
-    port: 0, hostname: '127.0.0.2',
+    port: 0,
+    hostname: '127.0.0.2',
     fetch(req) {
       privateHits.push(new URL(req.url).pathname);
       return new Response('{"secret":"instance credentials"}', { headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' } });
@@ -48,35 +49,73 @@ function startServers() {
   });
   internalOrigin = `http://127.0.0.2:${internal.port}`;
   shop = Bun.serve({
-    port: 0, hostname: '127.0.0.1',
+    port: 0,
+    hostname: '127.0.0.1',
     async fetch(req) {
       const { pathname } = new URL(req.url);
       requests.set(pathname, (requests.get(pathname) ?? 0) + 1);
       switch (pathname) {
         // A price written by a script once the page has loaded.
-        case '/late': return html(lateIsStatic
-          ? page('Kettle', '<h1>Kettle</h1><span class="price">£12.34</span><script>var x = 1;</script>')
-          : page('Kettle', `<h1>Kettle</h1><span class="price"></span>
-            <script>addEventListener('load', () => setTimeout(() => { document.querySelector('.price').textContent = '£12.34'; }, 100));</script>`));
+        case '/late':
+          return html(
+            lateIsStatic
+              ? page('Kettle', '<h1>Kettle</h1><span class="price">£12.34</span><script>var x = 1;</script>')
+              : page(
+                  'Kettle',
+                  `<h1>Kettle</h1><span class="price"></span>
+            <script>addEventListener('load', () => setTimeout(() => { document.querySelector('.price').textContent = '£12.34'; }, 100));</script>`,
+                ),
+          );
         // An app shell whose whole page is built after 500 ms.
-        case '/shell': return html(page('Toaster', `<div id="root"></div><noscript>Please enable JavaScript to use this shop.</noscript>
-            <script>setTimeout(() => { document.getElementById('root').innerHTML = '<h1>Toaster</h1><div class="buy"><span class="price">£45.00</span></div>'; }, 500);</script>`));
+        case '/shell':
+          return html(
+            page(
+              'Toaster',
+              `<div id="root"></div><noscript>Please enable JavaScript to use this shop.</noscript>
+            <script>setTimeout(() => { document.getElementById('root').innerHTML = '<h1>Toaster</h1><div class="buy"><span class="price">£45.00</span></div>'; }, 500);</script>`,
+            ),
+          );
         // A price fetched by XHR after 1 s.
-        case '/xhr': return html(page('Blender', `<h1>Blender</h1><span class="price">Loading…</span>
+        case '/xhr':
+          return html(
+            page(
+              'Blender',
+              `<h1>Blender</h1><span class="price">Loading…</span>
             <script>setTimeout(() => { const r = new XMLHttpRequest(); r.open('GET', '/api/price/blender');
-              r.onload = () => { document.querySelector('.price').textContent = JSON.parse(r.responseText).price; }; r.send(); }, 1000);</script>`));
-        case '/api/price/blender': return Response.json({ price: '£78.50' });
+              r.onload = () => { document.querySelector('.price').textContent = JSON.parse(r.responseText).price; }; r.send(); }, 1000);</script>`,
+            ),
+          );
+        case '/api/price/blender':
+          return Response.json({ price: '£78.50' });
         // A page that shows its price after 1.5 s: long enough to crash the browser under it.
-        case '/slow': return html(page('Mixer', `<h1>Mixer</h1><span class="price"></span>
-            <script>setTimeout(() => { document.querySelector('.price').textContent = '£99.00'; }, 1500);</script>`));
+        case '/slow':
+          return html(
+            page(
+              'Mixer',
+              `<h1>Mixer</h1><span class="price"></span>
+            <script>setTimeout(() => { document.querySelector('.price').textContent = '£99.00'; }, 1500);</script>`,
+            ),
+          );
         // A price block as served, and the price a script writes where the user's selector looks.
-        case '/late-block': return html(page('Scales', `<h1>Scales</h1><div class="buy"><span class="amount">£30.00</span></div>
-            <script>addEventListener('load', () => setTimeout(() => { document.querySelector('.buy').insertAdjacentHTML('beforeend', '<span class="live-price">£27.50</span>'); }, 100));</script>`));
+        case '/late-block':
+          return html(
+            page(
+              'Scales',
+              `<h1>Scales</h1><div class="buy"><span class="amount">£30.00</span></div>
+            <script>addEventListener('load', () => setTimeout(() => { document.querySelector('.buy').insertAdjacentHTML('beforeend', '<span class="live-price">£27.50</span>'); }, 100));</script>`,
+            ),
+          );
         // Static pages: one with a script that changes nothing, one without any script.
-        case '/static': return html(page('Grill', '<h1>Grill</h1><span class="price">£20.00</span><script>window.analytics = [];</script>'));
-        case '/plain': return html(page('Pan', '<h1>Pan</h1><span class="price">£5.00</span>'));
+        case '/static':
+          return html(page('Grill', '<h1>Grill</h1><span class="price">£20.00</span><script>window.analytics = [];</script>'));
+        case '/plain':
+          return html(page('Pan', '<h1>Pan</h1><span class="price">£5.00</span>'));
         // A page whose scripts reach for everything private they can think of.
-        case '/ssrf': return html(page('Fan', `<h1>Fan</h1><span class="price"></span>
+        case '/ssrf':
+          return html(
+            page(
+              'Fan',
+              `<h1>Fan</h1><span class="price"></span>
             <script src="${internalOrigin}/script.js"></script>
             <iframe src="${internalOrigin}/iframe"></iframe>
             <img src="${internalOrigin}/img.png">
@@ -96,13 +135,20 @@ function startServers() {
               ];
               Promise.allSettled(tries).then(() => fetch('/api/price/fan')).then((r) => r.json())
                 .then((j) => { document.querySelector('.price').textContent = j.price; });
-            </script>`));
-        case '/api/price/fan': return Response.json({ price: '£33.00' });
-        case '/to-private': return new Response(null, { status: 302, headers: { location: `${internalOrigin}/redirected` } });
+            </script>`,
+            ),
+          );
+        case '/api/price/fan':
+          return Response.json({ price: '£33.00' });
+        case '/to-private':
+          return new Response(null, { status: 302, headers: { location: `${internalOrigin}/redirected` } });
         // The page itself moves to a private address.
-        case '/moved-inside': return new Response(null, { status: 302, headers: { location: `http://internal.test:${internal.port}/landing` } });
-        case '/moved': return new Response(null, { status: 301, headers: { location: '/late' } });
-        default: return html('<h1>Not found</h1>', 404);
+        case '/moved-inside':
+          return new Response(null, { status: 302, headers: { location: `http://internal.test:${internal.port}/landing` } });
+        case '/moved':
+          return new Response(null, { status: 301, headers: { location: '/late' } });
+        default:
+          return html('<h1>Not found</h1>', 404);
       }
     },
   });
@@ -126,8 +172,12 @@ let renderer: Renderer;
 beforeAll(async () => {
   startServers();
   fetcher = createFetcher({
-    resolve: resolveNames, isAllowedAddress: (ip) => ip === '127.0.0.1', webPorts: [...WEB_PORTS, shop.port!],
-    hostSpacingMs: 0, maxConcurrentPerHost: 16, retryBaseDelayMs: 5,
+    resolve: resolveNames,
+    isAllowedAddress: (ip) => ip === '127.0.0.1',
+    webPorts: [...WEB_PORTS, shop.port!],
+    hostSpacingMs: 0,
+    maxConcurrentPerHost: 16,
+    retryBaseDelayMs: 5,
   });
   // Private addresses are refused as in production: only the guard's allow-list lets the shop through.
   ctx = await testContext({ PUBLIC_URL: 'http://localhost:3000', CHECK_ALLOW_PRIVATE: 'false' });
@@ -145,7 +195,10 @@ async function addProduct(path: string, selector = '.price'): Promise<CheckTarge
   const userId = 'user-browser';
   const url = `${shopUrl}${path}`;
   const { appended } = await handleCommand(ctx.store, productStream(productId), productDecider, {
-    type: 'Add', productId, userId, details: { name: 'Product', url, selector, alertRule: { kind: 'none' } },
+    type: 'Add',
+    productId,
+    userId,
+    details: { name: 'Product', url, selector, alertRule: { kind: 'none' } },
   });
   await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }), 30_000);
   return { productId, userId, url, selector, lease: null };
@@ -213,7 +266,7 @@ describe.skipIf(!browserAvailable)('pages that show their price with JavaScript'
     }
   });
 
-  test("a selector that matches only once scripts run is rendered, though the page as served shows a price block", async () => {
+  test('a selector that matches only once scripts run is rendered, though the page as served shows a price block', async () => {
     const target = await addProduct('/late-block', '.live-price');
     const outcome = await check(target);
     expect(observed(outcome)).toMatchObject({ price: 27.5, source: 'selector', fetcher: 'browser' });
@@ -310,9 +363,12 @@ describe.skipIf(!browserAvailable)('pages that show their price with JavaScript'
   });
 
   test('AI Detect reads a script-rendered page on its rendered HTML, and a static page as served', async () => {
-    const detect = (path: string, using: Renderer) => readPage(`${shopUrl}${path}`, {
-      fetcher, renderer: using, satisfied: (document) => detectPriceSelectors(document, { url: `${shopUrl}${path}` }).length > 0,
-    });
+    const detect = (path: string, using: Renderer) =>
+      readPage(`${shopUrl}${path}`, {
+        fetcher,
+        renderer: using,
+        satisfied: (document) => detectPriceSelectors(document, { url: `${shopUrl}${path}` }).length > 0,
+      });
     const shell = await detect('/shell', renderer);
     if (!shell.ok) throw new Error(shell.reason);
     expect(shell.fetcher).toBe('browser');
@@ -391,7 +447,8 @@ describe('without Chromium', () => {
 });
 
 describe('which pages may need the browser (no Chromium needed)', () => {
-  const shell = (body: string) => looksScriptRendered(parsePage(`<html><head><title>x</title></head><body>${body}<script src="/app.js"></script></body></html>`));
+  const shell = (body: string) =>
+    looksScriptRendered(parsePage(`<html><head><title>x</title></head><body>${body}<script src="/app.js"></script></body></html>`));
   test('empty mount points and JavaScript notices are app shells; pages with content are not', () => {
     expect(shell('<div id="root"></div>')).toBe(true);
     expect(shell('<div id="__next"></div>')).toBe(true);

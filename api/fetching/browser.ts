@@ -15,13 +15,22 @@
 // (`containBrowserErrors`).
 
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Dialog, type Frame, type Page, type Request, type Route, type WebSocketRoute } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Dialog,
+  type Frame,
+  type Page,
+  type Request,
+  type Route,
+  type WebSocketRoute,
+} from 'playwright-core';
 import { createFetcher, isWebAddress, type Fetcher, type FetchOptions, type ResourceRequest } from './fetcher.ts';
 import { detectBotChallenge } from './fetch-errors.ts';
 import { failures, type FetchFailure } from '../../domain/check-failures.ts';
 
-export const NEEDS_BROWSER_REASON =
-  'This page needs JavaScript to show its price; install Chromium on the server (apt-get install chromium).';
+export const NEEDS_BROWSER_REASON = 'This page needs JavaScript to show its price; install Chromium on the server (apt-get install chromium).';
 
 export type RenderedPage = { ok: true; url: string; status: number; html: string; elapsedMs: number };
 export type RenderFailure = { ok: false; code: string; reason: string; status?: number };
@@ -80,14 +89,26 @@ const MAX_RESOURCE_BYTES = 5 * 1024 * 1024;
 const RENDERS_PER_BROWSER = 200;
 
 const LAUNCH_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-  '--disable-extensions', '--mute-audio', '--dns-prefetch-disable',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-extensions',
+  '--mute-audio',
+  '--dns-prefetch-disable',
   // Every request is fulfilled by the route; Chromium's own network is a dead end by design.
-  '--host-resolver-rules=MAP * ~NOTFOUND', '--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
   // WebRTC and QUIC speak UDP, which neither the route nor the proxy sees: WebRTC may only go
   // through the proxy (which carries no UDP, so nowhere), and QUIC is off.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp', '--disable-quic',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--disable-quic',
   '--disable-features=NetworkPrediction,InterestFeedContentSuggestions,Translate,MediaRouter',
 ];
 /** Playwright turns Chromium's popup blocker off; a shop page has no business opening windows. */
@@ -100,7 +121,6 @@ const IGNORED_DEFAULT_ARGS = ['--disable-popup-blocking'];
 const NO_PEER_CONNECTIONS = `for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'RTCIceTransport', 'WebTransport']) {
   try { delete globalThis[name]; } catch {}
 }`;
-
 
 export function createRenderer(settings: RendererSettings = {}): Renderer {
   const executablePath = settings.executablePath ?? chromiumPath();
@@ -129,22 +149,32 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
     if (browser) return browser;
     launches++;
     const launched = chromium.launch({
-      executablePath, args: LAUNCH_ARGS, ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
-      handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+      executablePath,
+      args: LAUNCH_ARGS,
+      ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
     });
-    const current = (browser = launched.then((b) => {
-      running = b;
-      rendersOnRunning = 0;
-      // A crashed or closed browser is launched again by the next render.
-      b.on('disconnected', contained(() => {
-        if (running === b) running = null;
-        if (current === browser) browser = null;
-      }));
-      return b;
-    }, (error) => {
-      browser = null;
-      throw error;
-    }));
+    const current = (browser = launched.then(
+      (b) => {
+        running = b;
+        rendersOnRunning = 0;
+        // A crashed or closed browser is launched again by the next render.
+        b.on(
+          'disconnected',
+          contained(() => {
+            if (running === b) running = null;
+            if (current === browser) browser = null;
+          }),
+        );
+        return b;
+      },
+      (error) => {
+        browser = null;
+        throw error;
+      },
+    ));
     return current;
   }
 
@@ -190,7 +220,11 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
         try {
           b = await launch();
         } catch (error) {
-          return { ok: false, code: 'browser-failed', reason: `The browser on the server could not start (${firstLine(error)}). The next check will try again.` };
+          return {
+            ok: false,
+            code: 'browser-failed',
+            reason: `The browser on the server could not start (${firstLine(error)}). The next check will try again.`,
+          };
         }
         pagesOn.set(b, (pagesOn.get(b) ?? 0) + 1);
         try {
@@ -230,7 +264,9 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
     const fetchOptions: FetchOptions = { maxBytes: MAX_RESOURCE_BYTES, ...request.fetchOptions, retries: 0 };
     // Ends the render when its page crashes or a browser error escapes (containBrowserErrors).
     let breakRender!: (error: Error) => void;
-    const broken = new Promise<never>((_, reject) => { breakRender = reject; });
+    const broken = new Promise<never>((_, reject) => {
+      breakRender = reject;
+    });
     broken.catch(() => {});
     const unlessBroken = <T>(step: Promise<T>): Promise<T> => Promise.race([step, broken]);
     rendersInFlight.add(breakRender);
@@ -238,11 +274,19 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
     try {
       // A fresh profile per page: no cookies or storage pass between checks or users.
       context = await b.newContext({
-        serviceWorkers: 'block', acceptDownloads: false, permissions: [], javaScriptEnabled: true,
-        viewport: { width: 1280, height: 900 }, locale: 'en-GB', userAgent: fetchOptions.userAgent,
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        permissions: [],
+        javaScriptEnabled: true,
+        viewport: { width: 1280, height: 900 },
+        locale: 'en-GB',
+        userAgent: fetchOptions.userAgent,
       });
       await context.addInitScript(NO_PEER_CONNECTIONS);
-      await context.routeWebSocket(() => true, contained((ws: WebSocketRoute) => ws.close({ code: 1008, reason: 'WebSockets are not opened' })));
+      await context.routeWebSocket(
+        () => true,
+        contained((ws: WebSocketRoute) => ws.close({ code: 1008, reason: 'WebSockets are not opened' })),
+      );
       let inFlight = 0;
       let lastActivity = Date.now();
       let documentStatus: number | null = null;
@@ -251,9 +295,20 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
       const page = await context.newPage();
       const mainFrame = page.mainFrame();
       // Windows the page opens (a popup the blocker let through) are closed; dialogs dismissed.
-      context.on('page', contained((opened: Page) => { if (opened !== page) void opened.close().catch(() => {}); }));
-      page.on('dialog', contained((dialog: Dialog) => void dialog.dismiss().catch(() => {})));
-      page.once('crash', contained(() => breakRender(new Error('The page crashed'))));
+      context.on(
+        'page',
+        contained((opened: Page) => {
+          if (opened !== page) void opened.close().catch(() => {});
+        }),
+      );
+      page.on(
+        'dialog',
+        contained((dialog: Dialog) => void dialog.dismiss().catch(() => {})),
+      );
+      page.once(
+        'crash',
+        contained(() => breakRender(new Error('The page crashed'))),
+      );
 
       const answer = async (route: Route) => {
         const req = route.request();
@@ -267,7 +322,10 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
         lastActivity = Date.now();
         try {
           const resource: ResourceRequest = {
-            url: req.url(), method: req.method(), headers: await req.allHeaders(), body: req.postDataBuffer(),
+            url: req.url(),
+            method: req.method(),
+            headers: await req.allHeaders(),
+            body: req.postDataBuffer(),
             // Playwright does not route the hops of a fulfilled redirect: the page's own address
             // moves by navigating again (routed again), the rest are followed by the fetcher.
             followRedirects: !isDocument,
@@ -349,7 +407,9 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
   return {
     render,
     available: () => existsSync(executablePath),
-    get launches() { return launches; },
+    get launches() {
+      return launches;
+    },
     currentBrowser: () => running,
     async close() {
       const b = browser;

@@ -1,13 +1,6 @@
 import { failures, FetchError, type FetchFailure } from '../../domain/check-failures.ts';
 
-const RETRYABLE_NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-]);
+const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN']);
 
 /** Turns anything thrown while fetching into a failure, and tells whether another attempt may help. */
 export function describeError(error: unknown): { failure: FetchFailure; retryable: boolean } {
@@ -18,8 +11,7 @@ export function describeError(error: unknown): { failure: FetchFailure; retryabl
 
 function networkReason(code: string, error: unknown): string {
   if (code === 'ECONNREFUSED') return "The shop's server refused the connection.";
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED')
-    return 'The shop closed the connection before sending the page.';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') return 'The shop closed the connection before sending the page.';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return "The shop's server cannot be reached from Pricewatch.";
   if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
     return `The shop's security certificate is not valid (${code}), so the page cannot be checked safely.`;

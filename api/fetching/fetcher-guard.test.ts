@@ -42,26 +42,49 @@ describe('isBlockedAddress', () => {
   });
 
   test('knows the cloud metadata addresses in every form', () => {
-    for (const ip of ['169.254.169.254', '::ffff:169.254.169.254', 'fd00:ec2::254', '64:ff9b::a9fe:a9fe'])
-      expect(isCloudMetadataAddress(ip)).toBe(true);
+    for (const ip of ['169.254.169.254', '::ffff:169.254.169.254', 'fd00:ec2::254', '64:ff9b::a9fe:a9fe']) expect(isCloudMetadataAddress(ip)).toBe(true);
     expect(isCloudMetadataAddress('127.0.0.1')).toBe(false);
   });
 
   test('finds metadata services in all of link-local and inside every IPv6 form that carries an IPv4 address', () => {
     const metadata = [
       // Azure WireServer; AWS ECS credentials, time and DNS: all of 169.254.0.0/16.
-      '168.63.129.16', '169.254.170.2', '169.254.169.123', '169.254.169.253', '169.254.0.1',
-      '::ffff:168.63.129.16', '64:ff9b::a83f:8110',
+      '168.63.129.16',
+      '169.254.170.2',
+      '169.254.169.123',
+      '169.254.169.253',
+      '169.254.0.1',
+      '::ffff:168.63.129.16',
+      '64:ff9b::a83f:8110',
       // IPv4-compatible, local-use NAT64, 6to4, and Teredo (client address inverted).
-      '::a9fe:a9fe', '::169.254.170.2', '64:ff9b:1::a9fe:a9fe', '2002:a9fe:a9fe::', '2002:a9fe:a9fe:1::1',
-      '2001:0:4136:e378:8000:63bf:5601:5601', '[2002:a83f:8110::]',
+      '::a9fe:a9fe',
+      '::169.254.170.2',
+      '64:ff9b:1::a9fe:a9fe',
+      '2002:a9fe:a9fe::',
+      '2002:a9fe:a9fe:1::1',
+      '2001:0:4136:e378:8000:63bf:5601:5601',
+      '[2002:a83f:8110::]',
       // AWS instance services over IPv6: metadata, pod credentials, time.
-      'fd00:ec2::254', 'fd00:ec2::23', 'fd00:ec2::123',
+      'fd00:ec2::254',
+      'fd00:ec2::23',
+      'fd00:ec2::123',
     ];
     for (const ip of metadata) expect({ ip, metadata: isCloudMetadataAddress(ip) }).toEqual({ ip, metadata: true });
     const other = [
-      '127.0.0.1', '10.0.0.1', '8.8.8.8', '168.63.129.17', '::1', '::', '::ffff:8.8.8.8', '2002:808:808::',
-      '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '64:ff9b::808:808', '64:ff9b:1::808:808', 'fe80::1', 'fd00::254', 'not an address',
+      '127.0.0.1',
+      '10.0.0.1',
+      '8.8.8.8',
+      '168.63.129.17',
+      '::1',
+      '::',
+      '::ffff:8.8.8.8',
+      '2002:808:808::',
+      '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+      '64:ff9b::808:808',
+      '64:ff9b:1::808:808',
+      'fe80::1',
+      'fd00::254',
+      'not an address',
     ];
     for (const ip of other) expect({ ip, metadata: isCloudMetadataAddress(ip) }).toEqual({ ip, metadata: false });
   });
@@ -69,8 +92,7 @@ describe('isBlockedAddress', () => {
 
 describe('validateTargetUrl', () => {
   test('accepts http and https pages', () => {
-    for (const url of ['https://shop.example/p/1?x=2', 'http://shop.example:8080/', 'https://[2606:4700::1]/'])
-      expect(validateTargetUrl(url).ok).toBe(true);
+    for (const url of ['https://shop.example/p/1?x=2', 'http://shop.example:8080/', 'https://[2606:4700::1]/']) expect(validateTargetUrl(url).ok).toBe(true);
   });
 
   test('refuses other schemes, credentials, mail and shell ports, and garbage', () => {
@@ -101,10 +123,19 @@ describe('uncheckableUrlReason (an address as the user gives it, before any fetc
 
   test('accepts public shop addresses on the ports shops use', () => {
     for (const url of [
-      'https://shop.example/p/1?x=2', 'http://shop.example/', 'http://shop.example:80/', 'https://shop.example:443/',
-      'http://shop.example:8080/', 'https://shop.example:8443/', 'https://93.184.216.34/p', 'https://[2606:4700::1]/',
-      'http://[::ffff:8.8.8.8]/', 'https://xn--bcher-kva.example/', 'http://shop.internal.example/',
-    ]) expect({ url, reason: refusedWith(url) }).toEqual({ url, reason: null });
+      'https://shop.example/p/1?x=2',
+      'http://shop.example/',
+      'http://shop.example:80/',
+      'https://shop.example:443/',
+      'http://shop.example:8080/',
+      'https://shop.example:8443/',
+      'https://93.184.216.34/p',
+      'https://[2606:4700::1]/',
+      'http://[::ffff:8.8.8.8]/',
+      'https://xn--bcher-kva.example/',
+      'http://shop.internal.example/',
+    ])
+      expect({ url, reason: refusedWith(url) }).toEqual({ url, reason: null });
   });
 
   test('does not resolve names: a name is vetted when its page is fetched', () => {
@@ -118,53 +149,92 @@ describe('uncheckableUrlReason (an address as the user gives it, before any fetc
 
   test('refuses credentials in the address, even on loopback test servers', () => {
     for (const url of ['https://user:secret@shop.example/', 'https://user@shop.example/', 'http://:pw@127.0.0.1:4000/'])
-      for (const allowPrivate of [false, true])
-        expect(refusedWith(url, allowPrivate)).toBe('Links that contain a user name or password cannot be checked.');
+      for (const allowPrivate of [false, true]) expect(refusedWith(url, allowPrivate)).toBe('Links that contain a user name or password cannot be checked.');
   });
 
   const literal: Record<string, string[]> = {
-    loopback: ['http://127.0.0.1/', 'http://127.1/', 'http://0x7f.1/', 'http://0x7f000001/', 'http://2130706433/', 'http://017700000001/', 'http://127.0.0.1./', 'http://[::1]/'],
-    private: ['http://10.0.0.1/', 'http://10.1/', 'http://0xa000001/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://[fc00::1]/', 'http://[fd12:3456::1]/'],
+    loopback: [
+      'http://127.0.0.1/',
+      'http://127.1/',
+      'http://0x7f.1/',
+      'http://0x7f000001/',
+      'http://2130706433/',
+      'http://017700000001/',
+      'http://127.0.0.1./',
+      'http://[::1]/',
+    ],
+    private: [
+      'http://10.0.0.1/',
+      'http://10.1/',
+      'http://0xa000001/',
+      'http://172.16.0.1/',
+      'http://192.168.1.1/',
+      'http://[fc00::1]/',
+      'http://[fd12:3456::1]/',
+    ],
     'link-local': ['http://169.254.1.1/', 'http://[fe80::1]/', 'http://[febf::1]/'],
     unspecified: ['http://0.0.0.0/', 'http://0/', 'http://[::]/'],
     'IPv4-mapped and NAT64': ['http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://[::ffff:10.0.0.1]/', 'http://[64:ff9b::7f00:1]/'],
     'other non-public': ['http://224.0.0.1/', 'http://255.255.255.255/', 'http://100.64.0.1/', 'http://[ff02::1]/'],
   };
-  for (const [range, urls] of Object.entries(literal)) test(`refuses ${range} addresses in every written form`, () => {
-    for (const url of urls) {
-      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-      expect({ url, reason: refusedWith(url) }).toEqual({ url, reason: `${host} leads to a private or internal network address, which Pricewatch does not visit for safety reasons.` });
-    }
-  });
+  for (const [range, urls] of Object.entries(literal))
+    test(`refuses ${range} addresses in every written form`, () => {
+      for (const url of urls) {
+        const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+        expect({ url, reason: refusedWith(url) }).toEqual({
+          url,
+          reason: `${host} leads to a private or internal network address, which Pricewatch does not visit for safety reasons.`,
+        });
+      }
+    });
 
   test('refuses the loopback name localhost', () => {
     for (const url of ['http://localhost/', 'http://LOCALHOST./p', 'http://shop.localhost/']) expect(refusedWith(url)).toBeString();
   });
 
   test('refuses cloud metadata addresses, even on loopback test servers', () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', 'http://[fd00:ec2::254]/', 'http://metadata.google.internal/', 'http://100.100.100.200/'])
-      for (const allowPrivate of [false, true]) expect({ url, allowPrivate, refused: typeof refusedWith(url, allowPrivate) }).toEqual({ url, allowPrivate, refused: 'string' });
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[fd00:ec2::254]/',
+      'http://metadata.google.internal/',
+      'http://100.100.100.200/',
+    ])
+      for (const allowPrivate of [false, true])
+        expect({ url, allowPrivate, refused: typeof refusedWith(url, allowPrivate) }).toEqual({ url, allowPrivate, refused: 'string' });
   });
 
   test('refuses every form of a metadata address, even on loopback test servers', () => {
     for (const url of [
-      'http://168.63.129.16/machine?comp=goalstate', 'http://169.254.170.2/v2/credentials/x', 'http://169.254.169.123/',
-      'http://[::a9fe:a9fe]/', 'http://[::169.254.169.254]/', 'http://[64:ff9b:1::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::]/',
-      'http://[2001:0:4136:e378:8000:63bf:5601:5601]/', 'http://[::ffff:168.63.129.16]/', 'http://[fd00:ec2::23]/',
+      'http://168.63.129.16/machine?comp=goalstate',
+      'http://169.254.170.2/v2/credentials/x',
+      'http://169.254.169.123/',
+      'http://[::a9fe:a9fe]/',
+      'http://[::169.254.169.254]/',
+      'http://[64:ff9b:1::a9fe:a9fe]/',
+      'http://[2002:a9fe:a9fe::]/',
+      'http://[2001:0:4136:e378:8000:63bf:5601:5601]/',
+      'http://[::ffff:168.63.129.16]/',
+      'http://[fd00:ec2::23]/',
     ]) {
       const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
       for (const allowPrivate of [false, true])
         expect({ url, allowPrivate, reason: refusedWith(url, allowPrivate) }).toEqual({
-          url, allowPrivate, reason: `${host} leads to a private or internal network address, which Pricewatch does not visit for safety reasons.`,
+          url,
+          allowPrivate,
+          reason: `${host} leads to a private or internal network address, which Pricewatch does not visit for safety reasons.`,
         });
     }
   });
 
   test('refuses ports other than 80, 443, 8080 and 8443', () => {
     for (const port of [81, 3000, 5432, 6379, 8000, 8081, 9200, 65535]) {
-      expect(refusedWith(`https://shop.example:${port}/`)).toBe(`Port ${port} is not a port shops serve pages on (80, 443, 8080 or 8443), so Pricewatch does not open it.`);
+      expect(refusedWith(`https://shop.example:${port}/`)).toBe(
+        `Port ${port} is not a port shops serve pages on (80, 443, 8080 or 8443), so Pricewatch does not open it.`,
+      );
     }
-    for (const port of [1, 22, 25]) expect(refusedWith(`https://shop.example:${port}/`)).toBe(`Port ${port} is not used for web pages, so Pricewatch does not open it.`);
+    for (const port of [1, 22, 25])
+      expect(refusedWith(`https://shop.example:${port}/`)).toBe(`Port ${port} is not used for web pages, so Pricewatch does not open it.`);
     expect(refusedWith('http://shop.example:443/')).toBeNull();
     expect(refusedWith('https://shop.example:80/')).toBeNull();
   });

@@ -60,9 +60,7 @@ describe('https with the connection pinned to the checked address', () => {
   });
 
   test('refuses a certificate that does not match or is not trusted', async () => {
-    const wrongName = await pinnedTo127({ extraCertificateAuthorities: [SHOP_TEST_CERTIFICATE] }).fetchPage(
-      `https://other.test:${tlsPort}/page`,
-    );
+    const wrongName = await pinnedTo127({ extraCertificateAuthorities: [SHOP_TEST_CERTIFICATE] }).fetchPage(`https://other.test:${tlsPort}/page`);
     expectFailure(wrongName, 'network');
     expect(!wrongName.ok && wrongName.reason).toContain('certificate');
     const untrusted = await pinnedTo127().fetchPage(`https://shop.test:${tlsPort}/page`);

@@ -55,9 +55,7 @@ describe('server-side request forgery', () => {
     const allowed = await fetcher.fetchPage(`http://shop.test:${port()}/page?ssrf=allowed`);
     expect(allowed.ok).toBe(true);
     for (const target of [`http://127.0.0.2:${port()}/page`, `http://internal.test:${port()}/page`]) {
-      const redirected = await fetcher.fetchPage(
-        `http://shop.test:${port()}/redirect-to?target=${encodeURIComponent(target)}`,
-      );
+      const redirected = await fetcher.fetchPage(`http://shop.test:${port()}/redirect-to?target=${encodeURIComponent(target)}`);
       expectFailure(redirected, 'blocked-address');
     }
     const toFtp = await fetcher.fetchPage(`${origin}/redirect-to?target=${encodeURIComponent('ftp://shop.test/')}`);
@@ -81,7 +79,14 @@ describe('server-side request forgery', () => {
     '6to4.test': '2002:a9fe:a9fe::',
     'teredo.test': '2001:0:4136:e378:8000:63bf:5601:5601',
   };
-  const metadataLiterals = ['168.63.129.16', '169.254.170.2', '[::a9fe:a9fe]', '[64:ff9b:1::a9fe:a9fe]', '[2002:a9fe:a9fe::]', '[2001:0:4136:e378:8000:63bf:5601:5601]'];
+  const metadataLiterals = [
+    '168.63.129.16',
+    '169.254.170.2',
+    '[::a9fe:a9fe]',
+    '[64:ff9b:1::a9fe:a9fe]',
+    '[2002:a9fe:a9fe::]',
+    '[2001:0:4136:e378:8000:63bf:5601:5601]',
+  ];
 
   test('keeps every metadata service closed in every mode: by name, by literal and on a redirect hop', async () => {
     const resolve = async (hostname: string) => {
@@ -104,7 +109,8 @@ describe('server-side request forgery', () => {
           ['resource', await fetcher.fetchResource!({ url, method: 'GET', headers: {} })],
           ['page hop', await fetcher.fetchPage(hop)],
           ['resource hop', await fetcher.fetchResource!({ url: hop, method: 'GET', headers: {} })],
-        ] as const) expect({ url, allowPrivate, path, code: result.ok ? 'ok' : result.code }).toEqual({ url, allowPrivate, path, code: 'blocked-address' });
+        ] as const)
+          expect({ url, allowPrivate, path, code: result.ok ? 'ok' : result.code }).toEqual({ url, allowPrivate, path, code: 'blocked-address' });
       }
     }
   });
@@ -143,7 +149,10 @@ describe('server-side request forgery', () => {
     const open = testFetcher();
     const via = (target: string) => `${origin}/redirect-to?target=${encodeURIComponent(target)}`;
     expect((await open.fetchPage(via(`${origin}/page?hop=open-page`))).ok).toBe(true);
-    expect(await open.fetchResource!({ url: via(`${origin}/page?hop=open-document`), method: 'GET', headers: {}, document: true })).toMatchObject({ ok: true, status: 200 });
+    expect(await open.fetchResource!({ url: via(`${origin}/page?hop=open-document`), method: 'GET', headers: {}, document: true })).toMatchObject({
+      ok: true,
+      status: 200,
+    });
     expectFailure(await open.fetchPage(via('http://127.0.0.1:25/')), 'bad-url');
 
     const shopPort = createFetcher({
@@ -153,7 +162,9 @@ describe('server-side request forgery', () => {
       hostSpacingMs: 0,
       defaults: { allowPrivate: false, retries: 0, timeoutMs: 1_000 },
     });
-    const hop = await shopPort.fetchPage(`http://shop.test:${port()}/redirect-to?target=${encodeURIComponent(`http://shop.test:${port()}/page?hop=named-port`)}`);
+    const hop = await shopPort.fetchPage(
+      `http://shop.test:${port()}/redirect-to?target=${encodeURIComponent(`http://shop.test:${port()}/page?hop=named-port`)}`,
+    );
     expect(hop.ok).toBe(true);
     expect(hits.get('/page?hop=named-port')).toBe(1);
   });

@@ -158,10 +158,7 @@ describe('fetchPage on a loopback shop', () => {
 
   test('shares one request between concurrent calls for the same page', async () => {
     const fetcher = testFetcher();
-    const [first, second] = await Promise.all([
-      fetcher.fetchPage(`${origin}/shared?id=1`),
-      fetcher.fetchPage(`${origin}/shared?id=1`),
-    ]);
+    const [first, second] = await Promise.all([fetcher.fetchPage(`${origin}/shared?id=1`), fetcher.fetchPage(`${origin}/shared?id=1`)]);
     expect(first.ok && second.ok).toBe(true);
     expect(hits.get('/shared?id=1')).toBe(1);
     await fetcher.fetchPage(`${origin}/shared?id=1`);

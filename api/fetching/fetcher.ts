@@ -76,9 +76,7 @@ export type FetcherSettings = {
  */
 export const MAX_FETCHES_PER_HOST = 2;
 
-const DEFAULT_USER_AGENT = `Mozilla/5.0 (compatible; Pricewatch/1.0${
-  process.env.PUBLIC_URL ? `; +${process.env.PUBLIC_URL}` : ''
-})`;
+const DEFAULT_USER_AGENT = `Mozilla/5.0 (compatible; Pricewatch/1.0${process.env.PUBLIC_URL ? `; +${process.env.PUBLIC_URL}` : ''})`;
 
 const DEFAULT_OPTIONS: Required<FetchOptions> = {
   allowPrivate: false,
@@ -122,9 +120,7 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
   const limiter = createHostLimiter(settings.maxConcurrentPerHost ?? MAX_FETCHES_PER_HOST, settings.hostSpacingMs ?? 250);
   const retryBaseDelayMs = settings.retryBaseDelayMs ?? 500;
   const maxRetryAfterMs = settings.maxRetryAfterMs ?? 30_000;
-  const ca = settings.extraCertificateAuthorities?.length
-    ? [...tls.rootCertificates, ...settings.extraCertificateAuthorities]
-    : undefined;
+  const ca = settings.extraCertificateAuthorities?.length ? [...tls.rootCertificates, ...settings.extraCertificateAuthorities] : undefined;
   const inFlight = new Map<string, Promise<FetchResult>>();
 
   function fetchPage(url: string, opts: FetchOptions = {}): Promise<FetchResult> {
@@ -201,9 +197,7 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
   async function vettedAddresses(url: URL, allowPrivate: boolean, webPortsOnly: boolean): Promise<ResolvedAddress[]> {
     const host = hostnameOf(url);
     const literal = parseAddress(host);
-    const addresses = literal
-      ? [{ address: literal.toString(), family: literal.kind() === 'ipv4' ? 4 : 6 } as ResolvedAddress]
-      : await resolveHost(host);
+    const addresses = literal ? [{ address: literal.toString(), family: literal.kind() === 'ipv4' ? 4 : 6 } as ResolvedAddress] : await resolveHost(host);
     const allowed = (ip: string) => !isCloudMetadataAddress(ip) && (allowPrivate || isAllowedAddress(ip));
     // One bad address refuses the host: the connection could land on any of them.
     if (addresses.some(({ address }) => !allowed(address))) throw new FetchError(failures.blockedAddress(host));
@@ -225,13 +219,7 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
     return addresses;
   }
 
-  function exchange(
-    url: URL,
-    addresses: ResolvedAddress[],
-    options: Required<FetchOptions>,
-    cookies: CookieJar,
-    resource?: ResourceRequest,
-  ): Promise<Answer> {
+  function exchange(url: URL, addresses: ResolvedAddress[], options: Required<FetchOptions>, cookies: CookieJar, resource?: ResourceRequest): Promise<Answer> {
     let request: http.ClientRequest | undefined;
     let response: http.IncomingMessage | undefined;
     const fail = (error: FetchError) => {
@@ -239,10 +227,7 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
       response?.destroy(error);
     };
     const totalTimer = setTimeout(() => fail(new FetchError(failures.timeout(options.timeoutMs))), options.timeoutMs);
-    const connectTimer = setTimeout(
-      () => fail(new FetchError(failures.connectTimeout(options.connectTimeoutMs), true)),
-      options.connectTimeoutMs,
-    );
+    const connectTimer = setTimeout(() => fail(new FetchError(failures.connectTimeout(options.connectTimeoutMs), true)), options.connectTimeoutMs);
     return new Promise<Answer>((resolveAnswer, reject) => {
       const client = url.protocol === 'https:' ? https : http;
       request = client.request(
@@ -325,12 +310,22 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
 // The body is handed over decoded and whole, so these no longer describe it.
 const DROPPED_RESPONSE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 // Hop-by-hop and encoding headers are the fetcher's business, not the page's.
-const DROPPED_REQUEST_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'accept-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+const DROPPED_REQUEST_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
 const cookiesNone: CookieJar = { remember() {}, header: () => undefined };
 
 function withDefaults(opts: FetchOptions, defaults: FetchOptions = {}): Required<FetchOptions> {
-  const pick = <K extends keyof FetchOptions>(key: K) =>
-    (opts[key] ?? defaults[key] ?? DEFAULT_OPTIONS[key]) as Required<FetchOptions>[K];
+  const pick = <K extends keyof FetchOptions>(key: K) => (opts[key] ?? defaults[key] ?? DEFAULT_OPTIONS[key]) as Required<FetchOptions>[K];
   return {
     allowPrivate: pick('allowPrivate'),
     timeoutMs: pick('timeoutMs'),

@@ -65,14 +65,19 @@ function startShop(): Shop {
   let mode: Mode = 'ok';
   let hits = 0;
   const server = Bun.serve({
-    port: 0, hostname: '127.0.0.1',
+    port: 0,
+    hostname: '127.0.0.1',
     fetch(req) {
       hits++;
       const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
         new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
       const name = new URL(req.url).pathname.split('/').pop();
       if (mode === 'cloudflare') {
-        return html('<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>', 403, { 'cf-mitigated': 'challenge', server: 'cloudflare' });
+        return html(
+          '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>',
+          403,
+          { 'cf-mitigated': 'challenge', server: 'cloudflare' },
+        );
       }
       if (mode === 'slow-down') return html('Too Many Requests', 429, { 'retry-after': '120' });
       if (mode === 'slow-down-date') return html('Too Many Requests', 429, { 'retry-after': new Date(Date.now() + 2 * HOUR).toUTCString() });
@@ -80,7 +85,14 @@ function startShop(): Shop {
       return html(`<html><head><title>${name}</title></head><body><h1>${name}</h1><span class="price">£24.99</span></body></html>`);
     },
   });
-  const shop = { url: `http://127.0.0.1:${server.port}`, hits: () => hits, mode: (m: Mode) => { mode = m; }, stop: () => server.stop(true) };
+  const shop = {
+    url: `http://127.0.0.1:${server.port}`,
+    hits: () => hits,
+    mode: (m: Mode) => {
+      mode = m;
+    },
+    stop: () => server.stop(true),
+  };
   shops.push(shop);
   return shop;
 }
@@ -94,7 +106,10 @@ beforeAll(async () => {
   ctx = await testContext({ PUBLIC_URL: ORIGIN, CHECK_ALLOW_PRIVATE: 'true' });
   app = createApp(ctx);
 }, SETUP_TIMEOUT);
-afterAll(async () => { for (const s of shops) s.stop(); await ctx.close(); }, SETUP_TIMEOUT);
+afterAll(async () => {
+  for (const s of shops) s.stop();
+  await ctx.close();
+}, SETUP_TIMEOUT);
 
 async function settled() {
   const last = await ctx.store.head();
@@ -104,7 +119,10 @@ async function settled() {
 async function addProduct(userId: string, url: string) {
   const productId = crypto.randomUUID();
   const { appended } = await handleCommand(ctx.store, productStream(productId), productDecider, {
-    type: 'Add', productId, userId, details: { name: 'Kettle', url, selector: '.price', alertRule: { kind: 'none' } },
+    type: 'Add',
+    productId,
+    userId,
+    details: { name: 'Kettle', url, selector: '.price', alertRule: { kind: 'none' } },
   });
   await ctx.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }), 30_000);
   return productId;
@@ -130,11 +148,12 @@ async function checkByWorker(productIds: string[], url: (id: string) => string) 
 const checkEvents = async (productId: string) =>
   (await ctx.store.readStream(productStream(productId))).events.filter((e) => e.type === 'PriceObserved' || e.type === 'PriceCheckFailed');
 
-const restingUntil = async (host: string) =>
-  (await ctx.sql<{ until: Date }[]>`SELECT until FROM host_backoff WHERE host = ${host}`)[0]?.until ?? null;
+const restingUntil = async (host: string) => (await ctx.sql<{ until: Date }[]>`SELECT until FROM host_backoff WHERE host = ${host}`)[0]?.until ?? null;
 
 const checkNow = async (cookie: string, id: string) =>
-  (await app.handle(new Request(new URL(`/api/products/${id}/check-price`, ORIGIN), { method: 'POST', headers: { cookie, origin: ORIGIN } }))).json() as Promise<Record<string, unknown>>;
+  (
+    await app.handle(new Request(new URL(`/api/products/${id}/check-price`, ORIGIN), { method: 'POST', headers: { cookie, origin: ORIGIN } }))
+  ).json() as Promise<Record<string, unknown>>;
 
 describe('a shop that turns checks away', () => {
   test('is recorded as blocked, keeps the last good price, and rests for 15 minutes', async () => {
@@ -160,7 +179,8 @@ describe('a shop that turns checks away', () => {
   });
 
   test("the queue keeps a resting host's jobs without handing them out, and hands them out after", async () => {
-    const shop = startShop(), other = startShop();
+    const shop = startShop(),
+      other = startShop();
     const { userId } = await signInDemo(app, ORIGIN);
     const walled = await addProduct(userId, `${shop.url}/p/a`);
     const sibling = await addProduct(userId, `${shop.url}/p/b`);
@@ -196,14 +216,20 @@ describe('a shop that turns checks away', () => {
     shop.mode('ok');
     const second = await checkNow(cookie, id);
     expect(second).toMatchObject({ success: false, error: 'blocked', retryAt: first.retryAt });
-    expect(String(second.message)).toMatch(/^The shop's bot protection \(Cloudflare\) turned the check away\. .* Checks of 127\.0\.0\.1:\d+ are paused for another 1[45] minutes\.$/);
+    expect(String(second.message)).toMatch(
+      /^The shop's bot protection \(Cloudflare\) turned the check away\. .* Checks of 127\.0\.0\.1:\d+ are paused for another 1[45] minutes\.$/,
+    );
     expect(shop.hits()).toBe(hits);
     expect((await checkEvents(id)).length).toBe(events);
   });
 
   test('HTTP 429 rests the host for as long as Retry-After says (seconds or a date), at most a day', async () => {
     const { userId, cookie } = await signInDemo(app, ORIGIN);
-    for (const [mode, expected] of [['slow-down', 120_000], ['slow-down-date', 2 * HOUR], ['slow-down-week', RETRY_AFTER_CAP_MS]] as const) {
+    for (const [mode, expected] of [
+      ['slow-down', 120_000],
+      ['slow-down-date', 2 * HOUR],
+      ['slow-down-week', RETRY_AFTER_CAP_MS],
+    ] as const) {
       const shop = startShop();
       const id = await addProduct(userId, `${shop.url}/p/kettle`);
       shop.mode(mode);

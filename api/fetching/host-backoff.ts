@@ -38,9 +38,10 @@ export function nextBackoff(previous: Backoff | null, now: Date, retryAfterMs: n
   const resting = previous !== null && previous.until > now;
   const fresh = previous === null || now.getTime() - previous.until.getTime() > BACKOFF_RESET_MS;
   const failures = resting ? previous.failures : fresh ? 1 : previous.failures + 1;
-  const wait = retryAfterMs !== null && retryAfterMs !== undefined && retryAfterMs >= 0
-    ? Math.min(retryAfterMs, RETRY_AFTER_CAP_MS)
-    : backoff(failures, { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS });
+  const wait =
+    retryAfterMs !== null && retryAfterMs !== undefined && retryAfterMs >= 0
+      ? Math.min(retryAfterMs, RETRY_AFTER_CAP_MS)
+      : backoff(failures, { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS });
   const until = new Date(now.getTime() + wait);
   return { until: resting && previous.until > until ? previous.until : until, failures };
 }

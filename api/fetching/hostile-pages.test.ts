@@ -32,7 +32,8 @@ let shopUrl: string;
 
 const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
   new Response(`<!doctype html><html><head><title>Shop</title></head><body>${body}</body></html>`, {
-    status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
   });
 const hop = (location: string) => new Response(null, { status: 302, headers: { location } });
 
@@ -67,40 +68,60 @@ function webRtcPage(port: number): string {
 
 function startServers() {
   canary = dgram.createSocket('udp4');
-  canary.on('message', () => { datagrams++; });
+  canary.on('message', () => {
+    datagrams++;
+  });
   shop = Bun.serve({
-    port: 0, hostname: '127.0.0.1',
+    port: 0,
+    hostname: '127.0.0.1',
     fetch(req) {
       const { pathname, search } = new URL(req.url);
       requests.push(pathname + search);
       switch (pathname) {
         // The page that used to end the process: a popup opened while the price is still coming.
-        case '/popup': return html(`<div id=root></div><script>window.open('/child'); setTimeout(()=>root.innerHTML='<div class=p>£12.34</div>',1500)</script>`);
-        case '/popups': return html(`<span class="p"></span><a id="away" href="/child-link" target="_blank">x</a><script>
+        case '/popup':
+          return html(`<div id=root></div><script>window.open('/child'); setTimeout(()=>root.innerHTML='<div class=p>£12.34</div>',1500)</script>`);
+        case '/popups':
+          return html(`<span class="p"></span><a id="away" href="/child-link" target="_blank">x</a><script>
           window.open('/child-a', '_blank', 'popup'); window.open('about:blank');
           setTimeout(() => { document.getElementById('away').click(); window.open('/child-b'); }, 100);
           setTimeout(() => { document.querySelector('.p').textContent = '£7.00'; }, 600);</script>`);
-        case '/dialogs': return html(`<span class="p"></span><script>
+        case '/dialogs':
+          return html(`<span class="p"></span><script>
           alert('Welcome'); confirm('Cookies?'); prompt('Your name');
           addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'stay'; });
           setTimeout(() => { document.querySelector('.p').textContent = '£8.50'; }, 300);</script>`);
-        case '/webrtc': return html(webRtcPage(canary.address().port));
-        case '/to-chrome': return hop('chrome://version');
-        case '/to-chrome-settings': return hop('chrome://settings');
-        case '/to-devtools': return hop('devtools://devtools/bundled/inspector.html');
-        case '/to-data': return hop('data:text/html,<span class=p>£1.00</span>');
-        case '/to-about': return hop('about:blank');
-        case '/to-file': return hop('file:///etc/passwd');
-        case '/moves-on': return html(`<span class="p"></span><script>setTimeout(() => { location.href = '/landing'; }, 50);</script>`);
-        case '/landing': return html(`<span class="p"></span><script>setTimeout(() => { document.querySelector('.p').textContent = '£4.20'; }, 200);</script>`);
-        case '/goes-blank': return html(`<span class="p"></span><script>setTimeout(() => { location.href = 'about:blank'; }, 100);</script>`);
+        case '/webrtc':
+          return html(webRtcPage(canary.address().port));
+        case '/to-chrome':
+          return hop('chrome://version');
+        case '/to-chrome-settings':
+          return hop('chrome://settings');
+        case '/to-devtools':
+          return hop('devtools://devtools/bundled/inspector.html');
+        case '/to-data':
+          return hop('data:text/html,<span class=p>£1.00</span>');
+        case '/to-about':
+          return hop('about:blank');
+        case '/to-file':
+          return hop('file:///etc/passwd');
+        case '/moves-on':
+          return html(`<span class="p"></span><script>setTimeout(() => { location.href = '/landing'; }, 50);</script>`);
+        case '/landing':
+          return html(`<span class="p"></span><script>setTimeout(() => { document.querySelector('.p').textContent = '£4.20'; }, 200);</script>`);
+        case '/goes-blank':
+          return html(`<span class="p"></span><script>setTimeout(() => { location.href = 'about:blank'; }, 100);</script>`);
         // A page that never goes quiet: it holds its render slot until the render's time is up.
-        case '/busy': return html(`<span class="p"></span><script>setInterval(() => fetch('/tick').catch(() => {}), 100);</script>`);
-        case '/tick': return new Response('ok');
+        case '/busy':
+          return html(`<span class="p"></span><script>setInterval(() => fetch('/tick').catch(() => {}), 100);</script>`);
+        case '/tick':
+          return new Response('ok');
         // A price that shows after 1.5 s: long enough for an error to escape while it renders.
-        case '/slow': return html(`<span class="p"></span><script>setTimeout(() => fetch('/tick').catch(() => {}), 300);
+        case '/slow':
+          return html(`<span class="p"></span><script>setTimeout(() => fetch('/tick').catch(() => {}), 300);
           setTimeout(() => { document.querySelector('.p').textContent = '£3.00'; }, 1500);</script>`);
-        default: return html('<p>child</p>');
+        default:
+          return html('<p>child</p>');
       }
     },
   });
@@ -120,7 +141,13 @@ beforeAll(async () => {
   if (skip) return;
   startServers();
   await new Promise<void>((bound) => canary.bind(0, '127.0.0.2', bound));
-  fetcher = createFetcher({ resolve: resolveNames, isAllowedAddress: (ip) => ip === '127.0.0.1', webPorts: [...WEB_PORTS, shop.port!], hostSpacingMs: 0, maxConcurrentPerHost: 16 });
+  fetcher = createFetcher({
+    resolve: resolveNames,
+    isAllowedAddress: (ip) => ip === '127.0.0.1',
+    webPorts: [...WEB_PORTS, shop.port!],
+    hostSpacingMs: 0,
+    maxConcurrentPerHost: 16,
+  });
   renderer = createRenderer({ fetcher, concurrency: 2, timeoutMs: 10_000 });
 });
 afterAll(async () => {
@@ -226,7 +253,9 @@ describe.skipIf(skip)('an error that escapes the browser layer', () => {
   async function runProcess(guard: boolean): Promise<{ code: number; out: string }> {
     const dir = mkdtempSync(join(tmpdir(), 'pricewatch-stray-'));
     const script = join(dir, 'stray.ts');
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import { containBrowserErrors, createRenderer } from ${JSON.stringify(join(import.meta.dir, 'browser.ts'))};
       import { createFetcher } from ${JSON.stringify(join(import.meta.dir, 'fetcher.ts'))};
       if (${guard}) containBrowserErrors();
@@ -241,7 +270,8 @@ describe.skipIf(skip)('an error that escapes the browser layer', () => {
       console.log(JSON.stringify(await first));
       console.log(JSON.stringify(await renderer.render(options)));
       await renderer.close();
-    `);
+    `,
+    );
     const child = Bun.spawn([process.execPath, script], { stdout: 'pipe', stderr: 'pipe' });
     const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
     return { code, out };
@@ -250,7 +280,10 @@ describe.skipIf(skip)('an error that escapes the browser layer', () => {
   test('fails the renders in flight, not the process, which renders the next page', async () => {
     const { code, out } = await runProcess(true);
     expect(code).toBe(0);
-    const [first, second] = out.trim().split('\n').map((line) => JSON.parse(line));
+    const [first, second] = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(first).toMatchObject({ ok: false, code: 'browser-failed' });
     expect(first.reason).toContain('a handler failed');
     expect(second).toMatchObject({ ok: true });

@@ -103,9 +103,7 @@ async function route(request: Request): Promise<Response> {
     case '/flaky':
       return count === 1 ? new Response('oops', { status: 500 }) : html(productPage);
     case '/rate-limited':
-      return count === 1
-        ? new Response('slow down', { status: 429, headers: { 'retry-after': '1' } })
-        : html(productPage);
+      return count === 1 ? new Response('slow down', { status: 429, headers: { 'retry-after': '1' } }) : html(productPage);
     case '/unavailable':
       return new Response('down for maintenance', { status: 503 });
     case '/missing':
@@ -116,16 +114,14 @@ async function route(request: Request): Promise<Response> {
         { status: 403, headers: { 'content-type': 'text/html', 'cf-mitigated': 'challenge', server: 'cloudflare' } },
       );
     case '/datadome-captcha':
-      return new Response(
-        '<html><head><title>shop.example</title></head><body><script src="https://ct.captcha-delivery.com/c.js"></script></body></html>',
-        { status: 503, headers: { 'content-type': 'text/html', 'x-datadome': 'protected' } },
-      );
+      return new Response('<html><head><title>shop.example</title></head><body><script src="https://ct.captcha-delivery.com/c.js"></script></body></html>', {
+        status: 503,
+        headers: { 'content-type': 'text/html', 'x-datadome': 'protected' },
+      });
     case '/challenge-ok-status':
       return html('<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>');
     case '/page-with-protection-scripts':
-      return html(
-        `${productPage}<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script><form><div class="g-recaptcha"></div></form>`,
-      );
+      return html(`${productPage}<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script><form><div class="g-recaptcha"></div></form>`);
     case '/forbidden':
       return new Response('<html><body><h1>Forbidden</h1><p>You may not see this.</p></body></html>', {
         status: 403,

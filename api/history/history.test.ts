@@ -59,8 +59,13 @@ describe('price history', () => {
     expect(month.body.map((p: any) => p.name)).toEqual(['Toaster', 'Kettle']); // newest first
     const kettle = month.body[1];
     expect(kettle).toMatchObject({
-      id, name: 'Kettle', url: 'https://shop.example.com/kettle', imageUrl: 'https://shop.example.com/kettle.jpg',
-      currentPrice: 159, lastChecked: prices.at(-1)![1].toISOString(), pointsCount: 30,
+      id,
+      name: 'Kettle',
+      url: 'https://shop.example.com/kettle',
+      imageUrl: 'https://shop.example.com/kettle.jpg',
+      currentPrice: 159,
+      lastChecked: prices.at(-1)![1].toISOString(),
+      pointsCount: 30,
     });
     // Last 30 days: 130 .. 159.
     expect(kettle.changePercent).toBeCloseTo(((159 - 130) / 130) * 100, 6);
@@ -68,8 +73,16 @@ describe('price history', () => {
     expect(kettle.priceHistory[0]).toEqual({ price: 130, timestamp: prices[30]![1].toISOString() });
     expect(kettle.priceHistory.at(-1)).toEqual({ price: 159, timestamp: prices[59]![1].toISOString() });
     expect(month.body[0]).toEqual({
-      id: empty, name: 'Toaster', url: expect.any(String), imageUrl: null, currentPrice: null, currency: 'GBP',
-      changePercent: 0, lastChecked: null, pointsCount: 0, priceHistory: [],
+      id: empty,
+      name: 'Toaster',
+      url: expect.any(String),
+      imageUrl: null,
+      currentPrice: null,
+      currency: 'GBP',
+      changePercent: 0,
+      lastChecked: null,
+      pointsCount: 0,
+      priceHistory: [],
     });
 
     const week = (await getJson('/api/price-history/products?timeFilter=week', cookie)).body[1];
@@ -86,7 +99,14 @@ describe('price history', () => {
   test('detail: points in time order for each range, all time included', async () => {
     const { cookie, userId } = await signedIn();
     const id = await addProduct(api.ctx, userId);
-    const prices = [[20, ago(400)], [30, ago(100)], [25, ago(40)], [22, ago(20)], [21, ago(3)], [24, ago(0.1)]] as const;
+    const prices = [
+      [20, ago(400)],
+      [30, ago(100)],
+      [25, ago(40)],
+      [22, ago(20)],
+      [21, ago(3)],
+      [24, ago(0.1)],
+    ] as const;
     await observePrices(api.ctx, id, userId, prices);
     await api.ctx.projections.catchUp();
     const detail = async (f: string) => (await getJson(`/api/price-history/detailed/${id}?timeFilter=${f}`, cookie)).body;
@@ -97,14 +117,18 @@ describe('price history', () => {
     expect((await detail('week')).map((p: any) => p.price)).toEqual([21, 24]);
   });
 
-  test('scoping: another user\'s products never appear; their detail is 404 like an unknown id', async () => {
+  test("scoping: another user's products never appear; their detail is 404 like an unknown id", async () => {
     const owner = await signedIn();
     const other = await signedIn();
     const id = await addProduct(api.ctx, owner.userId, { name: 'Secret' });
     await observePrices(api.ctx, id, owner.userId, [[10, ago(1)]]);
     await api.ctx.projections.catchUp();
     expect((await getJson('/api/price-history/products', other.cookie)).body).toEqual([]);
-    for (const path of [`/api/price-history/detailed/${id}?timeFilter=all`, `/api/price-history/detailed/${crypto.randomUUID()}?timeFilter=all`, '/api/price-history/detailed/%27%3B--?timeFilter=all']) {
+    for (const path of [
+      `/api/price-history/detailed/${id}?timeFilter=all`,
+      `/api/price-history/detailed/${crypto.randomUUID()}?timeFilter=all`,
+      '/api/price-history/detailed/%27%3B--?timeFilter=all',
+    ]) {
       const { status, body } = await getJson(path, other.cookie);
       expect(status).toBe(404);
       expect(body.message).toBeString();

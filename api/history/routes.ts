@@ -47,7 +47,19 @@ export async function readHistoryProducts(sql: Sql, userId: string, filter: Time
   firstFullDay.setUTCHours(24, 0, 0, 0);
   // Figures and sparkline points in two statements at once: plain rows parse faster than JSON built in SQL.
   const [products, recent] = await Promise.all([
-    sql<{ id: string; name: string; url: string; image_url: string | null; current_price: number | null; currency: string; last_checked: Date | null; first_price: number | null; points_count: number }[]>`
+    sql<
+      {
+        id: string;
+        name: string;
+        url: string;
+        image_url: string | null;
+        current_price: number | null;
+        currency: string;
+        last_checked: Date | null;
+        first_price: number | null;
+        points_count: number;
+      }[]
+    >`
       SELECT p.id, p.name, p.url, p.image_url, p.current_price::float8 AS current_price, p.last_checked,
              coalesce(p.currency, us.currency, ${DEFAULT_SETTINGS.currency}) AS currency,
              f.price AS first_price, coalesce(d.points, 0) + s.points AS points_count
@@ -81,8 +93,13 @@ export async function readHistoryProducts(sql: Sql, userId: string, filter: Time
   return products.map((row) => {
     const priceHistory = (sparklines.get(row.id) ?? []).reverse(); // newest first from the index, oldest first for the chart
     return {
-      id: row.id, name: row.name, url: row.url, imageUrl: row.image_url,
-      currentPrice: row.current_price, currency: row.currency, lastChecked: iso(row.last_checked),
+      id: row.id,
+      name: row.name,
+      url: row.url,
+      imageUrl: row.image_url,
+      currentPrice: row.current_price,
+      currency: row.currency,
+      lastChecked: iso(row.last_checked),
       changePercent: row.points_count > 1 ? changePercent(row.first_price, priceHistory.at(-1)?.price) : 0,
       pointsCount: row.points_count,
       priceHistory,
@@ -101,19 +118,28 @@ export async function readDetailedHistory(sql: Sql, userId: string, productId: s
     SELECT price::float8 AS price, observed_at FROM price_points
     WHERE product_id = ${productId} AND observed_at >= ${since(filter, now)}
     ORDER BY observed_at`;
-  return downsample(rows.map((r) => ({ at: r.observed_at.getTime(), price: r.price })))
-    .map((p) => ({ timestamp: new Date(p.at).toISOString(), price: p.price }));
+  return downsample(rows.map((r) => ({ at: r.observed_at.getTime(), price: r.price }))).map((p) => ({
+    timestamp: new Date(p.at).toISOString(),
+    price: p.price,
+  }));
 }
 
 export function historyRoutes(ctx: AppContext) {
   const cached = createUserCache(ctx.sql);
   return new Elysia({ prefix: '/api/price-history' })
     .use(authentication(ctx))
-    .get('/products', ({ request, userId, query }) => cached(request, userId, `history ${query.timeFilter}`, () => readHistoryProducts(ctx.sql, userId, query.timeFilter)),
-      { signedIn: true, query: z.object({ timeFilter: ListTimeFilter.default('month') }) })
-    .get('/detailed/:productId', async ({ userId, params, query }) => {
-      const points = await readDetailedHistory(ctx.sql, userId, idOf(params.productId, PRODUCT_NOT_FOUND), query.timeFilter);
-      if (!points) throw new DomainError(PRODUCT_NOT_FOUND, 404);
-      return points;
-    }, { signedIn: true, query: z.object({ timeFilter: DetailTimeFilter.default('month') }) });
+    .get(
+      '/products',
+      ({ request, userId, query }) => cached(request, userId, `history ${query.timeFilter}`, () => readHistoryProducts(ctx.sql, userId, query.timeFilter)),
+      { signedIn: true, query: z.object({ timeFilter: ListTimeFilter.default('month') }) },
+    )
+    .get(
+      '/detailed/:productId',
+      async ({ userId, params, query }) => {
+        const points = await readDetailedHistory(ctx.sql, userId, idOf(params.productId, PRODUCT_NOT_FOUND), query.timeFilter);
+        if (!points) throw new DomainError(PRODUCT_NOT_FOUND, 404);
+        return points;
+      },
+      { signedIn: true, query: z.object({ timeFilter: DetailTimeFilter.default('month') }) },
+    );
 }

@@ -12,11 +12,20 @@ export type TimeFilter = z.infer<typeof DetailTimeFilter>;
 export function rangeStart(filter: TimeFilter, now: Date): Date | null {
   const start = new Date(now);
   switch (filter) {
-    case 'week': start.setUTCDate(start.getUTCDate() - 7); return start;
-    case 'month': start.setUTCDate(start.getUTCDate() - 30); return start;
-    case 'quarter': start.setUTCMonth(start.getUTCMonth() - 3); return start;
-    case 'year': start.setUTCFullYear(start.getUTCFullYear() - 1); return start;
-    case 'all': return null;
+    case 'week':
+      start.setUTCDate(start.getUTCDate() - 7);
+      return start;
+    case 'month':
+      start.setUTCDate(start.getUTCDate() - 30);
+      return start;
+    case 'quarter':
+      start.setUTCMonth(start.getUTCMonth() - 3);
+      return start;
+    case 'year':
+      start.setUTCFullYear(start.getUTCFullYear() - 1);
+      return start;
+    case 'all':
+      return null;
   }
 }
 
@@ -45,7 +54,9 @@ export function downsample<T extends TimedPrice>(points: readonly T[], max = MAX
   let start = 0;
   while (start < points.length) {
     const bucket = Math.floor(((points[start]!.at - first) / span) * buckets);
-    let end = start, lo = start, hi = start;
+    let end = start,
+      lo = start,
+      hi = start;
     while (end + 1 < points.length && Math.floor(((points[end + 1]!.at - first) / span) * buckets) === bucket) {
       end++;
       if (points[end]!.price < points[lo]!.price) lo = end;

@@ -7,9 +7,15 @@ const big = { items: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `Prod
 
 const app = new Elysia()
   .use(compression)
-  .get('/big', ({ cookie }) => { cookie.seen!.set({ value: 'yes', path: '/' }); return big; })
+  .get('/big', ({ cookie }) => {
+    cookie.seen!.set({ value: 'yes', path: '/' });
+    return big;
+  })
   .get('/small', () => ({ ok: true }))
-  .get('/missing', ({ set }) => { set.status = 404; return { message: 'Not found', detail: 'x'.repeat(2000) }; })
+  .get('/missing', ({ set }) => {
+    set.status = 404;
+    return { message: 'Not found', detail: 'x'.repeat(2000) };
+  })
   .get('/stream', () => new Response('data: ' + 'x'.repeat(5000) + '\n\n', { headers: { 'content-type': 'text/event-stream' } }))
   .get('/page', () => new Response('<p>' + 'hello '.repeat(500) + '</p>', { headers: { 'content-type': 'text/html; charset=utf-8' } }));
 
@@ -35,7 +41,10 @@ describe('Accept-Encoding', () => {
 
 describe('responses made at request time', () => {
   test('JSON over 1 KB is compressed as the client asks, with its cookies and status kept', async () => {
-    for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip']] as const) {
+    for (const [accept, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
       const res = await get('/big', accept);
       expect(res.headers.get('content-encoding')).toBe(encoding);
       expect(res.headers.get('vary')).toBe('Accept-Encoding');

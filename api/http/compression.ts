@@ -42,12 +42,13 @@ export const compression = new Elysia({ name: 'compression' }).mapResponse({ as:
     status = value.status;
     body = new Uint8Array(await value.arrayBuffer());
   } else if (plain(value)) {
-    const type = (set.headers['content-type'] as string | undefined) ?? (typeof value === 'string' ? 'text/plain;charset=utf-8' : 'application/json;charset=utf-8');
+    const type =
+      (set.headers['content-type'] as string | undefined) ?? (typeof value === 'string' ? 'text/plain;charset=utf-8' : 'application/json;charset=utf-8');
     if (!COMPRESSIBLE.test(type)) return;
     body = new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
     if (body.length < MIN_BYTES) return; // Elysia answers it as usual
     headers = new Headers({ 'content-type': type });
-    status = typeof set.status === 'number' ? set.status : StatusMap[set.status as keyof typeof StatusMap] ?? 200;
+    status = typeof set.status === 'number' ? set.status : (StatusMap[set.status as keyof typeof StatusMap] ?? 200);
   } else {
     return;
   }
@@ -55,9 +56,10 @@ export const compression = new Elysia({ name: 'compression' }).mapResponse({ as:
   if (body.length >= MIN_BYTES) {
     headers.set('content-encoding', encoding);
     headers.delete('content-length');
-    body = encoding === 'br'
-      ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-      : gzipSync(body);
+    body =
+      encoding === 'br'
+        ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+        : gzipSync(body);
   }
   // Elysia adds the headers and cookies the handler set.
   return new Response(body as Uint8Array<ArrayBuffer>, { status, headers });

@@ -13,7 +13,11 @@ export type ApiError = { message: string; field?: string };
 export const errorHandling = new Elysia({ name: 'error-handling' }).onError({ as: 'global' }, ({ code, error: thrown, set }) => {
   // A refusal thrown while a body is read arrives wrapped as a parse failure.
   const error = code === 'PARSE' && (thrown as Error).cause instanceof DomainError ? (thrown as Error).cause : thrown;
-  const reply = (status: number, body: ApiError) => { set.status = status; set.headers['content-type'] = 'application/json'; return body; };
+  const reply = (status: number, body: ApiError) => {
+    set.status = status;
+    set.headers['content-type'] = 'application/json';
+    return body;
+  };
   const refuse = (refusal: DomainError) => reply(refusal.status, { message: refusal.message, ...(refusal.field ? { field: refusal.field } : {}) });
   switch (code) {
     case 'VALIDATION': // a route's body, query or params schema: the first issue, as parseInput answers it

@@ -36,15 +36,25 @@ const handle = (request: Request) => app.handle(request);
 /** Another user with a product and an alert: their ids must be 404 to anyone else. */
 const other = await signInDemo(app, ORIGIN);
 const otherProduct = await addProduct(ctx, other.userId);
-await observePrices(ctx, otherProduct, other.userId, [[10, new Date(Date.now() - 7_200_000)], [8, new Date(Date.now() - 3_600_000)]]);
+await observePrices(ctx, otherProduct, other.userId, [
+  [10, new Date(Date.now() - 7_200_000)],
+  [8, new Date(Date.now() - 3_600_000)],
+]);
 await settle(ctx);
 const [otherAlert] = await ctx.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${other.userId}`;
 if (!otherAlert) throw new Error('the other user should have an alert');
 await startTrial(ctx, other.userId, 'starter');
-const otherChannel = (await (await handle(new Request(new URL('/api/channels', ORIGIN), {
-  method: 'POST', headers: { cookie: other.cookie, origin: ORIGIN, 'content-type': 'application/json' },
-  body: JSON.stringify({ type: 'slack', url: 'https://hooks.example.invalid/other' }),
-}))).json()).id as string;
+const otherChannel = (
+  await (
+    await handle(
+      new Request(new URL('/api/channels', ORIGIN), {
+        method: 'POST',
+        headers: { cookie: other.cookie, origin: ORIGIN, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'slack', url: 'https://hooks.example.invalid/other' }),
+      }),
+    )
+  ).json()
+).id as string;
 
 async function issueKey(cookie: string): Promise<string> {
   const res = await handle(new Request(new URL('/api/settings/api-key', ORIGIN), { method: 'POST', headers: { cookie, origin: ORIGIN } }));
@@ -61,12 +71,19 @@ async function fuzzer() {
   const user = await signInDemo(app, ORIGIN);
   await startTrial(ctx, user.userId, 'pro');
   const product = await addProduct(ctx, user.userId, { url: 'http://127.0.0.1:9/p' });
-  await observePrices(ctx, product, user.userId, [[12, new Date(Date.now() - 7_200_000)], [11, new Date(Date.now() - 3_600_000)], [10, new Date()]]);
+  await observePrices(ctx, product, user.userId, [
+    [12, new Date(Date.now() - 7_200_000)],
+    [11, new Date(Date.now() - 3_600_000)],
+    [10, new Date()],
+  ]);
   await ctx.projections.catchUp();
-  const channel = await handle(new Request(new URL('/api/channels', ORIGIN), {
-    method: 'POST', headers: { cookie: user.cookie, origin: ORIGIN, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'webhook', url: 'https://hooks.example.invalid/in' }),
-  }));
+  const channel = await handle(
+    new Request(new URL('/api/channels', ORIGIN), {
+      method: 'POST',
+      headers: { cookie: user.cookie, origin: ORIGIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'webhook', url: 'https://hooks.example.invalid/in' }),
+    }),
+  );
   if (channel.status !== 201) throw new Error(`adding a channel answered ${channel.status}`);
   return { ...user, product, channel: (await channel.json()).id as string, key: await issueKey(user.cookie) };
 }
@@ -85,34 +102,81 @@ const now = new Date().toISOString();
 
 /** Path segments, already encoded (a lone surrogate cannot be percent-encoded; its UTF-8 bytes are invalid). */
 const PATH_VALUES: [string, string][] = [
-  ['NUL', '%00'], ['NUL inside', 'a%00b'], ['surrogate bytes', '%ED%A0%80'], ['overlong NUL', '%C0%80'], ['bad escape', '%E0%A4%A'],
-  ['100 kB', KB100], ['SQL', encodeURIComponent("1' OR '1'='1")], ['dot segments', '..%2F..%2Fsettings'],
-  ['-0', '-0'], ['NaN', 'NaN'], ['Infinity', 'Infinity'], ['1e999', '1e999'], ['null', 'null'], ['object', '%7B%7D'], ['array', '%5B%5D'],
-  ['upper-case UUID', crypto.randomUUID().toUpperCase()], ['nil UUID', '00000000-0000-0000-0000-000000000000'],
-  ["another user's product", otherProduct], ["another user's alert", otherAlert.id], ["another user's channel", otherChannel],
+  ['NUL', '%00'],
+  ['NUL inside', 'a%00b'],
+  ['surrogate bytes', '%ED%A0%80'],
+  ['overlong NUL', '%C0%80'],
+  ['bad escape', '%E0%A4%A'],
+  ['100 kB', KB100],
+  ['SQL', encodeURIComponent("1' OR '1'='1")],
+  ['dot segments', '..%2F..%2Fsettings'],
+  ['-0', '-0'],
+  ['NaN', 'NaN'],
+  ['Infinity', 'Infinity'],
+  ['1e999', '1e999'],
+  ['null', 'null'],
+  ['object', '%7B%7D'],
+  ['array', '%5B%5D'],
+  ['upper-case UUID', crypto.randomUUID().toUpperCase()],
+  ['nil UUID', '00000000-0000-0000-0000-000000000000'],
+  ["another user's product", otherProduct],
+  ["another user's alert", otherAlert.id],
+  ["another user's channel", otherChannel],
 ];
 
 /** Query values, already encoded. */
 const QUERY_VALUES: [string, string][] = [
-  ['NUL', '%00'], ['surrogate bytes', '%ED%A0%80'], ['overlong NUL', '%C0%80'], ['bad escape', '%'], ['100 kB', KB100],
-  ['NaN', 'NaN'], ['Infinity', 'Infinity'], ['-0', '-0'], ['1e999', '1e999'], ['-1', '-1'], ['number', '42'], ['empty', ''],
-  ['object', '%7B%7D'], ['array', '%5B%5D'],
-  ['year +275760', encodeURIComponent('+275760-09-13T00:00:00.000Z')], ['year -1', encodeURIComponent('-000001-01-01T00:00:00.000Z')],
+  ['NUL', '%00'],
+  ['surrogate bytes', '%ED%A0%80'],
+  ['overlong NUL', '%C0%80'],
+  ['bad escape', '%'],
+  ['100 kB', KB100],
+  ['NaN', 'NaN'],
+  ['Infinity', 'Infinity'],
+  ['-0', '-0'],
+  ['1e999', '1e999'],
+  ['-1', '-1'],
+  ['number', '42'],
+  ['empty', ''],
+  ['object', '%7B%7D'],
+  ['array', '%5B%5D'],
+  ['year +275760', encodeURIComponent('+275760-09-13T00:00:00.000Z')],
+  ['year -1', encodeURIComponent('-000001-01-01T00:00:00.000Z')],
   ['year 0', '0000-01-01T00:00:00Z'],
-  ['cursor: position not an integer', b64([now, '1.5'])], ['cursor: position as text', b64([now, 'x'])],
-  ['cursor: position past bigint', b64([now, '99999999999999999999'])], ['cursor: NUL id', b64([now, 'a\u0000'])],
-  ['cursor: year +275760', b64(['+275760-09-13T00:00:00.000Z', '1'])], ['cursor: year -1', b64(['-000001-01-01T00:00:00.000Z', '1'])],
-  ['cursor: wrong types', b64([{}, []])], ['cursor: not JSON', b64('[')], ['cursor: not base64', '%%%'],
-  ['event cursor past xid8', b64('99999999999999999999.1')], ['event cursor past bigint', b64('1.99999999999999999')],
+  ['cursor: position not an integer', b64([now, '1.5'])],
+  ['cursor: position as text', b64([now, 'x'])],
+  ['cursor: position past bigint', b64([now, '99999999999999999999'])],
+  ['cursor: NUL id', b64([now, 'a\u0000'])],
+  ['cursor: year +275760', b64(['+275760-09-13T00:00:00.000Z', '1'])],
+  ['cursor: year -1', b64(['-000001-01-01T00:00:00.000Z', '1'])],
+  ['cursor: wrong types', b64([{}, []])],
+  ['cursor: not JSON', b64('[')],
+  ['cursor: not base64', '%%%'],
+  ['event cursor past xid8', b64('99999999999999999999.1')],
+  ['event cursor past bigint', b64('1.99999999999999999')],
   ['event cursor with NUL', b64('1.\u0000')],
 ];
 
 /** JSON values for one field of a body. */
-const deep = (depth: number): unknown => { let v: unknown = []; for (let i = 0; i < depth; i++) v = [v]; return v; };
+const deep = (depth: number): unknown => {
+  let v: unknown = [];
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+};
 const FIELD_VALUES: [string, unknown][] = [
-  ['NUL', 'a\u0000b'], ['lone surrogate', 'a\ud800b'], ['lone low surrogate', '\udc00'], ['100 kB', KB100],
-  ['number', 42], ['huge number', 1e308], ['true', true], ['null', null], ['empty', ''],
-  ['object', { a: 'b' }], ['array', ['a']], ['array of objects', [{}]], ['nested arrays', deep(1000)],
+  ['NUL', 'a\u0000b'],
+  ['lone surrogate', 'a\ud800b'],
+  ['lone low surrogate', '\udc00'],
+  ['100 kB', KB100],
+  ['number', 42],
+  ['huge number', 1e308],
+  ['true', true],
+  ['null', null],
+  ['empty', ''],
+  ['object', { a: 'b' }],
+  ['array', ['a']],
+  ['array of objects', [{}]],
+  ['nested arrays', deep(1000)],
   ['object with a NUL key', { 'a\u0000': 1 }],
 ];
 /** Numbers JSON cannot carry, written into the body text as they are. */
@@ -120,16 +184,30 @@ const RAW_FIELD_VALUES = ['NaN', 'Infinity', '-Infinity', '-0', '1e999', '-1e999
 
 /** Whole bodies, as text. */
 const BODIES: [string, string][] = [
-  ['NUL string', JSON.stringify('\u0000')], ['raw NUL bytes', '\u0000\u0001'], ['invalid JSON', '{"a": '], ['empty', ''],
-  ['null', 'null'], ['number', '42'], ['array', '[1,2]'], ['string', '"x"'],
-  ['deeply nested arrays', '['.repeat(100_000) + ']'.repeat(100_000)], ['deeply nested objects', '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)],
+  ['NUL string', JSON.stringify('\u0000')],
+  ['raw NUL bytes', '\u0000\u0001'],
+  ['invalid JSON', '{"a": '],
+  ['empty', ''],
+  ['null', 'null'],
+  ['number', '42'],
+  ['array', '[1,2]'],
+  ['string', '"x"'],
+  ['deeply nested arrays', '['.repeat(100_000) + ']'.repeat(100_000)],
+  ['deeply nested objects', '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)],
   ['100 kB string', JSON.stringify(KB100)],
 ];
 
 const COOKIES: [string, string][] = [
-  ['NUL', 'pw_session=%00.x'], ['NUL in the secret', 'pw_session=abc.%00'], ['surrogate bytes', 'pw_session=%ED%A0%80.x'],
-  ['JSON object', 'pw_session={}'], ['JSON array', 'pw_session=[1]'], ['number', 'pw_session=123'], ['three parts', 'pw_session=a.b.c'],
-  ['dot only', 'pw_session=.'], ['huge', `pw_session=${'x'.repeat(10_000)}.y`], ['bad escape', 'pw_session=%'],
+  ['NUL', 'pw_session=%00.x'],
+  ['NUL in the secret', 'pw_session=abc.%00'],
+  ['surrogate bytes', 'pw_session=%ED%A0%80.x'],
+  ['JSON object', 'pw_session={}'],
+  ['JSON array', 'pw_session=[1]'],
+  ['number', 'pw_session=123'],
+  ['three parts', 'pw_session=a.b.c'],
+  ['dot only', 'pw_session=.'],
+  ['huge', `pw_session=${'x'.repeat(10_000)}.y`],
+  ['bad escape', 'pw_session=%'],
 ];
 
 /** Valid bodies of the routes that take one, so that one hostile field at a time gets past the others ({} for any other). */
@@ -150,12 +228,19 @@ const bases = (me: Fuzzer): Record<string, Record<string, unknown>> => ({
 const CSV_HEADER = 'name,url,selector,threshold\n';
 const CSV_BODIES: Record<string, [string, BodyInit][]> = {
   'POST /api/products/import': [
-    ['NUL', `${CSV_HEADER}a\u0000b,http://127.0.0.1:9/n,.p,none\n`], ['raw NUL bytes', '\u0000\u0001'],
-    ['lone surrogate bytes', new Uint8Array([0x6e, 0x2c, 0xed, 0xa0, 0x80])], ['empty', ''], ['header only', CSV_HEADER],
-    ['unclosed quote', `${CSV_HEADER}"a,b,c,d\n`], ['100 kB cell', `${CSV_HEADER}${KB100},http://127.0.0.1:9/k,.p,none\n`],
-    ['10,000 columns', `${CSV_HEADER}${'a,'.repeat(10_000)}\n`], ['bad selector', `${CSV_HEADER}A,http://127.0.0.1:9/s,div[,none\n`],
-    ['metadata address', `${CSV_HEADER}A,http://169.254.169.254/x,.p,none\n`], ['huge threshold', `${CSV_HEADER}A,http://127.0.0.1:9/t,.p,-1e999\n`],
-    ['over 2 MB', `${CSV_HEADER}${'x'.repeat(2 * 1024 * 1024)}`], ['5,001 rows', CSV_HEADER + 'A,http://127.0.0.1:9/r,.p,none\n'.repeat(5_001)],
+    ['NUL', `${CSV_HEADER}a\u0000b,http://127.0.0.1:9/n,.p,none\n`],
+    ['raw NUL bytes', '\u0000\u0001'],
+    ['lone surrogate bytes', new Uint8Array([0x6e, 0x2c, 0xed, 0xa0, 0x80])],
+    ['empty', ''],
+    ['header only', CSV_HEADER],
+    ['unclosed quote', `${CSV_HEADER}"a,b,c,d\n`],
+    ['100 kB cell', `${CSV_HEADER}${KB100},http://127.0.0.1:9/k,.p,none\n`],
+    ['10,000 columns', `${CSV_HEADER}${'a,'.repeat(10_000)}\n`],
+    ['bad selector', `${CSV_HEADER}A,http://127.0.0.1:9/s,div[,none\n`],
+    ['metadata address', `${CSV_HEADER}A,http://169.254.169.254/x,.p,none\n`],
+    ['huge threshold', `${CSV_HEADER}A,http://127.0.0.1:9/t,.p,-1e999\n`],
+    ['over 2 MB', `${CSV_HEADER}${'x'.repeat(2 * 1024 * 1024)}`],
+    ['5,001 rows', CSV_HEADER + 'A,http://127.0.0.1:9/r,.p,none\n'.repeat(5_001)],
   ],
 };
 
@@ -205,8 +290,16 @@ function* inputsFor(route: Route, me: Fuzzer): Generator<Input> {
     const large = JSON.stringify({ name: 'x'.repeat(MAX_JSON_BODY) });
     yield { label: 'JSON body over 1 MB', method, path: own, body: large, type: 'application/json' };
     yield {
-      label: 'chunked JSON body over 1 MB', method, path: own, type: 'application/json',
-      body: new ReadableStream({ start(c) { for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode(' '.repeat(64 * 1024))); c.close(); } }),
+      label: 'chunked JSON body over 1 MB',
+      method,
+      path: own,
+      type: 'application/json',
+      body: new ReadableStream({
+        start(c) {
+          for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode(' '.repeat(64 * 1024)));
+          c.close();
+        },
+      }),
     };
     for (const [label, body] of CSV_BODIES[`${method} ${route.path}`] ?? []) yield { label: `CSV ${label}`, method, path: own, body, type: 'text/csv' };
     // JSON a route does not take would simply be ignored: hostile JSON goes to routes that take it.
@@ -218,7 +311,13 @@ function* inputsFor(route: Route, me: Fuzzer): Generator<Input> {
         yield { label: `${key}: ${label}`, method, path: own, body: JSON.stringify({ ...base, [key]: value }), type: 'application/json' };
       }
       for (const raw of RAW_FIELD_VALUES) {
-        yield { label: `${key}: ${raw}`, method, path: own, body: JSON.stringify({ ...base, [key]: '\u0001' }).replace('"\\u0001"', raw), type: 'application/json' };
+        yield {
+          label: `${key}: ${raw}`,
+          method,
+          path: own,
+          body: JSON.stringify({ ...base, [key]: '\u0001' }).replace('"\\u0001"', raw),
+          type: 'application/json',
+        };
       }
     }
   }
@@ -231,7 +330,13 @@ function requestOf(input: Input, me: Fuzzer, signal: AbortSignal): Request {
   if (input.method !== 'GET') headers.set('origin', ORIGIN);
   if (input.type) headers.set('content-type', input.type);
   const url = `${ORIGIN}${input.path}${input.query ? `?${input.query}` : ''}`;
-  return new Request(url, { method: input.method, headers, body: input.body, signal, ...(input.body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+  return new Request(url, {
+    method: input.method,
+    headers,
+    body: input.body,
+    signal,
+    ...(input.body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
 }
 
 /** Sends every input of a route; answers what went wrong, one line each. */
@@ -255,7 +360,11 @@ async function fuzz(route: Route): Promise<string[]> {
     if (res.status < 400) continue;
     if (input.path.startsWith('/api/')) {
       let message: unknown;
-      try { message = JSON.parse(text).message; } catch { /* not JSON */ }
+      try {
+        message = JSON.parse(text).message;
+      } catch {
+        /* not JSON */
+      }
       if (!res.headers.get('content-type')?.includes('application/json') || typeof message !== 'string') {
         failures.push(`${where}: ${res.status} without a JSON message: ${text.slice(0, 200)}`);
       }
@@ -287,11 +396,14 @@ async function shopProduct(url: string) {
   const me = await fuzzer();
   const product = await addProduct(ctx, me.userId, { url });
   await ctx.projections.catchUp();
-  const post = (path: string, body?: unknown) => shopApp.handle(new Request(new URL(path, ORIGIN), {
-    method: 'POST',
-    headers: { cookie: me.cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }));
+  const post = (path: string, body?: unknown) =>
+    shopApp.handle(
+      new Request(new URL(path, ORIGIN), {
+        method: 'POST',
+        headers: { cookie: me.cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
   return { product, post };
 }
 
@@ -323,7 +435,8 @@ describe.skipIf(!existsSync(chromiumPath()))('a product whose page opens popups 
   const POPUP_PAGE = `<div id=root></div><script>window.open('/child'); open('/other', '_blank', 'popup'); setTimeout(()=>root.innerHTML='<h1>Steel Kettle</h1><div class=price>£12.34</div>',1500)</script>`;
   let opened = 0;
   const shop = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
+    hostname: '127.0.0.1',
+    port: 0,
     fetch(req) {
       if (new URL(req.url).pathname !== '/kettle') opened++;
       return new Response(POPUP_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } });

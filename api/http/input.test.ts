@@ -34,13 +34,16 @@ const kettle = { name: 'Kettle', url: 'https://shop.example/kettle', selector: '
 function countedBody(bytes: number) {
   const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
   const read = { bytes: 0 };
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (read.bytes >= bytes) return controller.close();
-      read.bytes += chunk.byteLength;
-      controller.enqueue(chunk);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (read.bytes >= bytes) return controller.close();
+        read.bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
     },
-  }, { highWaterMark: 0 }); // pulled only when someone reads
+    { highWaterMark: 0 },
+  ); // pulled only when someone reads
   return { body, read };
 }
 
@@ -67,8 +70,16 @@ describe('text the database cannot store', () => {
     expect(added.status).toBe(201);
     const { id } = await added.json();
     const before = await eventCount();
-    for (const [field, value] of [['name', 'Ket\u0000tle'], ['name', 'Kettle \ud800'], ['selector', '.price\u0000'], ['selector', '.price\udfff']] as const) {
-      for (const [method, path, body] of [['POST', '/api/products', { ...kettle, [field]: value }], ['PUT', `/api/products/${id}`, { ...kettle, threshold: 5, [field]: value }]] as const) {
+    for (const [field, value] of [
+      ['name', 'Ket\u0000tle'],
+      ['name', 'Kettle \ud800'],
+      ['selector', '.price\u0000'],
+      ['selector', '.price\udfff'],
+    ] as const) {
+      for (const [method, path, body] of [
+        ['POST', '/api/products', { ...kettle, [field]: value }],
+        ['PUT', `/api/products/${id}`, { ...kettle, threshold: 5, [field]: value }],
+      ] as const) {
         const res = await send(path, { method, cookie, type: 'application/json', body: JSON.stringify(body) });
         expect({ method, field, status: res.status }).toEqual({ method, field, status: 400 });
         const error = await res.json();
@@ -81,11 +92,20 @@ describe('text the database cannot store', () => {
 
   test('in an id it is not found; in a query it is 400 naming the parameter', async () => {
     const { cookie } = await signInDemo(app, ORIGIN);
-    for (const [method, path] of [['GET', '/api/price-history/detailed/%00'], ['POST', '/api/products/%00/check-price'], ['PATCH', '/api/alerts/%00/read']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/price-history/detailed/%00'],
+      ['POST', '/api/products/%00/check-price'],
+      ['PATCH', '/api/alerts/%00/read'],
+    ] as const) {
       const res = await send(path, { method, cookie });
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
     }
-    const suggestions = await send('/api/price-suggestions', { method: 'POST', cookie, type: 'application/json', body: JSON.stringify({ productId: 'a\u0000', timeFilter: 'month' }) });
+    const suggestions = await send('/api/price-suggestions', {
+      method: 'POST',
+      cookie,
+      type: 'application/json',
+      body: JSON.stringify({ productId: 'a\u0000', timeFilter: 'month' }),
+    });
     expect(suggestions.status).toBe(400);
     expect((await suggestions.json()).field).toBe('productId');
     const demo = await send('/api/auth/demo?email=a%00@example.com');
@@ -98,7 +118,11 @@ describe('request bodies', () => {
   test('over 1 MB with a declared length: 413 before a byte is read, even signed out', async () => {
     const { body, read } = countedBody(2 * MAX_JSON_BODY);
     const res = await send('/api/products', {
-      method: 'POST', type: 'application/json', headers: { 'content-length': String(2 * MAX_JSON_BODY) }, body, duplex: 'half',
+      method: 'POST',
+      type: 'application/json',
+      headers: { 'content-length': String(2 * MAX_JSON_BODY) },
+      body,
+      duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
     expect((await res.json()).message).toContain('1 MB');
@@ -120,7 +144,12 @@ describe('request bodies', () => {
     const before = await eventCount();
     const form = new FormData();
     form.set('name', 'Kettle');
-    for (const [body, type] of [['name=Kettle', 'application/x-www-form-urlencoded'], [form, undefined], [JSON.stringify(kettle), 'text/plain'], [new TextEncoder().encode(JSON.stringify(kettle)), undefined]] as const) {
+    for (const [body, type] of [
+      ['name=Kettle', 'application/x-www-form-urlencoded'],
+      [form, undefined],
+      [JSON.stringify(kettle), 'text/plain'],
+      [new TextEncoder().encode(JSON.stringify(kettle)), undefined],
+    ] as const) {
       const res = await send('/api/products', { method: 'POST', cookie, type, body });
       expect(res.status).toBe(415);
       expect((await res.json()).message).toContain('application/json');
@@ -134,13 +163,18 @@ describe('request bodies', () => {
 
   test('nested deeper than any body the API takes: 400', async () => {
     const { cookie } = await signInDemo(app, ORIGIN);
-    const res = await send('/api/products', { method: 'POST', cookie, type: 'application/json', body: JSON.stringify({ ...kettle, name: JSON.parse('['.repeat(1000) + ']'.repeat(1000)) }) });
+    const res = await send('/api/products', {
+      method: 'POST',
+      cookie,
+      type: 'application/json',
+      body: JSON.stringify({ ...kettle, name: JSON.parse('['.repeat(1000) + ']'.repeat(1000)) }),
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).message).toContain('nested');
   });
 });
 
-test('an unknown API path is a JSON 404 for every method; unknown pages stay the site\'s', async () => {
+test("an unknown API path is a JSON 404 for every method; unknown pages stay the site's", async () => {
   for (const method of ['GET', 'POST', 'DELETE']) {
     const res = await send('/api/no-such-thing', { method });
     expect(res.status).toBe(404);

@@ -37,8 +37,13 @@ export function answerWithin<T, L>(ms: number, work: Promise<T>, late: () => L):
   let timer: ReturnType<typeof setTimeout> | undefined;
   let answered = false;
   const deadline = new Promise<L>((resolve) => {
-    timer = setTimeout(() => { answered = true; resolve(late()); }, ms);
+    timer = setTimeout(() => {
+      answered = true;
+      resolve(late());
+    }, ms);
   });
-  work.catch((error) => { if (answered) console.error('work answered late failed:', error); });
+  work.catch((error) => {
+    if (answered) console.error('work answered late failed:', error);
+  });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

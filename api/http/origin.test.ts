@@ -7,10 +7,12 @@ import { originCheck } from './origin.ts';
 /** A state-changing route behind the check; the app sees the Host header as the request's URL. */
 function appWith(env: Record<string, string>) {
   const ctx = { config: loadConfig({ NODE_ENV: 'test', PORT: '3000', ...env }) } as AppContext;
-  return new Elysia().use(originCheck(ctx)).post('/api/x', () => 'done').get('/api/x', () => 'read');
+  return new Elysia()
+    .use(originCheck(ctx))
+    .post('/api/x', () => 'done')
+    .get('/api/x', () => 'read');
 }
-const post = (app: ReturnType<typeof appWith>, url: string, headers: Record<string, string>) =>
-  app.handle(new Request(url, { method: 'POST', headers }));
+const post = (app: ReturnType<typeof appWith>, url: string, headers: Record<string, string>) => app.handle(new Request(url, { method: 'POST', headers }));
 
 describe('Origin check with PUBLIC_URL set', () => {
   const app = appWith({ PUBLIC_URL: 'https://pricewatch.example' });

@@ -9,14 +9,24 @@ import { errorHandling } from './errors.ts';
 import { inlineScriptHashes, securityHeaders } from './security-headers.ts';
 
 const siteDir = mkdtempSync(join(tmpdir(), 'pricewatch-csp-'));
-writeFileSync(join(siteDir, 'index.html'), '<!doctype html><html><head><script>alert(1)</script><script type="module" src="/_astro/a.js"></script></head><body></body></html>');
+writeFileSync(
+  join(siteDir, 'index.html'),
+  '<!doctype html><html><head><script>alert(1)</script><script type="module" src="/_astro/a.js"></script></head><body></body></html>',
+);
 afterAll(() => rmSync(siteDir, { recursive: true, force: true }));
 
 const PRODUCTION = {
-  NODE_ENV: 'production', PUBLIC_URL: 'https://pricewatch.example', SITE_DIR: siteDir,
-  GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret',
-  STRIPE_SECRET_KEY: 'sk_test', STRIPE_PUBLISHABLE_KEY: 'pk_test', STRIPE_WEBHOOK_SECRET: 'whsec',
-  STRIPE_PRICE_STARTER: 'price_s', STRIPE_PRICE_GROWTH: 'price_g', STRIPE_PRICE_PRO: 'price_p',
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://pricewatch.example',
+  SITE_DIR: siteDir,
+  GOOGLE_CLIENT_ID: 'id',
+  GOOGLE_CLIENT_SECRET: 'secret',
+  STRIPE_SECRET_KEY: 'sk_test',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test',
+  STRIPE_WEBHOOK_SECRET: 'whsec',
+  STRIPE_PRICE_STARTER: 'price_s',
+  STRIPE_PRICE_GROWTH: 'price_g',
+  STRIPE_PRICE_PRO: 'price_p',
 };
 
 function app(env: Record<string, string>) {
@@ -25,15 +35,24 @@ function app(env: Record<string, string>) {
     .use(errorHandling)
     .get('/json', () => ({ ok: true }))
     .get('/file', () => new Response('body { color: red }', { headers: { 'content-type': 'text/css' } }))
-    .get('/fails', () => { throw new DomainError('Not valid.', 400, 'name'); });
+    .get('/fails', () => {
+      throw new DomainError('Not valid.', 400, 'name');
+    });
 }
 
-const directives = (csp: string) => new Map(csp.split('; ').map((d) => { const [name, ...sources] = d.split(' '); return [name!, sources]; }));
+const directives = (csp: string) =>
+  new Map(
+    csp.split('; ').map((d) => {
+      const [name, ...sources] = d.split(' ');
+      return [name!, sources];
+    }),
+  );
 
 describe('security headers', () => {
   test('inline scripts are allowed by their SHA-256, scripts with a src need none', () => {
-    expect(inlineScriptHashes('<script>alert(1)</script><script src="/a.js"></script><script type="module"></script>'))
-      .toEqual(["'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='"]);
+    expect(inlineScriptHashes('<script>alert(1)</script><script src="/a.js"></script><script type="module"></script>')).toEqual([
+      "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='",
+    ]);
   });
 
   test('every response carries them: JSON, files, errors and unknown paths', async () => {
@@ -47,7 +66,7 @@ describe('security headers', () => {
     }
   });
 
-  test('the policy: our scripts and the built pages\' inline ones only; product images from any shop', async () => {
+  test("the policy: our scripts and the built pages' inline ones only; product images from any shop", async () => {
     const res = await app({ SITE_DIR: siteDir }).handle(new Request('http://localhost/json'));
     const csp = directives(res.headers.get('content-security-policy')!);
     expect(csp.get('default-src')).toEqual(["'self'"]);
@@ -62,7 +81,7 @@ describe('security headers', () => {
     expect(csp.has('frame-src')).toBe(false);
   });
 
-  test('in production: HTTPS only (HSTS), https images, and Stripe\'s payment form', async () => {
+  test("in production: HTTPS only (HSTS), https images, and Stripe's payment form", async () => {
     const res = await app(PRODUCTION).handle(new Request('https://pricewatch.example/json'));
     expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     const csp = directives(res.headers.get('content-security-policy')!);

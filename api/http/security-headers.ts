@@ -16,7 +16,11 @@ export function inlineScriptHashes(html: string): string[] {
 /** The hashes of every inline script of the built site (Astro's island loader, the theme script). */
 function siteScriptHashes(siteDir: string): string[] {
   let names: string[] = [];
-  try { names = readdirSync(siteDir, { recursive: true }) as string[]; } catch { return []; }
+  try {
+    names = readdirSync(siteDir, { recursive: true }) as string[];
+  } catch {
+    return [];
+  }
   const hashes = names.filter((name) => name.endsWith('.html')).flatMap((name) => inlineScriptHashes(readFileSync(join(siteDir, name), 'utf8')));
   return [...new Set(hashes)].sort();
 }
@@ -43,7 +47,9 @@ export function contentSecurityPolicy(config: Config, scriptHashes: string[]): s
     'form-action': ["'self'"],
     'frame-ancestors': ["'none'"],
   };
-  return Object.entries(directives).map(([name, sources]) => `${name} ${sources.join(' ')}`).join('; ');
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${sources.join(' ')}`)
+    .join('; ');
 }
 
 /**
@@ -58,5 +64,7 @@ export function securityHeaders(config: Config) {
     'referrer-policy': 'strict-origin-when-cross-origin',
     ...(config.production ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
   };
-  return new Elysia({ name: 'security-headers' }).onRequest(({ set }) => { Object.assign(set.headers, headers); });
+  return new Elysia({ name: 'security-headers' }).onRequest(({ set }) => {
+    Object.assign(set.headers, headers);
+  });
 }

@@ -4,7 +4,9 @@ import { addProduct, observePrices } from '../testing/prices.ts';
 import { createUserCache } from './user-cache.ts';
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
-beforeAll(async () => { ctx = await testContext(); }, SETUP_TIMEOUT);
+beforeAll(async () => {
+  ctx = await testContext();
+}, SETUP_TIMEOUT);
 afterAll(() => ctx.close(), SETUP_TIMEOUT);
 
 /** A cache and a counted computation of "how many points the user has". */
@@ -41,7 +43,7 @@ describe('user cache', () => {
     expect(c.computed()).toBe(2);
   });
 
-  test('another user\'s events leave the answer in place', async () => {
+  test("another user's events leave the answer in place", async () => {
     const userId = crypto.randomUUID();
     await addProduct(ctx, userId);
     await ctx.projections.catchUp();
@@ -54,7 +56,7 @@ describe('user cache', () => {
     expect(c.computed()).toBe(1);
   });
 
-  test('nothing is kept while a read model has not applied the user\'s last event', async () => {
+  test("nothing is kept while a read model has not applied the user's last event", async () => {
     const userId = crypto.randomUUID();
     // As if read-versions had seen an event the other read models have not applied yet.
     await ctx.sql`INSERT INTO user_read_versions (user_id, transaction_id, position) VALUES (${userId}, '999999999', 999999999)`;
@@ -76,8 +78,10 @@ describe('user cache', () => {
     const cached = createUserCache(ctx.sql);
     const userId = crypto.randomUUID();
     const value = Array.from({ length: 500 }, (_, i) => ({ price: i, timestamp: new Date(i * 1000).toISOString() }));
-    const ask = (headers: Record<string, string>) => cached(new Request('http://localhost/', { headers }), userId, 'big', async () => value) as unknown as Promise<Response>;
-    for (let i = 0; i < 2; i++) { // computed, then stored
+    const ask = (headers: Record<string, string>) =>
+      cached(new Request('http://localhost/', { headers }), userId, 'big', async () => value) as unknown as Promise<Response>;
+    for (let i = 0; i < 2; i++) {
+      // computed, then stored
       const zipped = await ask({ 'accept-encoding': 'gzip, deflate, br' });
       expect(zipped.headers.get('content-encoding')).toBe('gzip');
       const bytes = new Uint8Array(await zipped.arrayBuffer());

@@ -30,12 +30,18 @@ export function createUserCache(sql: Sql, opts: { ttlMs?: number; maxBytes?: num
 
   const drop = (id: string) => {
     const old = entries.get(id);
-    if (old) { bytes -= size(old); entries.delete(id); }
+    if (old) {
+      bytes -= size(old);
+      entries.delete(id);
+    }
   };
   const keep = (id: string, entry: Entry) => {
     entries.set(id, entry);
     bytes += size(entry);
-    for (const [oldest] of entries) { if (bytes <= maxBytes) break; drop(oldest); }
+    for (const [oldest] of entries) {
+      if (bytes <= maxBytes) break;
+      drop(oldest);
+    }
   };
 
   /** The user's read version, or null while some read model has not applied their last event yet. */
@@ -57,7 +63,8 @@ export function createUserCache(sql: Sql, opts: { ttlMs?: number; maxBytes?: num
     const id = `${userId} ${key}`;
     let entry = entries.get(id);
     if (entry && version !== null && entry.version === version && entry.expires > Date.now()) {
-      entries.delete(id); entries.set(id, entry); // most recently used last
+      entries.delete(id);
+      entries.set(id, entry); // most recently used last
     } else {
       drop(id);
       const json = encoder.encode(JSON.stringify(await compute()));

@@ -19,8 +19,9 @@ describe('normaliseAddress', () => {
   });
 
   test('campaign parameters go; the others stay as written and in order', () => {
-    expect(normaliseAddress('https://shop.example/k?utm_source=news&variant=2&gclid=abc&colour=red&fbclid=x&utm_medium=mail'))
-      .toBe('https://shop.example/k?variant=2&colour=red');
+    expect(normaliseAddress('https://shop.example/k?utm_source=news&variant=2&gclid=abc&colour=red&fbclid=x&utm_medium=mail')).toBe(
+      'https://shop.example/k?variant=2&colour=red',
+    );
     expect(normaliseAddress('https://shop.example/k?b=2&a=1')).toBe('https://shop.example/k?b=2&a=1');
     expect(normaliseAddress('https://shop.example/k?UTM_Campaign=x&q=a%20b')).toBe('https://shop.example/k?q=a%20b');
     expect(normaliseAddress('https://shop.example/k?utm_source=x')).toBe('https://shop.example/k');

@@ -27,7 +27,10 @@ export function normaliseAddress(text: string): string | null {
     return null;
   }
   url.hash = '';
-  const kept = url.search.slice(1).split('&').filter((part) => part !== '' && !TRACKING_PARAMETER.test(parameterName(part)));
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== '' && !TRACKING_PARAMETER.test(parameterName(part)));
   url.search = kept.length ? `?${kept.join('&')}` : '';
   return url.href;
 }

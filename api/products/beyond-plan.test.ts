@@ -19,7 +19,12 @@ describe('which products a plan checks', () => {
 
   test('given products within the limit, or an unlimited plan, nothing pauses', () => {
     expect(splitByPlan(PLANS.starter, products)).toEqual({ checked: products, paused: [] });
-    expect(splitByPlan(PLANS.pro, Array.from({ length: 500 }, (_, i) => i)).paused).toEqual([]);
+    expect(
+      splitByPlan(
+        PLANS.pro,
+        Array.from({ length: 500 }, (_, i) => i),
+      ).paused,
+    ).toEqual([]);
     expect(splitByPlan(PLANS.free, [])).toEqual({ checked: [], paused: [] });
   });
 });
@@ -36,11 +41,13 @@ afterAll(() => ctx.close(), SETUP_TIMEOUT);
 
 type User = Awaited<ReturnType<typeof signInDemo>>;
 const send = (user: User, method: string, path: string, body?: unknown) =>
-  app.handle(new Request(new URL(path, ORIGIN), {
-    method,
-    headers: { cookie: user.cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }));
+  app.handle(
+    new Request(new URL(path, ORIGIN), {
+      method,
+      headers: { cookie: user.cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
 const json = async <T>(res: Response | Promise<Response>): Promise<T> => {
   const answer = await res;
   expect(answer.status).toBeLessThan(300);
@@ -54,7 +61,9 @@ async function fiveProductsAfterTrial() {
   const names = ['First', 'Second', 'Third', 'Fourth', 'Fifth'];
   const ids: string[] = [];
   for (const name of names) {
-    const added = await json<ProductItem>(send(user, 'POST', '/api/products', { name, url: `https://shop.example/${name.toLowerCase()}`, selector: '.price', threshold: 'none' }));
+    const added = await json<ProductItem>(
+      send(user, 'POST', '/api/products', { name, url: `https://shop.example/${name.toLowerCase()}`, selector: '.price', threshold: 'none' }),
+    );
     ids.push(added.id);
   }
   await endSubscription(ctx, user.userId, subscriptionId);
@@ -66,7 +75,10 @@ async function fiveProductsAfterTrial() {
 const queuedOf = async (userId: string) =>
   (await ctx.sql<{ product_id: string }[]>`SELECT product_id FROM check_jobs WHERE user_id = ${userId}`).map((r) => r.product_id).sort();
 const pausedOf = async (user: User) =>
-  (await json<ProductItem[]>(send(user, 'GET', '/api/products'))).filter((p) => p.checksPaused).map((p) => p.name).sort();
+  (await json<ProductItem[]>(send(user, 'GET', '/api/products')))
+    .filter((p) => p.checksPaused)
+    .map((p) => p.name)
+    .sort();
 
 describe('after a subscription ends with more products than Free allows', () => {
   test('the three added first keep being checked; the others are listed as paused and never queued', async () => {

@@ -11,8 +11,7 @@ import { PLANS, type Plan } from '../billing/plans.ts';
  */
 
 /** Whether the product at `place` (1 for the first added) of its owner's products is beyond the plan. */
-export const isBeyondPlan = (plan: Pick<Plan, 'maxProducts'>, place: number): boolean =>
-  plan.maxProducts !== -1 && place > plan.maxProducts;
+export const isBeyondPlan = (plan: Pick<Plan, 'maxProducts'>, place: number): boolean => plan.maxProducts !== -1 && place > plan.maxProducts;
 
 /** The owner's products, given in added order, split into those the plan checks and those it pauses. */
 export function splitByPlan<P>(plan: Pick<Plan, 'maxProducts'>, productsInAddedOrder: readonly P[]): { checked: P[]; paused: P[] } {

@@ -16,15 +16,18 @@ export const MAX_BULK_IDS = 1000;
 export const BULK_ACTIONS = ['delete', 'set-threshold', 'check-now'] as const;
 
 /** The threshold takes what the edit dialog sends: a drop percent, null or 'none' (no alerts), 'any'. */
-export const BulkBody = z.object({
-  action: z.enum(BULK_ACTIONS, { error: `Action must be one of ${BULK_ACTIONS.join(', ')}` }),
-  ids: z.array(z.string({ error: 'ids must be product ids' }), { error: 'ids must be a list of product ids' })
-    .min(1, 'Choose at least one product')
-    .max(MAX_BULK_IDS, `At most ${MAX_BULK_IDS.toLocaleString('en-GB')} products at once`),
-  threshold: editThreshold,
-}).superRefine((body, ctx) => {
-  if (body.action === 'set-threshold' && body.threshold === undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'Choose a threshold' });
-});
+export const BulkBody = z
+  .object({
+    action: z.enum(BULK_ACTIONS, { error: `Action must be one of ${BULK_ACTIONS.join(', ')}` }),
+    ids: z
+      .array(z.string({ error: 'ids must be product ids' }), { error: 'ids must be a list of product ids' })
+      .min(1, 'Choose at least one product')
+      .max(MAX_BULK_IDS, `At most ${MAX_BULK_IDS.toLocaleString('en-GB')} products at once`),
+    threshold: editThreshold,
+  })
+  .superRefine((body, ctx) => {
+    if (body.action === 'set-threshold' && body.threshold === undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'Choose a threshold' });
+  });
 
 export type BulkAnswer =
   | { action: 'delete'; count: number }
@@ -48,19 +51,25 @@ export function productBulkRoutes(ctx: AppContext) {
     return count;
   }
 
-  return new Elysia({ prefix: '/api/products' })
-    .use(authentication(ctx))
-    .post('/bulk', async ({ userId, body }): Promise<BulkAnswer> => {
+  return new Elysia({ prefix: '/api/products' }).use(authentication(ctx)).post(
+    '/bulk',
+    async ({ userId, body }): Promise<BulkAnswer> => {
       const ids = [...new Set(body.ids)];
       // An id that cannot be one of ours is simply not found, without a query.
       if (!ids.every(isId)) throw new DomainError(PRODUCT_NOT_FOUND, 404);
       switch (body.action) {
         case 'delete':
-          await runAll(userId, ids.map((productId) => ({ type: 'Remove', productId, userId })));
+          await runAll(
+            userId,
+            ids.map((productId) => ({ type: 'Remove', productId, userId })),
+          );
           return { action: 'delete', count: ids.length };
         case 'set-threshold': {
           const alertRule = body.threshold as AlertRule;
-          const changed = await runAll(userId, ids.map((productId) => ({ type: 'SetAlertRule', productId, userId, alertRule })));
+          const changed = await runAll(
+            userId,
+            ids.map((productId) => ({ type: 'SetAlertRule', productId, userId, alertRule })),
+          );
           return { action: 'set-threshold', count: ids.length, changed };
         }
         case 'check-now': {
@@ -72,11 +81,17 @@ export function productBulkRoutes(ctx: AppContext) {
           const products = chosen.filter((p) => !p.beyondPlan).map(({ productId, url }) => ({ productId, url }));
           const queued = await queueChecksPolitely(ctx.sql, userId, products);
           const hosts = [...new Set(products.map((p) => hostOf(p.url)))];
-          const resting = new Set((await ctx.sql<{ host: string }[]>`
-            SELECT host FROM host_backoff WHERE host = ANY(${hosts}::text[]) AND until > now()`).map((r) => r.host));
+          const resting = new Set(
+            (
+              await ctx.sql<{ host: string }[]>`
+            SELECT host FROM host_backoff WHERE host = ANY(${hosts}::text[]) AND until > now()`
+            ).map((r) => r.host),
+          );
           const paused = products.filter((p) => resting.has(hostOf(p.url) ?? '')).length;
           return { action: 'check-now', count: ids.length, queued, paused, beyondPlan: chosen.length - products.length };
         }
       }
-    }, { signedIn: true, body: BulkBody });
+    },
+    { signedIn: true, body: BulkBody },
+  );
 }

@@ -34,7 +34,12 @@ export type ValidRow = { line: number; name: string; url: string; selector: stri
 
 /** The whole file is refused: no header, a missing column, too many rows, text that is not CSV. */
 export class CsvFileError extends Error {
-  constructor(message: string, readonly errors: CsvError[] = []) { super(message); }
+  constructor(
+    message: string,
+    readonly errors: CsvError[] = [],
+  ) {
+    super(message);
+  }
 }
 
 const THRESHOLD_MESSAGE = 'Threshold must be empty, none, any, or a drop in percent from -0 to -100 (such as -10)';
@@ -81,7 +86,10 @@ export function readProductsCsv(text: string): CsvRow[] {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, {
-      bom: true, info: true, relax_column_count: true, skip_records_with_empty_values: true,
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      skip_records_with_empty_values: true,
       // A quote inside an unquoted cell (12" pan, div[data-x="1"]) is kept as written, as spreadsheets read it.
       relax_quotes: true,
       record_delimiter: ['\r\n', '\n', '\r'],
@@ -111,13 +119,18 @@ export function readProductsCsv(text: string): CsvRow[] {
     at[column] = index;
   }
   if (rest.length > MAX_IMPORT_ROWS) {
-    throw new CsvFileError(`The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} products. Split it into files of at most ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} rows.`);
+    throw new CsvFileError(
+      `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} products. Split it into files of at most ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} rows.`,
+    );
   }
   return rest.map(({ record, info }) => {
     const cell = (column: ImportColumn) => record[at[column]] ?? '';
     return {
       line: info.lines - lineBreaks(record.join('')),
-      name: unneutralised(cell('name')), url: unneutralised(cell('url')), selector: unneutralised(cell('selector')), threshold: cell('threshold'),
+      name: unneutralised(cell('name')),
+      url: unneutralised(cell('url')),
+      selector: unneutralised(cell('selector')),
+      threshold: cell('threshold'),
     };
   });
 }
@@ -133,7 +146,8 @@ export function validateRows(rows: CsvRow[], uncheckableReason: (url: string) =>
   for (const row of rows) {
     const rowErrors: CsvError[] = [];
     for (const column of IMPORT_COLUMNS) {
-      if (!isStorableText(row[column])) rowErrors.push({ line: row.line, column, message: 'Contains characters that cannot be stored (NUL or broken Unicode)' });
+      if (!isStorableText(row[column]))
+        rowErrors.push({ line: row.line, column, message: 'Contains characters that cannot be stored (NUL or broken Unicode)' });
     }
     const parsed = AddProductBody.omit({ threshold: true }).safeParse({ name: row.name, url: row.url, selector: row.selector });
     if (!parsed.success) {
@@ -154,20 +168,37 @@ export function validateRows(rows: CsvRow[], uncheckableReason: (url: string) =>
 
 /** One product as a row of the export, in EXPORT_COLUMNS order. */
 export type ExportProduct = {
-  name: string; url: string; selector: string; alertRule: AlertRule;
-  currentPrice: number | null; currency: string; lastChecked: string | null; checkStatus: string;
+  name: string;
+  url: string;
+  selector: string;
+  alertRule: AlertRule;
+  currentPrice: number | null;
+  currency: string;
+  lastChecked: string | null;
+  checkStatus: string;
 };
 
 /** Rows of the export as CSV text (with the header when `header`), quoted as RFC 4180 asks. */
 export function productsCsv(products: ExportProduct[], header: boolean): string {
-  return stringify(products.map((p) => [
-    neutralised(p.name), neutralised(p.url), neutralised(p.selector), thresholdText(p.alertRule),
-    p.currentPrice === null ? '' : String(p.currentPrice), neutralised(p.currency), p.lastChecked ?? '', p.checkStatus,
-  ]), {
-    header, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows',
-    // The stringifier quotes a cell holding its own record delimiter (CRLF); a lone LF or CR needs quotes too.
-    quoted_match: /[\r\n]/,
-  });
+  return stringify(
+    products.map((p) => [
+      neutralised(p.name),
+      neutralised(p.url),
+      neutralised(p.selector),
+      thresholdText(p.alertRule),
+      p.currentPrice === null ? '' : String(p.currentPrice),
+      neutralised(p.currency),
+      p.lastChecked ?? '',
+      p.checkStatus,
+    ]),
+    {
+      header,
+      columns: [...EXPORT_COLUMNS],
+      record_delimiter: 'windows',
+      // The stringifier quotes a cell holding its own record delimiter (CRLF); a lone LF or CR needs quotes too.
+      quoted_match: /[\r\n]/,
+    },
+  );
 }
 
 export type Duplicate = { line: number; url: string; reason: 'tracked' | 'repeated' };
@@ -186,7 +217,10 @@ export function withoutDuplicates(rows: ValidRow[], trackedUrls: readonly string
     const address = normaliseAddress(row.url);
     if (tracked.has(address)) duplicates.push({ line: row.line, url: row.url, reason: 'tracked' });
     else if (seen.has(address)) duplicates.push({ line: row.line, url: row.url, reason: 'repeated' });
-    else { seen.add(address); create.push(row); }
+    else {
+      seen.add(address);
+      create.push(row);
+    }
   }
   return { create, duplicates };
 }

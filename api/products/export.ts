@@ -10,8 +10,15 @@ import { productsCsv, type ExportProduct } from './csv.ts';
 const PAGE = 500;
 
 type Row = {
-  id: string; name: string; url: string; selector: string; alert_rule: AlertRule; current_price: number | null;
-  currency: string; last_checked: Date | null; last_check_status: 'ok' | 'failed' | null;
+  id: string;
+  name: string;
+  url: string;
+  selector: string;
+  alert_rule: AlertRule;
+  current_price: number | null;
+  currency: string;
+  last_checked: Date | null;
+  last_check_status: 'ok' | 'failed' | null;
   /** created_at as PostgreSQL writes it: to the microsecond, which a JavaScript date would round off. */
   created_key: string;
 };
@@ -29,8 +36,13 @@ async function page(sql: Sql, userId: string, after: After | null): Promise<Row[
 }
 
 const exported = (row: Row): ExportProduct => ({
-  name: row.name, url: row.url, selector: row.selector, alertRule: row.alert_rule,
-  currentPrice: row.current_price, currency: row.currency, lastChecked: row.last_checked?.toISOString() ?? null,
+  name: row.name,
+  url: row.url,
+  selector: row.selector,
+  alertRule: row.alert_rule,
+  currentPrice: row.current_price,
+  currency: row.currency,
+  lastChecked: row.last_checked?.toISOString() ?? null,
   checkStatus: row.last_check_status === null ? 'pending' : row.last_check_status === 'ok' ? 'ok' : 'failing',
 });
 
@@ -39,9 +51,9 @@ const exported = (row: Row): ExportProduct => ({
  * csv.ts), streamed a page of rows at a time, so a large catalogue is never one string in memory.
  */
 export function productExportRoutes(ctx: AppContext) {
-  return new Elysia({ prefix: '/api/products' })
-    .use(authentication(ctx))
-    .get('/export.csv', ({ userId }) => {
+  return new Elysia({ prefix: '/api/products' }).use(authentication(ctx)).get(
+    '/export.csv',
+    ({ userId }) => {
       const encoder = new TextEncoder();
       let after: After | null = null;
       let header = true;
@@ -64,5 +76,7 @@ export function productExportRoutes(ctx: AppContext) {
           'cache-control': 'no-store',
         },
       });
-    }, { signedIn: true });
+    },
+    { signedIn: true },
+  );
 }

@@ -28,10 +28,13 @@ async function proUser() {
 }
 
 const request = (user: User | null, method: string, path: string, init: { body?: BodyInit; type?: string; headers?: Record<string, string> } = {}) =>
-  app.handle(new Request(new URL(path, ORIGIN), {
-    method, body: init.body,
-    headers: { origin: ORIGIN, ...(user ? { cookie: user.cookie } : {}), ...(init.type ? { 'content-type': init.type } : {}), ...init.headers },
-  }));
+  app.handle(
+    new Request(new URL(path, ORIGIN), {
+      method,
+      body: init.body,
+      headers: { origin: ORIGIN, ...(user ? { cookie: user.cookie } : {}), ...(init.type ? { 'content-type': init.type } : {}), ...init.headers },
+    }),
+  );
 const importCsv = (user: User, csv: string | Uint8Array<ArrayBuffer>, opts: { dryRun?: boolean; type?: string } = {}) =>
   request(user, 'POST', `/api/products/import${opts.dryRun ? '?dryRun=1' : ''}`, { body: csv, type: opts.type ?? 'text/csv' });
 const bulk = (user: User, body: unknown) => request(user, 'POST', '/api/products/bulk', { body: JSON.stringify(body), type: 'application/json' });
@@ -46,7 +49,10 @@ const rowsFor = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) =>
 describe('import', () => {
   test('creates every row (201) with the details as written, quotes and all; the list shows them', async () => {
     const user = await signedIn();
-    const res = await importCsv(user, '\uFEFFname,url,selector,threshold,notes\r\n"Kettle, ""steel""",https://shop.example/kettle,".price",-10,first\r\n\r\n"Lamp\r\nlarge",https://shop.example/lamp,span.p,any,\r\n');
+    const res = await importCsv(
+      user,
+      '\uFEFFname,url,selector,threshold,notes\r\n"Kettle, ""steel""",https://shop.example/kettle,".price",-10,first\r\n\r\n"Lamp\r\nlarge",https://shop.example/lamp,span.p,any,\r\n',
+    );
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ created: 2, skipped: 0, duplicates: [] });
     const products = await list(user);
@@ -59,12 +65,15 @@ describe('import', () => {
   test('any invalid row imports nothing: 400 naming every bad line and column; a record spanning lines is reported where it starts', async () => {
     const user = await signedIn();
     const before = await eventCount();
-    const res = await importCsv(user, csvOf(
-      'Good,https://shop.example/good,.p,none',
-      '"Two\nlines",notaurl,.p,none',
-      ',https://shop.example/x,,-300',
-      'Private,http://169.254.169.254/latest,.p,none',
-    ));
+    const res = await importCsv(
+      user,
+      csvOf(
+        'Good,https://shop.example/good,.p,none',
+        '"Two\nlines",notaurl,.p,none',
+        ',https://shop.example/x,,-300',
+        'Private,http://169.254.169.254/latest,.p,none',
+      ),
+    );
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.message).toBe('3 rows have errors. Nothing was imported.');
@@ -94,14 +103,19 @@ describe('import', () => {
   test('duplicates, already tracked and within the file, are skipped and listed', async () => {
     const user = await proUser();
     await importCsv(user, csvOf('Kettle,https://shop.example/kettle,.p,none'));
-    const res = await importCsv(user, csvOf(
-      'Kettle again,HTTPS://SHOP.example/kettle?utm_source=mail,.p,none',
-      'Lamp,https://shop.example/lamp,.p,none',
-      'Lamp twice,https://shop.example/lamp#reviews,.p,none',
-    ));
+    const res = await importCsv(
+      user,
+      csvOf(
+        'Kettle again,HTTPS://SHOP.example/kettle?utm_source=mail,.p,none',
+        'Lamp,https://shop.example/lamp,.p,none',
+        'Lamp twice,https://shop.example/lamp#reviews,.p,none',
+      ),
+    );
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({
-      created: 1, skipped: 2, duplicates: [
+      created: 1,
+      skipped: 2,
+      duplicates: [
         { line: 2, url: 'HTTPS://SHOP.example/kettle?utm_source=mail', reason: 'tracked' },
         { line: 4, url: 'https://shop.example/lamp#reviews', reason: 'repeated' },
       ],
@@ -116,10 +130,15 @@ describe('import', () => {
   test('a dry run answers the same checks with a preview and writes nothing', async () => {
     const user = await signedIn();
     const before = await eventCount();
-    const res = await importCsv(user, csvOf('A,https://shop.example/a,.p,-5', 'B,https://shop.example/b,.p,none', 'B,https://shop.example/b,.p,none'), { dryRun: true });
+    const res = await importCsv(user, csvOf('A,https://shop.example/a,.p,-5', 'B,https://shop.example/b,.p,none', 'B,https://shop.example/b,.p,none'), {
+      dryRun: true,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      dryRun: true, created: 2, skipped: 1, duplicates: [{ line: 4, url: 'https://shop.example/b', reason: 'repeated' }],
+      dryRun: true,
+      created: 2,
+      skipped: 1,
+      duplicates: [{ line: 4, url: 'https://shop.example/b', reason: 'repeated' }],
       preview: [
         { line: 2, name: 'A', url: 'https://shop.example/a', selector: '.p', threshold: '-5' },
         { line: 3, name: 'B', url: 'https://shop.example/b', selector: '.p', threshold: 'none' },
@@ -176,7 +195,10 @@ describe('import', () => {
     const jobs = await ctx.sql<{ host: string; due: number }[]>`
       SELECT j.host, extract(epoch FROM j.run_at - now()) AS due FROM check_jobs j JOIN products p ON p.id = j.product_id WHERE p.user_id = ${user.userId}`;
     expect(jobs).toHaveLength(21);
-    const shop = jobs.filter((j) => j.host === 'shop.example').map((j) => Number(j.due)).sort((a, b) => a - b);
+    const shop = jobs
+      .filter((j) => j.host === 'shop.example')
+      .map((j) => Number(j.due))
+      .sort((a, b) => a - b);
     expect(shop.filter((due) => due <= 0.5).length).toBeLessThanOrEqual(1);
     expect(shop.at(-1)! - shop[0]!).toBeGreaterThan(18);
     expect(Number(jobs.find((j) => j.host === 'other.example')!.due)).toBeLessThanOrEqual(0.5);
@@ -187,10 +209,20 @@ describe('import', () => {
     const big = csvOf(...Array.from({ length: 30_000 }, (_, i) => `Product ${i} ${'x'.repeat(60)},https://shop.example/${i},.price,none`));
     expect(big.length).toBeGreaterThan(3 * 1024 * 1024 - 1);
     expect((await importCsv(user, big)).status).toBe(413);
-    const chunked = new ReadableStream({ start(c) { for (let i = 0; i < 48; i++) c.enqueue(new TextEncoder().encode('x'.repeat(64 * 1024))); c.close(); } });
-    const res = await app.handle(new Request(`${ORIGIN}/api/products/import`, {
-      method: 'POST', body: chunked, headers: { cookie: user.cookie, origin: ORIGIN, 'content-type': 'text/csv' }, duplex: 'half',
-    } as RequestInit));
+    const chunked = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 48; i++) c.enqueue(new TextEncoder().encode('x'.repeat(64 * 1024)));
+        c.close();
+      },
+    });
+    const res = await app.handle(
+      new Request(`${ORIGIN}/api/products/import`, {
+        method: 'POST',
+        body: chunked,
+        headers: { cookie: user.cookie, origin: ORIGIN, 'content-type': 'text/csv' },
+        duplex: 'half',
+      } as RequestInit),
+    );
     expect(res.status).toBe(413);
     for (const type of ['application/json', 'text/plain', 'multipart/form-data; boundary=x']) {
       const refused = await importCsv(user, csvOf('A,https://shop.example/a,.p,none'), { type });
@@ -202,9 +234,13 @@ describe('import', () => {
     expect((await importCsv(user, latin1)).status).toBe(400);
     expect((await request(null, 'POST', '/api/products/import', { body: csvOf(), type: 'text/csv' })).status).toBe(401);
     // A request from another site is refused like every other change.
-    const foreign = await app.handle(new Request(`${ORIGIN}/api/products/import`, {
-      method: 'POST', body: csvOf('A,https://shop.example/z,.p,none'), headers: { cookie: user.cookie, origin: 'https://evil.example', 'content-type': 'text/csv' },
-    }));
+    const foreign = await app.handle(
+      new Request(`${ORIGIN}/api/products/import`, {
+        method: 'POST',
+        body: csvOf('A,https://shop.example/z,.p,none'),
+        headers: { cookie: user.cookie, origin: 'https://evil.example', 'content-type': 'text/csv' },
+      }),
+    );
     expect(foreign.status).toBe(403);
   });
 
@@ -216,7 +252,7 @@ describe('import', () => {
 });
 
 describe('export', () => {
-  test('a CSV download of the signed-in user\'s products only, oldest first, threshold as import takes it', async () => {
+  test("a CSV download of the signed-in user's products only, oldest first, threshold as import takes it", async () => {
     const user = await proUser();
     const other = await signedIn();
     await importCsv(other, csvOf('Secret,https://shop.example/secret,.p,none'));
@@ -250,12 +286,28 @@ describe('export', () => {
 
   test('round trip: export, delete all with one bulk request, import the file: the same products back', async () => {
     const user = await proUser();
-    await importCsv(user, csvOf('"Kettle, steel",https://shop.example/kettle,.price,-10', '"Lamp\nlarge",https://shop.example/lamp,div[data-p="1"],any', 'Chair,https://shop.example/chair,.p,',
-      '"=HYPERLINK(""http://x"")",https://shop.example/formula,.p,-5', "''@quoted,https://shop.example/quoted,.p,none"));
+    await importCsv(
+      user,
+      csvOf(
+        '"Kettle, steel",https://shop.example/kettle,.price,-10',
+        '"Lamp\nlarge",https://shop.example/lamp,div[data-p="1"],any',
+        'Chair,https://shop.example/chair,.p,',
+        '"=HYPERLINK(""http://x"")",https://shop.example/formula,.p,-5',
+        "''@quoted,https://shop.example/quoted,.p,none",
+      ),
+    );
     const [chair] = (await list(user)).filter((p) => p.name === 'Chair');
     // A threshold only the edit dialog offers.
-    expect((await request(user, 'PUT', `/api/products/${chair!.id}`, { body: JSON.stringify({ name: 'Chair', url: chair!.url, selector: '.p', threshold: 7.5 }), type: 'application/json' })).status).toBe(200);
-    const shape = (products: ProductItem[]) => products.map((p) => ({ name: p.name, url: p.url, selector: p.selector, alertRule: p.alertRule })).sort((a, b) => a.url.localeCompare(b.url));
+    expect(
+      (
+        await request(user, 'PUT', `/api/products/${chair!.id}`, {
+          body: JSON.stringify({ name: 'Chair', url: chair!.url, selector: '.p', threshold: 7.5 }),
+          type: 'application/json',
+        })
+      ).status,
+    ).toBe(200);
+    const shape = (products: ProductItem[]) =>
+      products.map((p) => ({ name: p.name, url: p.url, selector: p.selector, alertRule: p.alertRule })).sort((a, b) => a.url.localeCompare(b.url));
     const before = await list(user);
     expect(before.map((p) => p.name)).toContain('=HYPERLINK("http://x")');
     expect(before.map((p) => p.name)).toContain("'@quoted");
@@ -311,7 +363,9 @@ describe('bulk actions', () => {
     const resting = (await list(user)).find((p) => p.name === 'Resting')!;
     const res = await bulk(user, { action: 'check-now', ids: [...ids, resting.id] });
     expect(await res.json()).toEqual({ action: 'check-now', count: 6, queued: 6, paused: 1, beyondPlan: 0 });
-    const due = await ctx.sql<{ due: number }[]>`SELECT extract(epoch FROM run_at - now()) AS due FROM check_jobs WHERE product_id = ANY(${ids}::text[]) ORDER BY run_at`;
+    const due = await ctx.sql<
+      { due: number }[]
+    >`SELECT extract(epoch FROM run_at - now()) AS due FROM check_jobs WHERE product_id = ANY(${ids}::text[]) ORDER BY run_at`;
     expect(due).toHaveLength(5);
     expect(Number(due.at(-1)!.due) - Number(due[0]!.due)).toBeGreaterThan(3);
   });
@@ -348,6 +402,9 @@ describe('bulk actions', () => {
       expect(res.status).toBe(400);
       expect((await res.json()).field).toBe(field);
     }
-    expect((await request(null, 'POST', '/api/products/bulk', { body: JSON.stringify({ action: 'delete', ids: [crypto.randomUUID()] }), type: 'application/json' })).status).toBe(401);
+    expect(
+      (await request(null, 'POST', '/api/products/bulk', { body: JSON.stringify({ action: 'delete', ids: [crypto.randomUUID()] }), type: 'application/json' }))
+        .status,
+    ).toBe(401);
   });
 });

@@ -8,10 +8,7 @@ import { fetchOptionsFor } from '../checks/check.ts';
 import { queueChecksPolitely } from '../checks/queue.ts';
 import { handleProductCommands, type ProductCommand } from '../../events/product.ts';
 import type { Checkpoint } from '../../events/store.ts';
-import {
-  CsvFileError, MAX_IMPORT_BYTES, readProductsCsv, validateRows, withoutDuplicates,
-  type CsvError, type CsvRow, type Duplicate,
-} from './csv.ts';
+import { CsvFileError, MAX_IMPORT_BYTES, readProductsCsv, validateRows, withoutDuplicates, type CsvError, type CsvRow, type Duplicate } from './csv.ts';
 import { effectivePlan, liveProductCount, withUserProducts } from './limit.ts';
 import { liveProducts } from './same-page.ts';
 
@@ -23,7 +20,9 @@ const PREVIEW_ROWS = 5;
 const PROJECTION_WAIT_MS = 60_000;
 
 /** `preview` (the first rows as read) comes with a dry run only. */
-export type ImportAnswer = { created: number; skipped: number; duplicates: Duplicate[] } | { dryRun: true; created: number; skipped: number; duplicates: Duplicate[]; preview: CsvRow[] };
+export type ImportAnswer =
+  | { created: number; skipped: number; duplicates: Duplicate[] }
+  | { dryRun: true; created: number; skipped: number; duplicates: Duplicate[]; preview: CsvRow[] };
 type Refusal = { status: 400 | 403; message: string; errors?: CsvError[]; remaining?: number; preview?: CsvRow[] };
 
 const isCsv = (contentType: string | null) => /^\s*(text\/csv|application\/csv)\s*(;|$)/i.test(contentType ?? '');
@@ -49,9 +48,9 @@ const fitMessage = (planName: string, remaining: number, adding: number) =>
 export function productImportRoutes(ctx: AppContext) {
   const uncheckable = (url: string) => uncheckableUrlReason(url, fetchOptionsFor(ctx.config, url));
 
-  return new Elysia({ prefix: '/api/products' })
-    .use(authentication(ctx))
-    .post('/import', async ({ request, userId, set }) => {
+  return new Elysia({ prefix: '/api/products' }).use(authentication(ctx)).post(
+    '/import',
+    async ({ request, userId, set }) => {
       if (!isCsv(request.headers.get('content-type'))) throw new DomainError('Send the file as CSV (Content-Type: text/csv).', 415);
       const dryRun = ['1', 'true'].includes(new URL(request.url).searchParams.get('dryRun') ?? '');
       const text = utf8(await readBodyBytes(request, MAX_IMPORT_BYTES));
@@ -112,5 +111,7 @@ export function productImportRoutes(ctx: AppContext) {
       const counts = { created: create.length, skipped: duplicates.length, duplicates };
       const answer: ImportAnswer = dryRun ? { dryRun: true, ...counts, preview } : counts;
       return answer;
-    }, { signedIn: true, parse: 'none' });
+    },
+    { signedIn: true, parse: 'none' },
+  );
 }

@@ -3,7 +3,17 @@ import { parseManualPrice, PRICE_DECIMALS, PRICE_NOT_POSITIVE, PRICE_REQUIRED, P
 
 describe('parseManualPrice', () => {
   test('prices with up to 2 decimals, as text or number', () => {
-    for (const [input, price] of [['12.99', 12.99], [' 10 ', 10], ['12.', 12], ['.5', 0.5], ['0.01', 0.01], ['007', 7], [24.99, 24.99], [3, 3], ['1000000000', 1e9]] as const) {
+    for (const [input, price] of [
+      ['12.99', 12.99],
+      [' 10 ', 10],
+      ['12.', 12],
+      ['.5', 0.5],
+      ['0.01', 0.01],
+      ['007', 7],
+      [24.99, 24.99],
+      [3, 3],
+      ['1000000000', 1e9],
+    ] as const) {
       expect(parseManualPrice(input)).toEqual({ price });
     }
   });

@@ -15,20 +15,28 @@ beforeAll(async () => {
 afterAll(() => ctx.close(), SETUP_TIMEOUT);
 
 const send = (cookie: string, method: string, path: string, body?: unknown) =>
-  app.handle(new Request(new URL(path, ORIGIN), {
-    method, body: body === undefined ? undefined : JSON.stringify(body),
-    headers: { cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-  }));
+  app.handle(
+    new Request(new URL(path, ORIGIN), {
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { cookie, origin: ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    }),
+  );
 
 test.skipIf(!usingPostgresServer())('a price set by hand shows at once while other sessions leave write transactions open on the server', async () => {
   const { cookie } = await signInDemo(app, ORIGIN);
-  const added = await (await send(cookie, 'POST', '/api/products', { name: 'Kettle', url: 'https://shop.example/kettle', selector: '.price', threshold: 'none' })).json();
+  const added = await (
+    await send(cookie, 'POST', '/api/products', { name: 'Kettle', url: 'https://shop.example/kettle', selector: '.price', threshold: 'none' })
+  ).json();
   // A forgotten session in another database, and one in this database with a transaction id (a writer that does not append).
   const other = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
   const elsewhere = await other.reserve();
   const here = await ctx.sql.reserve();
   try {
-    for (const session of [elsewhere, here]) { await session`BEGIN`; await session`SELECT pg_current_xact_id()`; }
+    for (const session of [elsewhere, here]) {
+      await session`BEGIN`;
+      await session`SELECT pg_current_xact_id()`;
+    }
     const started = Date.now();
     expect((await send(cookie, 'POST', `/api/products/${added.id}/update-price`, { price: '12.5' })).status).toBe(200);
     const listed = await (await send(cookie, 'GET', '/api/products')).json();
@@ -36,7 +44,10 @@ test.skipIf(!usingPostgresServer())('a price set by hand shows at once while oth
     // Read-your-writes did not wait for those transactions (it gives up after 10 s).
     expect(Date.now() - started).toBeLessThan(5_000);
   } finally {
-    for (const session of [elsewhere, here]) { await session`ROLLBACK`.catch(() => {}); session.release(); }
+    for (const session of [elsewhere, here]) {
+      await session`ROLLBACK`.catch(() => {});
+      session.release();
+    }
     await other.end();
   }
 });

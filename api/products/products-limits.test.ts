@@ -54,7 +54,8 @@ describe('products API: one product per page', () => {
   });
 
   test("another user's product is not found, even at a page the caller tracks", async () => {
-    const owner = await signedIn(), other = await signedIn();
+    const owner = await signedIn(),
+      other = await signedIn();
     const theirs = await add(owner, page('Theirs'));
     await add(other, page('Mine'));
     const res = await send(other, 'PUT', `/api/products/${theirs.id}`, page('Mine', { threshold: 10 }));
@@ -67,8 +68,13 @@ describe.skipIf(!usingPostgresServer())('products API: one product per page unde
     for (let round = 0; round < 3; round++) {
       const user = await signedIn();
       await api.ctx.sql`UPDATE users SET plan = 'pro' WHERE id = ${user.userId}`;
-      const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-        send(user, 'POST', '/api/products', page(`Same ${i}`, { url: i % 2 ? 'https://shop.example/same' : 'https://SHOP.example/same#x' })).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          send(user, 'POST', '/api/products', page(`Same ${i}`, { url: i % 2 ? 'https://shop.example/same' : 'https://SHOP.example/same#x' })).then(
+            (r) => r.status,
+          ),
+        ),
+      );
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s === 409)).toHaveLength(9);
       expect(await list(user)).toHaveLength(1);
@@ -90,7 +96,8 @@ describe.skipIf(!usingPostgresServer())('products API: one product per page unde
 
   test('the address check uses the index on the log', async () => {
     const plan = (await api.ctx.sql`EXPLAIN SELECT * FROM events WHERE data->>'userId' = 'x' AND type IN ('ProductAdded', 'ProductEdited', 'ProductRemoved')`)
-      .map((r) => r['QUERY PLAN']).join('\n');
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
     // Each month's partition has its copy of the index, named after it (events_2026_11_product_details_by_user).
     expect(plan).toContain('_product_details_by_user');
     expect(plan).not.toContain('Seq Scan');
@@ -143,8 +150,9 @@ describe('products API: plan limits', () => {
     const starter = await signedIn();
     await api.ctx.sql`UPDATE users SET plan = 'starter' WHERE id = ${starter.userId}`;
     for (let i = 0; i < 25; i++) await add(starter, page(`S${i}`));
-    expect(await send(starter, 'POST', '/api/products', kettle).then((r) => r.json()))
-      .toEqual({ message: 'Your Starter plan allows 25 products. Upgrade your plan to add more.' });
+    expect(await send(starter, 'POST', '/api/products', kettle).then((r) => r.json())).toEqual({
+      message: 'Your Starter plan allows 25 products. Upgrade your plan to add more.',
+    });
   });
 });
 
@@ -164,7 +172,8 @@ describe.skipIf(!usingPostgresServer())('products API: plan limit under concurre
   test('10 concurrent adds one below the limit: exactly 1 succeeds, several rounds', async () => {
     for (let round = 0; round < 5; round++) {
       const user = await signedIn();
-      await add(user); await add(user, page('Second'));
+      await add(user);
+      await add(user, page('Second'));
       const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => send(user, 'POST', '/api/products', page(`C${i}`)).then((r) => r.status)));
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(await addedBy(user.userId)).toBe(3);
@@ -179,15 +188,20 @@ describe.skipIf(!usingPostgresServer())('products API: plan limit under concurre
       ...Array.from({ length: 10 }, (_, i) => send(user, 'POST', '/api/products', page(`N${i}`))),
     ]);
     expect((await list(user)).length).toBeLessThanOrEqual(3);
-    const live = Number((await api.ctx.sql`
+    const live = Number(
+      (
+        await api.ctx.sql`
       SELECT count(*) FILTER (WHERE type = 'ProductAdded') - count(*) FILTER (WHERE type = 'ProductRemoved') AS n
-      FROM events WHERE data->>'userId' = ${user.userId}`)[0]!.n);
+      FROM events WHERE data->>'userId' = ${user.userId}`
+      )[0]!.n,
+    );
     expect(live).toBe((await list(user)).length);
   });
 
   test('the limit count uses the index on the log', async () => {
     const plan = (await api.ctx.sql`EXPLAIN SELECT count(*) FROM events WHERE data->>'userId' = 'x' AND type IN ('ProductAdded', 'ProductRemoved')`)
-      .map((r) => r['QUERY PLAN']).join('\n');
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
     expect(plan).toContain('_product_lifecycle_by_user');
     expect(plan).not.toContain('Seq Scan');
   });

@@ -37,15 +37,26 @@ describe('products API: prices', () => {
 
   test("a price typed in is in the product's currency, else in the user's currency setting", async () => {
     const user = await signedIn();
-    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'USD', timezone: 'America/New_York' };
+    const settings = {
+      emailNotifications: true,
+      priceDropAlerts: true,
+      weeklyReports: false,
+      checkFrequency: 'daily',
+      currency: 'USD',
+      timezone: 'America/New_York',
+    };
     expect((await send(user, 'PUT', '/api/settings', settings)).status).toBe(200);
     const { id: unpriced } = await add(user, page('Unpriced'));
     expect(await (await send(user, 'POST', `/api/products/${unpriced}/update-price`, { price: '.5' })).json()).toEqual({ price: 0.5, currency: 'USD' });
     const { id: euro } = await add(user, page('Euro'));
     await record({ ...observed(euro, 10), observation: { ...(observed(euro, 10) as any).observation, currency: 'EUR' } } as ProductCommand);
     expect(await (await send(user, 'POST', `/api/products/${euro}/update-price`, { price: '9.99' })).json()).toEqual({ price: 9.99, currency: 'EUR' });
-    const points = await api.ctx.sql`SELECT product_id, price, currency FROM price_points WHERE source = 'manual' AND user_id = ${user.userId} ORDER BY event_position`;
-    expect(points.map((p) => ({ ...p }))).toEqual([{ product_id: unpriced, price: 0.5, currency: 'USD' }, { product_id: euro, price: 9.99, currency: 'EUR' }]);
+    const points = await api.ctx
+      .sql`SELECT product_id, price, currency FROM price_points WHERE source = 'manual' AND user_id = ${user.userId} ORDER BY event_position`;
+    expect(points.map((p) => ({ ...p }))).toEqual([
+      { product_id: unpriced, price: 0.5, currency: 'USD' },
+      { product_id: euro, price: 9.99, currency: 'EUR' },
+    ]);
     expect(Object.fromEntries((await list(user)).map((p) => [p.name, p.currency]))).toEqual({ Unpriced: 'USD', Euro: 'EUR' });
   });
 
@@ -56,20 +67,42 @@ describe('products API: prices', () => {
 
     const pricedAt = hoursAgo(2);
     await record(observed(id, 25, pricedAt));
-    expect((await list(user))[0]).toMatchObject({ checkStatus: 'ok', lastFailure: null, currentPrice: 25, lastPriceAt: pricedAt, priceSource: 'structured-data' });
+    expect((await list(user))[0]).toMatchObject({
+      checkStatus: 'ok',
+      lastFailure: null,
+      currentPrice: 25,
+      lastPriceAt: pricedAt,
+      priceSource: 'structured-data',
+    });
 
     const failedCheck = failed(id, 'The shop took too long to answer.');
     await record(failedCheck);
     const firstFailure = (failedCheck as Extract<ProductCommand, { type: 'RecordFailure' }>).failure.attemptedAt;
     expect((await list(user))[0]).toMatchObject({
-      checkStatus: 'failing', currentPrice: 25, lastPriceAt: pricedAt, priceSource: 'structured-data',
+      checkStatus: 'failing',
+      currentPrice: 25,
+      lastPriceAt: pricedAt,
+      priceSource: 'structured-data',
       lastFailure: { code: 'selector_no_match', message: 'The shop took too long to answer.', at: firstFailure },
     });
     // The last failure since the last success.
     const blockedAt = new Date().toISOString();
-    await record({ type: 'RecordFailure', productId: id, failure: { code: 'blocked', reason: 'The shop refused the check (Cloudflare).', httpStatus: 403, url: kettle.url, attemptedAt: blockedAt, availability: null } });
+    await record({
+      type: 'RecordFailure',
+      productId: id,
+      failure: {
+        code: 'blocked',
+        reason: 'The shop refused the check (Cloudflare).',
+        httpStatus: 403,
+        url: kettle.url,
+        attemptedAt: blockedAt,
+        availability: null,
+      },
+    });
     expect((await list(user))[0]).toMatchObject({
-      checkStatus: 'failing', currentPrice: 25, lastPriceAt: pricedAt,
+      checkStatus: 'failing',
+      currentPrice: 25,
+      lastPriceAt: pricedAt,
       lastFailure: { code: 'blocked', message: 'The shop refused the check (Cloudflare).', at: blockedAt },
     });
 
@@ -77,7 +110,11 @@ describe('products API: prices', () => {
     await send(user, 'POST', `/api/products/${id}/update-price`, { price: '24' });
     expect((await list(user))[0]).toMatchObject({ checkStatus: 'failing', lastFailure: { code: 'blocked' }, currentPrice: 24, priceSource: 'manual' });
 
-    await record({ type: 'RecordObservation', productId: id, observation: { ...(observed(id, 23) as any).observation, source: 'selector', selector: '.price' } });
+    await record({
+      type: 'RecordObservation',
+      productId: id,
+      observation: { ...(observed(id, 23) as any).observation, source: 'selector', selector: '.price' },
+    });
     expect((await list(user))[0]).toMatchObject({ checkStatus: 'ok', lastFailure: null, currentPrice: 23, priceSource: 'selector' });
   });
 
@@ -89,7 +126,14 @@ describe('products API: prices', () => {
     await record({ ...observed(unstated, 10), observation: { ...(observed(unstated, 10) as any).observation, currency: null } } as ProductCommand);
     const currencies = async () => Object.fromEntries((await list(user)).map((p) => [p.name, p.currency]));
     expect(await currencies()).toEqual({ Stated: 'GBP', Unstated: 'GBP' });
-    const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'USD', timezone: 'America/New_York' };
+    const settings = {
+      emailNotifications: true,
+      priceDropAlerts: true,
+      weeklyReports: false,
+      checkFrequency: 'daily',
+      currency: 'USD',
+      timezone: 'America/New_York',
+    };
     expect((await send(user, 'PUT', '/api/settings', settings)).status).toBe(200);
     expect(await currencies()).toEqual({ Stated: 'GBP', Unstated: 'USD' });
   });
@@ -117,18 +161,27 @@ describe('products API: prices', () => {
   test('failed checks keep the last good price; three in a row make the product inactive until the next success', async () => {
     const user = await signedIn();
     const { id } = await add(user);
-    await record({ ...observed(id, 25), observation: { ...(observed(id, 25) as any).observation, imageUrl: 'https://shop.example/k.jpg', currency: null } } as ProductCommand);
+    await record({
+      ...observed(id, 25),
+      observation: { ...(observed(id, 25) as any).observation, imageUrl: 'https://shop.example/k.jpg', currency: null },
+    } as ProductCommand);
     await record(failed(id));
     await record(failed(id));
     let [product] = await list(user);
-    expect(product).toMatchObject({ currentPrice: 25, imageUrl: 'https://shop.example/k.jpg', isActive: true, lastCheckStatus: 'failed', lastCheckError: 'The price element was not found on the page.' });
+    expect(product).toMatchObject({
+      currentPrice: 25,
+      imageUrl: 'https://shop.example/k.jpg',
+      isActive: true,
+      lastCheckStatus: 'failed',
+      lastCheckError: 'The price element was not found on the page.',
+    });
     await record(failed(id, 'The shop took too long to answer.'));
     [product] = await list(user);
     expect(product).toMatchObject({ currentPrice: 25, isActive: false, lastCheckStatus: 'failed', lastCheckError: 'The shop took too long to answer.' });
     await record(observed(id, 26));
     [product] = await list(user);
     expect(product).toMatchObject({ currentPrice: 26, currency: 'GBP', isActive: true, lastCheckStatus: 'ok', lastCheckError: null });
-    const [{ n }] = await api.ctx.sql`SELECT count(*)::int AS n FROM price_points WHERE product_id = ${id}` as any;
+    const [{ n }] = (await api.ctx.sql`SELECT count(*)::int AS n FROM price_points WHERE product_id = ${id}`) as any;
     expect(n).toBe(2);
   });
 
@@ -189,7 +242,9 @@ describe('products API: prices', () => {
     await send(user, 'DELETE', `/api/products/${id}`);
     expect(handleProductCommand(api.ctx.store, observed(id, 11))).rejects.toThrow('Product not found');
     for (const table of ['products', 'price_points', 'price_changes']) {
-      const [{ n }] = await api.ctx.sql.unsafe(`SELECT count(*)::int AS n FROM ${table} WHERE ${table === 'products' ? 'id' : 'product_id'} = $1`, [id]) as any;
+      const [{ n }] = (await api.ctx.sql.unsafe(`SELECT count(*)::int AS n FROM ${table} WHERE ${table === 'products' ? 'id' : 'product_id'} = $1`, [
+        id,
+      ])) as any;
       expect(n).toBe(0);
     }
   });
@@ -218,7 +273,10 @@ describe('products projection', () => {
           change_percent double precision NOT NULL, threshold_percent double precision, trigger_position bigint NOT NULL,
           is_read boolean NOT NULL DEFAULT false, read_at timestamptz, created_at timestamptz NOT NULL);
         INSERT INTO products (id, user_id, name, url, selector, alert_rule, created_at, updated_at) VALUES ('p', 'u', 'n', 'https://x.io', '.p', '{}', now(), now());`);
-      for (let i = 0; i < 2; i++) { await tx.unsafe(productsProjection.ddl); await tx.unsafe(alertsProjection.ddl); } // and again, as every start does
+      for (let i = 0; i < 2; i++) {
+        await tx.unsafe(productsProjection.ddl);
+        await tx.unsafe(alertsProjection.ddl);
+      } // and again, as every start does
       await tx`UPDATE products SET current_price = 0 WHERE id = 'p'`;
       await tx`INSERT INTO price_points VALUES (1, 'p', 'u', 0, 'GBP', 'json-ld', now())`;
       await tx`INSERT INTO price_changes VALUES (2, 'p', 'u', 0, 5, NULL, now())`;

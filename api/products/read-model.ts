@@ -47,13 +47,28 @@ export type ProductItem = {
 };
 
 type Row = {
-  id: string; name: string; url: string; selector: string; alert_rule: AlertRule; threshold: number | null;
-  current_price: number | null; currency: string; image_url: string | null; last_checked: Date | null;
-  price_updated_at: Date | null; price_source: string | null;
-  is_active: boolean; last_check_status: 'ok' | 'failed' | null; last_check_error: string | null; created_at: Date;
-  last_check_at: Date | null; last_failure_code: string | null;
-  availability: Availability | null; stock_alerts: boolean;
-  baseline: number | null; checks_paused: boolean;
+  id: string;
+  name: string;
+  url: string;
+  selector: string;
+  alert_rule: AlertRule;
+  threshold: number | null;
+  current_price: number | null;
+  currency: string;
+  image_url: string | null;
+  last_checked: Date | null;
+  price_updated_at: Date | null;
+  price_source: string | null;
+  is_active: boolean;
+  last_check_status: 'ok' | 'failed' | null;
+  last_check_error: string | null;
+  created_at: Date;
+  last_check_at: Date | null;
+  last_failure_code: string | null;
+  availability: Availability | null;
+  stock_alerts: boolean;
+  baseline: number | null;
+  checks_paused: boolean;
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -68,17 +83,30 @@ function changeOf(baseline: number | null, current: number | null): number | nul
 function toItem(row: Row): ProductItem {
   const { current_price: current, baseline } = row;
   return {
-    id: row.id, name: row.name, url: row.url, selector: row.selector,
-    threshold: row.threshold, alertRule: row.alert_rule,
-    currentPrice: current, lastPriceAt: iso(row.price_updated_at), priceSource: priceSourceOf(row.price_source),
-    currency: row.currency, imageUrl: row.image_url, lastChecked: iso(row.last_checked),
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    selector: row.selector,
+    threshold: row.threshold,
+    alertRule: row.alert_rule,
+    currentPrice: current,
+    lastPriceAt: iso(row.price_updated_at),
+    priceSource: priceSourceOf(row.price_source),
+    currency: row.currency,
+    imageUrl: row.image_url,
+    lastChecked: iso(row.last_checked),
     changePercent: changeOf(baseline, current),
-    isActive: row.is_active, lastCheckStatus: row.last_check_status, lastCheckError: row.last_check_error,
+    isActive: row.is_active,
+    lastCheckStatus: row.last_check_status,
+    lastCheckError: row.last_check_error,
     checkStatus: row.last_check_status === null ? 'pending' : row.last_check_status === 'ok' ? 'ok' : 'failing',
-    lastFailure: row.last_check_status === 'failed'
-      ? { code: row.last_failure_code ?? 'failed', message: row.last_check_error ?? 'The last price check failed.', at: iso(row.last_check_at)! }
-      : null,
-    createdAt: row.created_at.toISOString(), availability: row.availability, stockAlerts: row.stock_alerts,
+    lastFailure:
+      row.last_check_status === 'failed'
+        ? { code: row.last_failure_code ?? 'failed', message: row.last_check_error ?? 'The last price check failed.', at: iso(row.last_check_at)! }
+        : null,
+    createdAt: row.created_at.toISOString(),
+    availability: row.availability,
+    stockAlerts: row.stock_alerts,
     checksPaused: row.checks_paused,
   };
 }

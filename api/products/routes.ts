@@ -34,47 +34,66 @@ export function productsRoutes(ctx: AppContext) {
     .use(authentication(ctx))
     .get('/', ({ request, userId }) => cached(request, userId, 'products', () => readProducts(ctx.sql, userId)), { signedIn: true })
 
-    .post('/', async ({ userId, body, set }) => {
-      assertCheckableUrl(ctx.config, body.url);
-      const productId = crypto.randomUUID();
-      const { threshold: alertRule, ...details } = body;
-      const appended = await withUserProducts(ctx.sql, userId, async (tx) => {
-        await assertPageNotTracked(tx, userId, body.url);
-        await assertBelowProductLimit(tx, userId);
-        return run({ type: 'Add', productId, userId, details: { ...details, alertRule } }, tx);
-      });
-      await caughtUp(appended);
-      await checkSoon(ctx.sql, { productId, userId, url: body.url });
-      set.status = 201;
-      return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
-    }, { signedIn: true, body: AddProductBody })
+    .post(
+      '/',
+      async ({ userId, body, set }) => {
+        assertCheckableUrl(ctx.config, body.url);
+        const productId = crypto.randomUUID();
+        const { threshold: alertRule, ...details } = body;
+        const appended = await withUserProducts(ctx.sql, userId, async (tx) => {
+          await assertPageNotTracked(tx, userId, body.url);
+          await assertBelowProductLimit(tx, userId);
+          return run({ type: 'Add', productId, userId, details: { ...details, alertRule } }, tx);
+        });
+        await caughtUp(appended);
+        await checkSoon(ctx.sql, { productId, userId, url: body.url });
+        set.status = 201;
+        return (await readProduct(ctx.sql, userId, productId)) ?? { id: productId };
+      },
+      { signedIn: true, body: AddProductBody },
+    )
 
-    .put('/:id', async ({ userId, body, params }) => {
-      const productId = productIdOf(params.id);
-      assertCheckableUrl(ctx.config, body.url);
-      const { threshold: alertRule, ...details } = body;
-      const { appended, recheck } = await withUserProducts(ctx.sql, userId, async (tx) => {
-        const before = await assertPageNotTracked(tx, userId, body.url, productId);
-        // A new address or selector is checked at once, as a new product is.
-        return { appended: await run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }, tx), recheck: !before || editNeedsCheck(before, body) };
-      });
-      await caughtUp(appended);
-      const saved = await readProduct(ctx.sql, userId, productId);
-      // A product beyond the plan stays paused at its new address too.
-      if (appended && recheck && !saved?.checksPaused) await checkSoon(ctx.sql, { productId, userId, url: body.url });
-      return saved ?? { id: productId };
-    }, { signedIn: true, body: EditProductBody })
+    .put(
+      '/:id',
+      async ({ userId, body, params }) => {
+        const productId = productIdOf(params.id);
+        assertCheckableUrl(ctx.config, body.url);
+        const { threshold: alertRule, ...details } = body;
+        const { appended, recheck } = await withUserProducts(ctx.sql, userId, async (tx) => {
+          const before = await assertPageNotTracked(tx, userId, body.url, productId);
+          // A new address or selector is checked at once, as a new product is.
+          return {
+            appended: await run({ type: 'Edit', productId, userId, details: { ...details, alertRule } }, tx),
+            recheck: !before || editNeedsCheck(before, body),
+          };
+        });
+        await caughtUp(appended);
+        const saved = await readProduct(ctx.sql, userId, productId);
+        // A product beyond the plan stays paused at its new address too.
+        if (appended && recheck && !saved?.checksPaused) await checkSoon(ctx.sql, { productId, userId, url: body.url });
+        return saved ?? { id: productId };
+      },
+      { signedIn: true, body: EditProductBody },
+    )
 
-    .delete('/:id', async ({ userId, params }) => {
-      const productId = productIdOf(params.id);
-      await caughtUp(await run({ type: 'Remove', productId, userId }));
-      return { success: true, id: productId };
-    }, { signedIn: true })
+    .delete(
+      '/:id',
+      async ({ userId, params }) => {
+        const productId = productIdOf(params.id);
+        await caughtUp(await run({ type: 'Remove', productId, userId }));
+        return { success: true, id: productId };
+      },
+      { signedIn: true },
+    )
 
-    .post('/:id/update-price', async ({ userId, body, params }) => {
-      const productId = productIdOf(params.id);
-      const currency = (await readProduct(ctx.sql, userId, productId))?.currency ?? (await readSettings(ctx.sql, userId)).currency;
-      await caughtUp(await run({ type: 'SetPriceManually', productId, userId, price: body.price, currency }));
-      return { price: body.price, currency };
-    }, { signedIn: true, body: UpdatePriceBody });
+    .post(
+      '/:id/update-price',
+      async ({ userId, body, params }) => {
+        const productId = productIdOf(params.id);
+        const currency = (await readProduct(ctx.sql, userId, productId))?.currency ?? (await readSettings(ctx.sql, userId)).currency;
+        await caughtUp(await run({ type: 'SetPriceManually', productId, userId, price: body.price, currency }));
+        return { price: body.price, currency };
+      },
+      { signedIn: true, body: UpdatePriceBody },
+    );
 }

@@ -20,7 +20,12 @@ export const MAX_SELECTOR = 500;
 export function isRunnableSelector(selector: string): boolean {
   if (selector.length > MAX_SELECTOR) return false;
   // A selector the price checker cannot run would fail every check.
-  try { compileSelector(selector); return true; } catch { return false; }
+  try {
+    compileSelector(selector);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function isWebUrl(text: string): boolean {
@@ -43,14 +48,17 @@ export function assertCheckableUrl(config: Config, url: string): void {
   if (reason) throw new DomainError(`url: ${reason}`, 400, 'url');
 }
 
-const name = z.string({ error: 'Product name is required' }).trim()
+const name = z
+  .string({ error: 'Product name is required' })
+  .trim()
   .min(1, 'Product name is required')
   .max(MAX_NAME, `Product name must be at most ${MAX_NAME} characters`);
 
-const url = z.string({ error: 'Please enter a valid URL' }).trim()
-  .refine(isWebUrl, 'Please enter a valid URL');
+const url = z.string({ error: 'Please enter a valid URL' }).trim().refine(isWebUrl, 'Please enter a valid URL');
 
-const selector = z.string({ error: 'CSS selector is required' }).trim()
+const selector = z
+  .string({ error: 'CSS selector is required' })
+  .trim()
   .min(1, 'CSS selector is required')
   .max(MAX_SELECTOR, `CSS selector must be at most ${MAX_SELECTOR} characters`)
   .refine(isRunnableSelector, 'CSS selector is not valid');
@@ -71,7 +79,9 @@ function addDialogRule(value: string | number | null | undefined): AlertRule | n
     : null;
 }
 
-const addThreshold = z.union([z.string(), z.number()], { error: ADD_THRESHOLD_MESSAGE }).nullish()
+const addThreshold = z
+  .union([z.string(), z.number()], { error: ADD_THRESHOLD_MESSAGE })
+  .nullish()
   .transform((value, ctx) => {
     const rule = addDialogRule(value);
     if (rule) return rule;
@@ -86,7 +96,10 @@ const EDIT_THRESHOLD_MESSAGE = 'Threshold must be a positive number';
  * alerts). 'any' and 'none' are accepted too, and leaving the field out keeps the current rule,
  * so editing a product that alerts on any change does not silently turn its alerts off.
  */
-export const editThreshold = z.union([z.number(), z.enum(['any', 'none'])], { error: EDIT_THRESHOLD_MESSAGE }).nullable().optional()
+export const editThreshold = z
+  .union([z.number(), z.enum(['any', 'none'])], { error: EDIT_THRESHOLD_MESSAGE })
+  .nullable()
+  .optional()
   .transform((value, ctx): AlertRule | undefined => {
     if (value === undefined) return undefined;
     if (value === null || value === 'none') return NONE;

@@ -26,8 +26,13 @@ export function decodeCursor(cursor: string): Checkpoint | null {
 }
 
 export const toFeedEvent = (e: RecordedEvent): FeedEvent => ({
-  cursor: encodeCursor(checkpointOf(e)), position: e.position, stream: e.streamId, version: e.streamVersion,
-  type: e.type, data: e.data as Record<string, unknown>, recordedAt: e.recordedAt.toISOString(),
+  cursor: encodeCursor(checkpointOf(e)),
+  position: e.position,
+  stream: e.streamId,
+  version: e.streamVersion,
+  type: e.type,
+  data: e.data as Record<string, unknown>,
+  recordedAt: e.recordedAt.toISOString(),
 });
 
 /** Up to `limit` events after `after`, and the cursor to ask for the next ones (the same when there are none yet). */

@@ -14,15 +14,23 @@ export function apiKeyRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/api/settings/api-key' })
     .use(authentication(ctx))
     .get('/', ({ userId }) => keyStatus(ctx.sql, userId), { signedIn: true })
-    .post('/', async ({ userId, set }) => {
-      const plan = await effectivePlan(ctx.sql, userId);
-      if (!plan.apiAccess) throw new DomainError(NOT_PRO(plan), 403);
-      const { key, status } = await issueKey(ctx.sql, userId);
-      set.headers['cache-control'] = 'no-store';
-      return { ...status, key };
-    }, { signedIn: true })
-    .delete('/', async ({ userId }) => {
-      await revokeKey(ctx.sql, userId);
-      return keyStatus(ctx.sql, userId);
-    }, { signedIn: true });
+    .post(
+      '/',
+      async ({ userId, set }) => {
+        const plan = await effectivePlan(ctx.sql, userId);
+        if (!plan.apiAccess) throw new DomainError(NOT_PRO(plan), 403);
+        const { key, status } = await issueKey(ctx.sql, userId);
+        set.headers['cache-control'] = 'no-store';
+        return { ...status, key };
+      },
+      { signedIn: true },
+    )
+    .delete(
+      '/',
+      async ({ userId }) => {
+        await revokeKey(ctx.sql, userId);
+        return keyStatus(ctx.sql, userId);
+      },
+      { signedIn: true },
+    );
 }

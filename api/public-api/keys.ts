@@ -30,8 +30,7 @@ const KEY_FORMAT = /^pw_live_[A-Za-z0-9_-]{43}$/;
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 export const maskKey = (last4: string) => `${KEY_PREFIX}${'•'.repeat(8)}${last4}`;
 
-export const NOT_PRO = (plan: Plan) =>
-  `API access comes with the Pro plan; your plan is ${plan.name}. Upgrade on the Billing page to use the API.`;
+export const NOT_PRO = (plan: Plan) => `API access comes with the Pro plan; your plan is ${plan.name}. Upgrade on the Billing page to use the API.`;
 
 export type KeyStatus = {
   hasKey: boolean;
@@ -47,8 +46,11 @@ export async function keyStatus(sql: Sql, userId: string): Promise<KeyStatus> {
     SELECT last4, created_at FROM api_keys WHERE user_id = ${userId} AND revoked_at IS NULL`;
   const plan = await effectivePlan(sql, userId);
   return {
-    hasKey: !!key, maskedKey: key ? maskKey(key.last4) : null, createdAt: key?.created_at.toISOString() ?? null,
-    apiAccess: plan.apiAccess, reason: plan.apiAccess ? null : NOT_PRO(plan),
+    hasKey: !!key,
+    maskedKey: key ? maskKey(key.last4) : null,
+    createdAt: key?.created_at.toISOString() ?? null,
+    apiAccess: plan.apiAccess,
+    reason: plan.apiAccess ? null : NOT_PRO(plan),
   };
 }
 
@@ -62,7 +64,9 @@ const revocationWatchers = new Set<{ keyId: string; revoked: () => void }>();
 export function watchRevocation(keyId: string, revoked: () => void): () => void {
   const watcher = { keyId, revoked };
   revocationWatchers.add(watcher);
-  return () => { revocationWatchers.delete(watcher); };
+  return () => {
+    revocationWatchers.delete(watcher);
+  };
 }
 
 function revoked(keyIds: string[]) {

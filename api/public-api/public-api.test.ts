@@ -14,8 +14,7 @@ const ORIGIN = 'http://localhost:3000';
 const api = useTestApp({ PUBLIC_URL: ORIGIN });
 const { request, signedIn } = api;
 
-const keyCall = (cookie: string, method: 'GET' | 'POST' | 'DELETE') =>
-  request('/api/settings/api-key', { method, headers: { cookie, origin: ORIGIN } });
+const keyCall = (cookie: string, method: 'GET' | 'POST' | 'DELETE') => request('/api/settings/api-key', { method, headers: { cookie, origin: ORIGIN } });
 
 /** A Pro user (on a trial) with an API key. */
 async function proUser() {
@@ -97,13 +96,17 @@ describe('/api/v1', () => {
     expect((await res.json()).message).toContain('Pro plan');
   });
 
-  test('a key reads its owner\'s products, prices, alerts and events only', async () => {
+  test("a key reads its owner's products, prices, alerts and events only", async () => {
     const owner = await proUser();
     const other = await proUser();
     const mine = await addProduct(api.ctx, owner.userId, { name: 'Mine' });
     const theirs = await addProduct(api.ctx, other.userId, { name: 'Theirs' });
     const t0 = Date.parse('2025-01-01T00:00:00Z');
-    await observePrices(api.ctx, mine, owner.userId, [[10, new Date(t0)], [12, new Date(t0 + 3_600_000)], [11, new Date(t0 + 7_200_000)]]);
+    await observePrices(api.ctx, mine, owner.userId, [
+      [10, new Date(t0)],
+      [12, new Date(t0 + 3_600_000)],
+      [11, new Date(t0 + 7_200_000)],
+    ]);
     await observePrices(api.ctx, theirs, other.userId, [[99, new Date(t0)]]);
     await api.ctx.projections.catchUp();
 
@@ -126,7 +129,9 @@ describe('/api/v1', () => {
     const events = await (await v1(owner.key, '/events?limit=1000')).json();
     expect(events.events.length).toBeGreaterThan(0);
     expect(events.events.every((e: { data: { userId: string } }) => e.data.userId === owner.userId)).toBe(true);
-    expect(events.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['UserSignedUp', 'TrialStarted', 'ProductAdded', 'PriceObserved']));
+    expect(events.events.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining(['UserSignedUp', 'TrialStarted', 'ProductAdded', 'PriceObserved']),
+    );
 
     const alerts = await v1(owner.key, '/alerts');
     expect(alerts.status).toBe(200);
@@ -181,7 +186,11 @@ describe('/api/v1', () => {
     const { key, userId } = await proUser();
     const product = await addProduct(api.ctx, userId);
     const t0 = Date.now() - 3 * 3_600_000;
-    await observePrices(api.ctx, product, userId, [[100, new Date(t0)], [80, new Date(t0 + 3_600_000)], [60, new Date(t0 + 7_200_000)]]);
+    await observePrices(api.ctx, product, userId, [
+      [100, new Date(t0)],
+      [80, new Date(t0 + 3_600_000)],
+      [60, new Date(t0 + 7_200_000)],
+    ]);
     await api.ctx.reactors.catchUp();
     await api.ctx.projections.catchUp();
     const all = await (await v1(key, '/alerts')).json();
@@ -203,9 +212,16 @@ describe('/api/v1', () => {
     const { products } = await (await v1(key, '/products')).json();
     expect(products[0]).toMatchObject({ id: product, availability: 'OutOfStock', stockAlerts: true, currentPrice: 25 });
     const { alerts } = await (await v1(key, '/alerts')).json();
-    expect(alerts).toEqual([expect.objectContaining({
-      type: 'out_of_stock', message: 'Out of stock', previousPrice: 25, currentPrice: null, changePercent: null, thresholdPercent: null,
-    })]);
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        type: 'out_of_stock',
+        message: 'Out of stock',
+        previousPrice: 25,
+        currentPrice: null,
+        changePercent: null,
+        thresholdPercent: null,
+      }),
+    ]);
   });
 
   test('a key has a rate limit, shared by every API process: 429 with Retry-After', async () => {
@@ -235,20 +251,37 @@ describe('/api/v1', () => {
         await appendingTransaction(api.ctx.sql, async (tx) => {
           // The transaction id is taken now (with the append lock), the position later.
           if (usingPostgresServer()) await Bun.sleep(Math.random() * 10);
-          await api.ctx.store.append(`product-${productId}`, 'any', [{
-            type: 'PriceCheckFailed',
-            data: { productId, userId, code: 'timeout', reason: `writer ${w} try ${i}`, httpStatus: null, url: 'https://shop.example.com/p', attemptedAt: new Date().toISOString() },
-          }], tx);
+          await api.ctx.store.append(
+            `product-${productId}`,
+            'any',
+            [
+              {
+                type: 'PriceCheckFailed',
+                data: {
+                  productId,
+                  userId,
+                  code: 'timeout',
+                  reason: `writer ${w} try ${i}`,
+                  httpStatus: null,
+                  url: 'https://shop.example.com/p',
+                  attemptedAt: new Date().toISOString(),
+                },
+              },
+            ],
+            tx,
+          );
           if (usingPostgresServer()) await Bun.sleep(Math.random() * 15);
         });
         if (i % 5 === 0) await failCheck(api.ctx, noise, 'someone-else', new Date());
       }
     });
-    const done = Promise.all(writers).then(() => { writing = false; });
+    const done = Promise.all(writers).then(() => {
+      writing = false;
+    });
     const unlimited = new Elysia().use(errorHandling).use(publicApiRoutes(api.ctx, { rateLimit: { capacity: 1e9, perSecond: 1e9 } }));
     const seen: number[] = [];
     let after: string | undefined;
-    for (let drained = false; !drained;) {
+    for (let drained = false; !drained; ) {
       const stillWriting = writing;
       const page = await (await v1(key, `/events?limit=7${after ? `&after=${after}` : ''}`, unlimited)).json();
       seen.push(...page.events.map((e: { position: number }) => e.position));
@@ -282,7 +315,7 @@ describe('/api/v1/events/stream', () => {
     return { text, ended: false };
   }
 
-  test('delivers the owner\'s events appended after connecting, then ends when the client goes', async () => {
+  test("delivers the owner's events appended after connecting, then ends when the client goes", async () => {
     const { key, userId } = await proUser();
     const before = await addProduct(api.ctx, userId, { name: 'Before' });
     const res = await v1(key, '/events/stream');
@@ -293,7 +326,10 @@ describe('/api/v1/events/stream', () => {
     await failCheck(api.ctx, product, userId, new Date());
     await addProduct(api.ctx, (await signedIn()).userId, { name: 'Someone else' });
     const { text } = await readUntil(reader, (t) => t.includes('event: PriceCheckFailed'));
-    const events = text.split('\n\n').filter((block) => block.startsWith('id: ')).map((block) => JSON.parse(block.split('\ndata: ')[1]!));
+    const events = text
+      .split('\n\n')
+      .filter((block) => block.startsWith('id: '))
+      .map((block) => JSON.parse(block.split('\ndata: ')[1]!));
     expect(events.map((e) => e.type)).toEqual(['ProductAdded', 'PriceCheckFailed']);
     expect(events[0].data).toMatchObject({ productId: product, name: 'After' });
     expect(events.some((e) => e.data.productId === before)).toBe(false);
@@ -307,7 +343,9 @@ describe('/api/v1/events/stream', () => {
     const page = await (await v1(key, '/events?limit=1000')).json();
     const beforeFirst = page.events[page.events.length - 2].cursor;
     const quick = new Elysia().use(errorHandling).use(publicApiRoutes(api.ctx, { heartbeatMs: 50 }));
-    const res = await quick.handle(new Request(new URL('/api/v1/events/stream', ORIGIN), { headers: { authorization: `Bearer ${key}`, 'last-event-id': beforeFirst } }));
+    const res = await quick.handle(
+      new Request(new URL('/api/v1/events/stream', ORIGIN), { headers: { authorization: `Bearer ${key}`, 'last-event-id': beforeFirst } }),
+    );
     const reader = res.body!.getReader();
     const { text } = await readUntil(reader, (t) => t.includes(': heartbeat'));
     expect(text).toContain(`"productId":"${first}"`);
@@ -347,7 +385,8 @@ describe('/api/v1/events/stream', () => {
   });
 
   test('a stream of another key of the same process goes on', async () => {
-    const revoked = await proUser(), kept = await proUser();
+    const revoked = await proUser(),
+      kept = await proUser();
     const other = await openStream(kept.key);
     await openStream(revoked.key);
     await keyCall(revoked.cookie, 'DELETE');
@@ -365,7 +404,11 @@ describe('/api/docs', () => {
     const doc = await res.json();
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(Object.keys(doc.paths).sort()).toEqual([
-      '/api/v1/alerts', '/api/v1/events', '/api/v1/events/stream', '/api/v1/products', '/api/v1/products/{id}/prices',
+      '/api/v1/alerts',
+      '/api/v1/events',
+      '/api/v1/events/stream',
+      '/api/v1/products',
+      '/api/v1/products/{id}/prices',
     ]);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const events = doc.paths['/api/v1/events'].get;

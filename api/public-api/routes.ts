@@ -10,9 +10,7 @@ import { keyOwner, keyStillValid, NOT_PRO, watchRevocation, type KeyOwner } from
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.ts';
 import { decodeCursor, userEvents } from './feed.ts';
 import { createLogWatcher, eventStream } from './tail.ts';
-import {
-  AlertList, AlertsQuery, ErrorBody, EventPage, EventsQuery, PriceList, PricesQuery, ProductList, StreamQuery,
-} from './schemas.ts';
+import { AlertList, AlertsQuery, ErrorBody, EventPage, EventsQuery, PriceList, PricesQuery, ProductList, StreamQuery } from './schemas.ts';
 
 /** A page position over (time, tie-breaker), opaque to clients. */
 const encodeKey = (at: Date, tie: string | number) => Buffer.from(JSON.stringify([at.toISOString(), tie])).toString('base64url');
@@ -27,7 +25,9 @@ function decodeKey(cursor: string, field: string, tie: keyof typeof TIES): [stri
     const time = typeof at === 'string' ? Date.parse(at) : Number.NaN;
     const key = typeof after === 'string' || typeof after === 'number' ? String(after) : '';
     if (isStorableTime(time) && TIES[tie](key)) return [new Date(time).toISOString(), key];
-  } catch { /* answered below */ }
+  } catch {
+    /* answered below */
+  }
   throw new DomainError(`${field}: not a cursor this API gave`, 400, field);
 }
 
@@ -55,122 +55,177 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
   const watcher = createLogWatcher(ctx.store);
   const streams = new Map<string, number>();
 
-  return new Elysia({ prefix: '/api/v1' })
-    // Before query validation: who is asking comes first.
-    .derive(async ({ request, set }): Promise<{ owner: KeyOwner }> => {
-      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
-      if (!bearer) {
-        set.headers['www-authenticate'] = 'Bearer';
-        throw new DomainError('Send your API key as "Authorization: Bearer <key>". Create one in Settings > API Access.', 401);
-      }
-      const owner = await keyOwner(ctx.sql, bearer[1]!);
-      if (!owner) {
-        set.headers['www-authenticate'] = 'Bearer error="invalid_token"';
-        throw new DomainError('This API key is not valid: it was revoked or replaced, or never existed.', 401);
-      }
-      if (!owner.plan.apiAccess) throw new DomainError(NOT_PRO(owner.plan), 403);
-      const allowed = await take(owner.keyId);
-      if (!allowed.ok) {
-        set.headers['retry-after'] = String(allowed.retryAfter);
-        throw new DomainError(`Too many requests with this API key. Try again in ${allowed.retryAfter} s.`, 429);
-      }
-      set.headers['x-ratelimit-remaining'] = String(allowed.remaining);
-      return { owner };
-    })
+  return (
+    new Elysia({ prefix: '/api/v1' })
+      // Before query validation: who is asking comes first.
+      .derive(async ({ request, set }): Promise<{ owner: KeyOwner }> => {
+        const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
+        if (!bearer) {
+          set.headers['www-authenticate'] = 'Bearer';
+          throw new DomainError('Send your API key as "Authorization: Bearer <key>". Create one in Settings > API Access.', 401);
+        }
+        const owner = await keyOwner(ctx.sql, bearer[1]!);
+        if (!owner) {
+          set.headers['www-authenticate'] = 'Bearer error="invalid_token"';
+          throw new DomainError('This API key is not valid: it was revoked or replaced, or never existed.', 401);
+        }
+        if (!owner.plan.apiAccess) throw new DomainError(NOT_PRO(owner.plan), 403);
+        const allowed = await take(owner.keyId);
+        if (!allowed.ok) {
+          set.headers['retry-after'] = String(allowed.retryAfter);
+          throw new DomainError(`Too many requests with this API key. Try again in ${allowed.retryAfter} s.`, 429);
+        }
+        set.headers['x-ratelimit-remaining'] = String(allowed.remaining);
+        return { owner };
+      })
 
-    .get('/products', async ({ owner }) => ({ products: await readProducts(ctx.sql, owner.userId) }), {
-      response: { 200: ProductList, ...errors },
-      detail: doc('Products', 'Your tracked products', 'Newest first, with the current price, the change over the last 24 hours and the last known availability.'),
-    })
+      .get('/products', async ({ owner }) => ({ products: await readProducts(ctx.sql, owner.userId) }), {
+        response: { 200: ProductList, ...errors },
+        detail: doc(
+          'Products',
+          'Your tracked products',
+          'Newest first, with the current price, the change over the last 24 hours and the last known availability.',
+        ),
+      })
 
-    .get('/products/:id/prices', async ({ owner, params, query }) => {
-      const productId = idOf(params.id, PRODUCT_NOT_FOUND);
-      const [product] = await ctx.sql`SELECT 1 FROM products WHERE id = ${productId} AND user_id = ${owner.userId}`;
-      if (!product) throw new DomainError(PRODUCT_NOT_FOUND, 404);
-      const after = query.cursor ? decodeKey(query.cursor, 'cursor', 'position') : null;
-      const rows = await ctx.sql<{ price: number; currency: string | null; source: string; observed_at: Date; event_position: string }[]>`
+      .get(
+        '/products/:id/prices',
+        async ({ owner, params, query }) => {
+          const productId = idOf(params.id, PRODUCT_NOT_FOUND);
+          const [product] = await ctx.sql`SELECT 1 FROM products WHERE id = ${productId} AND user_id = ${owner.userId}`;
+          if (!product) throw new DomainError(PRODUCT_NOT_FOUND, 404);
+          const after = query.cursor ? decodeKey(query.cursor, 'cursor', 'position') : null;
+          const rows = await ctx.sql<{ price: number; currency: string | null; source: string; observed_at: Date; event_position: string }[]>`
         SELECT price, currency, source, observed_at, event_position FROM price_points
         WHERE product_id = ${productId} AND user_id = ${owner.userId}
           ${query.from ? ctx.sql`AND observed_at >= ${new Date(query.from)}` : ctx.sql``}
           ${query.to ? ctx.sql`AND observed_at < ${new Date(query.to)}` : ctx.sql``}
           ${after ? ctx.sql`AND (observed_at, event_position) > (${after[0]}::timestamptz, ${after[1]}::bigint)` : ctx.sql``}
         ORDER BY observed_at, event_position LIMIT ${query.limit + 1}`;
-      const page = rows.slice(0, query.limit);
-      const last = page[page.length - 1];
-      return {
-        productId,
-        prices: page.map((r) => ({ price: r.price, currency: r.currency, source: r.source as never, observedAt: r.observed_at.toISOString() })),
-        next: rows.length > query.limit && last ? encodeKey(last.observed_at, last.event_position) : null,
-      };
-    }, {
-      params: z.object({ id: z.string() }),
-      query: PricesQuery,
-      response: { 200: PriceList, ...errors },
-      detail: doc('Products', 'A product\'s price history', 'Every price observed or set, oldest first, in pages.'),
-    })
+          const page = rows.slice(0, query.limit);
+          const last = page[page.length - 1];
+          return {
+            productId,
+            prices: page.map((r) => ({ price: r.price, currency: r.currency, source: r.source as never, observedAt: r.observed_at.toISOString() })),
+            next: rows.length > query.limit && last ? encodeKey(last.observed_at, last.event_position) : null,
+          };
+        },
+        {
+          params: z.object({ id: z.string() }),
+          query: PricesQuery,
+          response: { 200: PriceList, ...errors },
+          detail: doc('Products', "A product's price history", 'Every price observed or set, oldest first, in pages.'),
+        },
+      )
 
-    .get('/alerts', async ({ owner, query }) => {
-      const after = query.cursor ? decodeKey(query.cursor, 'cursor', 'id') : null;
-      const rows = await ctx.sql<{
-        id: string; type: string; product_id: string; product_name: string; product_url: string; message: string;
-        previous_price: number | null; current_price: number | null; currency: string | null; change_percent: number | null;
-        threshold_percent: number | null; is_read: boolean; created_at: Date;
-      }[]>`
+      .get(
+        '/alerts',
+        async ({ owner, query }) => {
+          const after = query.cursor ? decodeKey(query.cursor, 'cursor', 'id') : null;
+          const rows = await ctx.sql<
+            {
+              id: string;
+              type: string;
+              product_id: string;
+              product_name: string;
+              product_url: string;
+              message: string;
+              previous_price: number | null;
+              current_price: number | null;
+              currency: string | null;
+              change_percent: number | null;
+              threshold_percent: number | null;
+              is_read: boolean;
+              created_at: Date;
+            }[]
+          >`
         SELECT id, type, product_id, product_name, product_url, message, previous_price, current_price, currency,
                change_percent, threshold_percent, is_read, created_at
         FROM alerts WHERE user_id = ${owner.userId} AND product_id <> ''
           ${query.unread === 'true' ? ctx.sql`AND NOT is_read` : ctx.sql``}
           ${after ? ctx.sql`AND (created_at, id) < (${after[0]}::timestamptz, ${after[1]})` : ctx.sql``}
         ORDER BY created_at DESC, id DESC LIMIT ${query.limit + 1}`;
-      const page = rows.slice(0, query.limit);
-      const last = page[page.length - 1];
-      return {
-        alerts: page.map((r) => ({
-          id: r.id, type: r.type as never, productId: r.product_id, productName: r.product_name, productUrl: r.product_url,
-          message: r.message, previousPrice: r.previous_price, currentPrice: r.current_price, currency: r.currency,
-          changePercent: r.change_percent, thresholdPercent: r.threshold_percent, isRead: r.is_read, createdAt: r.created_at.toISOString(),
-        })),
-        next: rows.length > query.limit && last ? encodeKey(last.created_at, last.id) : null,
-      };
-    }, {
-      query: AlertsQuery,
-      response: { 200: AlertList, ...errors },
-      detail: doc('Alerts', 'Your alerts', 'Price drops, rises, thresholds met and stock changes (out of stock, back in stock), newest first.'),
-    })
-
-    .get('/events', ({ owner, query }) => userEvents(ctx.store, owner.userId, eventCursor(query.after, 'after'), query.limit), {
-      query: EventsQuery,
-      response: { 200: EventPage, ...errors },
-      detail: doc('Events', 'Your events', 'The events of your account, products, subscription and alerts, in the log\'s commit order. '
-        + 'Page with `after`: no event is skipped or repeated, even while new ones are being recorded.'),
-    })
-
-    .get('/events/stream', async ({ owner, query, request }) => {
-      const from = eventCursor(request.headers.get('last-event-id') ?? query.after, 'after') ?? await ctx.store.head();
-      const open = streams.get(owner.keyId) ?? 0;
-      if (open >= MAX_STREAMS_PER_KEY) throw new DomainError(`At most ${MAX_STREAMS_PER_KEY} event streams per API key are open at once.`, 429);
-      streams.set(owner.keyId, open + 1);
-      // Revoked here: the stream ends at once. Revoked through another process: stillAllowed ends it.
-      const revoked = new AbortController();
-      const unwatch = watchRevocation(owner.keyId, () => revoked.abort());
-      const body = eventStream({
-        store: ctx.store, watcher, userId: owner.userId, from, signal: AbortSignal.any([request.signal, revoked.signal]), heartbeatMs: opts.heartbeatMs,
-        stillAllowed: () => keyStillValid(ctx.sql, owner.keyId),
-        onClose: () => {
-          unwatch();
-          const n = (streams.get(owner.keyId) ?? 1) - 1; if (n > 0) streams.set(owner.keyId, n); else streams.delete(owner.keyId);
+          const page = rows.slice(0, query.limit);
+          const last = page[page.length - 1];
+          return {
+            alerts: page.map((r) => ({
+              id: r.id,
+              type: r.type as never,
+              productId: r.product_id,
+              productName: r.product_name,
+              productUrl: r.product_url,
+              message: r.message,
+              previousPrice: r.previous_price,
+              currentPrice: r.current_price,
+              currency: r.currency,
+              changePercent: r.change_percent,
+              thresholdPercent: r.threshold_percent,
+              isRead: r.is_read,
+              createdAt: r.created_at.toISOString(),
+            })),
+            next: rows.length > query.limit && last ? encodeKey(last.created_at, last.id) : null,
+          };
         },
-      });
-      return new Response(body, {
-        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
-      });
-    }, {
-      query: StreamQuery,
-      detail: {
-        ...doc('Events', 'New events as they happen', 'Server-sent events (text/event-stream): each event has `id` (its cursor), '
-          + '`event` (its type) and `data` (the event as JSON, as in GET /api/v1/events). A comment line is sent every 15 s. '
-          + 'Reconnect with Last-Event-ID to resume.'),
-        responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
-      },
-    });
+        {
+          query: AlertsQuery,
+          response: { 200: AlertList, ...errors },
+          detail: doc('Alerts', 'Your alerts', 'Price drops, rises, thresholds met and stock changes (out of stock, back in stock), newest first.'),
+        },
+      )
+
+      .get('/events', ({ owner, query }) => userEvents(ctx.store, owner.userId, eventCursor(query.after, 'after'), query.limit), {
+        query: EventsQuery,
+        response: { 200: EventPage, ...errors },
+        detail: doc(
+          'Events',
+          'Your events',
+          "The events of your account, products, subscription and alerts, in the log's commit order. " +
+            'Page with `after`: no event is skipped or repeated, even while new ones are being recorded.',
+        ),
+      })
+
+      .get(
+        '/events/stream',
+        async ({ owner, query, request }) => {
+          const from = eventCursor(request.headers.get('last-event-id') ?? query.after, 'after') ?? (await ctx.store.head());
+          const open = streams.get(owner.keyId) ?? 0;
+          if (open >= MAX_STREAMS_PER_KEY) throw new DomainError(`At most ${MAX_STREAMS_PER_KEY} event streams per API key are open at once.`, 429);
+          streams.set(owner.keyId, open + 1);
+          // Revoked here: the stream ends at once. Revoked through another process: stillAllowed ends it.
+          const revoked = new AbortController();
+          const unwatch = watchRevocation(owner.keyId, () => revoked.abort());
+          const body = eventStream({
+            store: ctx.store,
+            watcher,
+            userId: owner.userId,
+            from,
+            signal: AbortSignal.any([request.signal, revoked.signal]),
+            heartbeatMs: opts.heartbeatMs,
+            stillAllowed: () => keyStillValid(ctx.sql, owner.keyId),
+            onClose: () => {
+              unwatch();
+              const n = (streams.get(owner.keyId) ?? 1) - 1;
+              if (n > 0) streams.set(owner.keyId, n);
+              else streams.delete(owner.keyId);
+            },
+          });
+          return new Response(body, {
+            headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
+          });
+        },
+        {
+          query: StreamQuery,
+          detail: {
+            ...doc(
+              'Events',
+              'New events as they happen',
+              'Server-sent events (text/event-stream): each event has `id` (its cursor), ' +
+                '`event` (its type) and `data` (the event as JSON, as in GET /api/v1/events). A comment line is sent every 15 s. ' +
+                'Reconnect with Last-Event-ID to resume.',
+            ),
+            responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+          },
+        },
+      )
+  );
 }

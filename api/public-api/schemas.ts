@@ -5,11 +5,19 @@ import { ALERT_TYPES } from '../../domain/alerts.ts';
 
 /** Shapes of the public API (/api/v1): validate requests and describe answers in /api/docs. */
 
-const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date or time')
+const isoTime = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date or time')
   .refine((s) => isStorableTime(Date.parse(s)), 'must be a time between the years 1 and 9999')
   .meta({ format: 'date-time', example: '2025-03-01T00:00:00Z' });
-const limit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback)
-  .meta({ description: `Items per page, 1 to ${max} (default ${fallback}).` });
+const limit = (max: number, fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(fallback)
+    .meta({ description: `Items per page, 1 to ${max} (default ${fallback}).` });
 const timestamp = z.string().meta({ format: 'date-time' });
 
 export const ErrorBody = z.object({ message: z.string(), field: z.string().optional() });
@@ -23,8 +31,10 @@ export const Product = z.object({
   alertRule: AlertRule,
   currentPrice: z.number().nullable().meta({ description: 'The last good price: a failed check never changes it.' }),
   lastPriceAt: timestamp.nullable().meta({ description: 'When the current price was read or typed in.' }),
-  priceSource: z.enum(['selector', 'structured-data', 'visible', 'script-state', 'manual']).nullable()
-    .meta({ description: "Where the current price came from: the product's selector, the page's structured data, its visible price block, its scripts' data, or typed in by hand." }),
+  priceSource: z.enum(['selector', 'structured-data', 'visible', 'script-state', 'manual']).nullable().meta({
+    description:
+      "Where the current price came from: the product's selector, the page's structured data, its visible price block, its scripts' data, or typed in by hand.",
+  }),
   currency: z.string().nullable().meta({ description: "ISO 4217 code of the product's prices: the page's, else your currency setting." }),
   imageUrl: z.string().nullable(),
   lastChecked: timestamp.nullable(),
@@ -33,10 +43,15 @@ export const Product = z.object({
   lastCheckStatus: z.enum(['ok', 'failed']).nullable(),
   lastCheckError: z.string().nullable(),
   checkStatus: z.enum(['pending', 'ok', 'failing']).meta({ description: 'pending until the first check, then whether the last check found a price.' }),
-  lastFailure: z.object({ code: z.string(), message: z.string(), at: timestamp }).nullable()
+  lastFailure: z
+    .object({ code: z.string(), message: z.string(), at: timestamp })
+    .nullable()
     .meta({ description: 'The last failed check while checks are failing; null once one succeeds.' }),
   createdAt: timestamp,
-  availability: z.enum(AVAILABILITIES).nullable().meta({ description: 'The last availability the page stated (schema.org ItemAvailability); null while it has stated none.' }),
+  availability: z
+    .enum(AVAILABILITIES)
+    .nullable()
+    .meta({ description: 'The last availability the page stated (schema.org ItemAvailability); null while it has stated none.' }),
   stockAlerts: z.boolean().meta({ description: 'Alerts when the product goes out of stock or comes back.' }),
 });
 
@@ -90,7 +105,7 @@ export const AlertList = z.object({
 });
 
 export const EventsQuery = z.object({
-  after: z.string().optional().meta({ description: 'Cursor of the last event seen (`next`, or an event\'s `cursor`); from the start when absent.' }),
+  after: z.string().optional().meta({ description: "Cursor of the last event seen (`next`, or an event's `cursor`); from the start when absent." }),
   limit: limit(1000, 100),
 });
 

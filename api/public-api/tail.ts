@@ -19,18 +19,25 @@ export function createLogWatcher(store: EventStore, pollMs = 250) {
         head = now;
         for (const wake of waiters) wake();
       }
-    } catch { /* the next poll tries again */ }
+    } catch {
+      /* the next poll tries again */
+    }
     timer = waiters.size ? setTimeout(poll, pollMs) : null;
   }
 
   return {
-    get head() { return head; },
+    get head() {
+      return head;
+    },
     /** Resolves once the head is other than `seen` (at once if it already is), after `timeoutMs`, or on abort. */
     changed(seen: string | null, timeoutMs: number, signal?: AbortSignal): Promise<void> {
       if ((head !== seen && head !== null) || signal?.aborted) return Promise.resolve();
       return new Promise<void>((resolve) => {
         const wake = () => {
-          clearTimeout(t); waiters.delete(wake); signal?.removeEventListener('abort', wake); resolve();
+          clearTimeout(t);
+          waiters.delete(wake);
+          signal?.removeEventListener('abort', wake);
+          resolve();
         };
         const t = setTimeout(wake, timeoutMs);
         waiters.add(wake);
@@ -55,8 +62,14 @@ const PAGE = 500;
  * left Pro, gets nothing more and the stream ends by the next heartbeat at the latest.
  */
 export function eventStream(opts: {
-  store: EventStore; watcher: LogWatcher; userId: string; from: Checkpoint; signal: AbortSignal;
-  heartbeatMs?: number; stillAllowed: () => Promise<boolean>; onClose?: () => void;
+  store: EventStore;
+  watcher: LogWatcher;
+  userId: string;
+  from: Checkpoint;
+  signal: AbortSignal;
+  heartbeatMs?: number;
+  stillAllowed: () => Promise<boolean>;
+  onClose?: () => void;
 }): ReadableStream<Uint8Array> {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const closed = new AbortController();
@@ -68,7 +81,9 @@ export function eventStream(opts: {
   opts.signal.addEventListener('abort', close);
   return new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (text: string) => { if (!closed.signal.aborted) controller.enqueue(encoder.encode(text)); };
+      const send = (text: string) => {
+        if (!closed.signal.aborted) controller.enqueue(encoder.encode(text));
+      };
       send(': connected\nretry: 3000\n\n');
       let cursor = opts.from;
       let lastBeat = Date.now();
@@ -96,7 +111,11 @@ export function eventStream(opts: {
         if (!closed.signal.aborted) console.error('event stream:', err);
       }
       close();
-      try { controller.close(); } catch { /* the client cancelled it already */ }
+      try {
+        controller.close();
+      } catch {
+        /* the client cancelled it already */
+      }
     },
     cancel: close,
   });

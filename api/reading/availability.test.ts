@@ -25,13 +25,16 @@ describe('what the page states', () => {
     expect(availabilityOf(page('', offer(stated)))).toBe(expected as never);
   });
   test('microdata and product:availability', () => {
-    expect(availabilityOf(page('<div itemscope itemtype="https://schema.org/Offer"><link itemprop="availability" href="https://schema.org/OutOfStock"></div>'))).toBe('OutOfStock');
+    expect(
+      availabilityOf(page('<div itemscope itemtype="https://schema.org/Offer"><link itemprop="availability" href="https://schema.org/OutOfStock"></div>')),
+    ).toBe('OutOfStock');
     expect(availabilityOf(page('', '<meta property="product:availability" content="out of stock">'))).toBe('OutOfStock');
     expect(availabilityOf(page('', '<meta property="product:availability" content="instock">'))).toBe('InStock');
   });
   test('variants: the product can be bought if any offer can', () => {
     const variants = `<script type="application/ld+json">${JSON.stringify({
-      '@type': 'ProductGroup', name: 'Steel Kettle',
+      '@type': 'ProductGroup',
+      name: 'Steel Kettle',
       hasVariant: [
         { '@type': 'Product', offers: { '@type': 'Offer', price: '24.99', availability: 'https://schema.org/OutOfStock' } },
         { '@type': 'Product', offers: { '@type': 'Offer', price: '26.99', availability: 'https://schema.org/InStock' } },
@@ -94,6 +97,7 @@ test('a page deeper than a call stack goes: read without recursion', () => {
   const deep = (inner: string) => parseDocument(page(`${'<div class="box">'.repeat(depth)}${inner}${'</div>'.repeat(depth)}`));
   expect(pageAvailability(deep(`<p class="stock">Sold out</p>${BUY}`))).toBe('OutOfStock');
   expect(pageAvailability(deep(BUY))).toBe('InStock');
-  const related = '<section class="related"><h2>You may also like</h2><div class="card"><a href="/p/2">Mug</a><span class="stock">Sold out</span></div></section>';
+  const related =
+    '<section class="related"><h2>You may also like</h2><div class="card"><a href="/p/2">Mug</a><span class="stock">Sold out</span></div></section>';
   expect(pageAvailability(deep(BUY + related))).toBe('InStock');
 });

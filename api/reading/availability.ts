@@ -15,16 +15,78 @@ import { inRelatedBlock } from './markup-words.ts';
 const SOLD_OUT = new RegExp(
   '(?:^|[^\\p{L}])(?:' +
     [
-      'out of stock', 'sold out', 'currently unavailable', 'temporarily unavailable', 'no longer available', 'temporarily out of stock',
-      'ausverkauft', 'nicht (?:mehr )?(?:verfügbar|lieferbar|auf lager)', 'derzeit nicht verfügbar', 'vergriffen', 'nicht vorrätig',
-      'épuisé', 'en rupture de stock', 'rupture de stock', 'actuellement indisponible', 'temporairement indisponible', 'plus disponible',
-      'agotado', 'sin stock', 'fuera de stock', 'esaurito', 'attualmente non disponibile', 'non più disponibile', 'momentaneamente non disponibile',
-      'uitverkocht', 'niet (?:meer )?(?:leverbaar|op voorraad)', 'esgotado', 'sem estoque', 'fora de estoque',
-      'brak w magazynie', 'wyprzedany', 'vyprodáno', 'není skladem', 'nedostupné', 'vypredané', 'slutsåld', 'ej i lager',
-      'udsolgt', 'ikke på lager', 'utsolgt', 'loppuunmyyty', 'ei varastossa', 'stoc epuizat', 'elfogyott', 'nincs készleten',
-      'stokta yok', 'tükendi', 'нет в наличии', 'распродано', 'немає в наявності', 'εξαντλημένο',
-      '品切れ', '在庫切れ', '売り切れ', '販売終了', '缺货', '售罄', '已售完', '暂时缺货', '無庫存', '缺貨', '售完', '品절', '품절', '일시품절',
-      'สินค้าหมด', 'hết hàng', 'stok habis', 'نفدت الكمية', 'نفذ من المخزون', 'אזל מהמלאי', 'לא במלאי',
+      'out of stock',
+      'sold out',
+      'currently unavailable',
+      'temporarily unavailable',
+      'no longer available',
+      'temporarily out of stock',
+      'ausverkauft',
+      'nicht (?:mehr )?(?:verfügbar|lieferbar|auf lager)',
+      'derzeit nicht verfügbar',
+      'vergriffen',
+      'nicht vorrätig',
+      'épuisé',
+      'en rupture de stock',
+      'rupture de stock',
+      'actuellement indisponible',
+      'temporairement indisponible',
+      'plus disponible',
+      'agotado',
+      'sin stock',
+      'fuera de stock',
+      'esaurito',
+      'attualmente non disponibile',
+      'non più disponibile',
+      'momentaneamente non disponibile',
+      'uitverkocht',
+      'niet (?:meer )?(?:leverbaar|op voorraad)',
+      'esgotado',
+      'sem estoque',
+      'fora de estoque',
+      'brak w magazynie',
+      'wyprzedany',
+      'vyprodáno',
+      'není skladem',
+      'nedostupné',
+      'vypredané',
+      'slutsåld',
+      'ej i lager',
+      'udsolgt',
+      'ikke på lager',
+      'utsolgt',
+      'loppuunmyyty',
+      'ei varastossa',
+      'stoc epuizat',
+      'elfogyott',
+      'nincs készleten',
+      'stokta yok',
+      'tükendi',
+      'нет в наличии',
+      'распродано',
+      'немає в наявності',
+      'εξαντλημένο',
+      '品切れ',
+      '在庫切れ',
+      '売り切れ',
+      '販売終了',
+      '缺货',
+      '售罄',
+      '已售完',
+      '暂时缺货',
+      '無庫存',
+      '缺貨',
+      '售完',
+      '品절',
+      '품절',
+      '일시품절',
+      'สินค้าหมด',
+      'hết hàng',
+      'stok habis',
+      'نفدت الكمية',
+      'نفذ من المخزون',
+      'אזל מהמלאי',
+      'לא במלאי',
     ].join('|') +
     ')(?![\\p{L}])',
   'iu',
@@ -32,7 +94,8 @@ const SOLD_OUT = new RegExp(
 /** A stock notice that opens with "not available" says it of the product (elsewhere the words are about an image or a size). */
 const OPENS_UNAVAILABLE =
   /^(?:currently |temporarily |momentan |derzeit |actuellement |attualmente |momentaneamente )?(?:unavailable|not available|nicht verfügbar|non disponibile|no disponible|indisponible|indisponível|niet beschikbaar|niedostępny|nedostupné|недоступ\p{L}*|μη διαθέσιμο|غير متوفر|indisponibil|nem elérhető|ikke tilgængelig|inte tillgänglig)(?![\p{L}])/iu;
-const IN_STOCK = /(?:^|[^\p{L}])(?:in stock|available|auf lager|lieferbar|sofort verfügbar|en stock|disponible|disponibile|op voorraad|em estoque|na skladě|skladem|w magazynie|dostępny|i lager|på lager|varastossa|в наличии|在庫あり|有货|有現貨|재고 있음|متوفر|במלאי|còn hàng|tersedia)(?![\p{L}])/iu;
+const IN_STOCK =
+  /(?:^|[^\p{L}])(?:in stock|available|auf lager|lieferbar|sofort verfügbar|en stock|disponible|disponibile|op voorraad|em estoque|na skladě|skladem|w magazynie|dostępny|i lager|på lager|varastossa|в наличии|在庫あり|有货|有現貨|재고 있음|متوفر|במלאי|còn hàng|tersedia)(?![\p{L}])/iu;
 /** Elements whose names say they tell the stock state. */
 const STOCK_NAMES = /avail|stock|inventory|sold-?out|soldout|out-of-stock/i;
 /** Pop-ups and sign-up forms hold notices for later ("tell me when it is back"), not the page's state. */
@@ -71,7 +134,8 @@ function shownAvailability(document: Document): Availability | null {
     if (/^(?:button|input)$/.test(child.name) || attr(child, 'role') === 'button') {
       const label = `${textOf(child)} ${attr(child, 'value') ?? ''} ${attr(child, 'title') ?? ''}`.replace(/\s+/g, ' ');
       if ((BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(child)) {
-        const disabled = hasAttr(child, 'disabled') || attr(child, 'aria-disabled') === 'true' || /(?:^|\s)(?:disabled|is-disabled)(?:\s|$)/.test(attr(child, 'class') ?? '');
+        const disabled =
+          hasAttr(child, 'disabled') || attr(child, 'aria-disabled') === 'true' || /(?:^|\s)(?:disabled|is-disabled)(?:\s|$)/.test(attr(child, 'class') ?? '');
         button ??= disabled || SOLD_OUT.test(label) ? 'OutOfStock' : 'InStock';
       }
       continue;
@@ -87,5 +151,5 @@ function shownAvailability(document: Document): Availability | null {
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   // A sold-out notice outweighs a buy button (shops often leave one in the markup); an enabled button outweighs nothing said.
-  return notice === 'OutOfStock' ? notice : button ?? notice;
+  return notice === 'OutOfStock' ? notice : (button ?? notice);
 }

@@ -11,12 +11,52 @@ export const PRICE_ATTRIBUTES = ['content', 'value', 'data-price-amount', 'data-
 const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'noscript', 'select', 'svg', 'iframe', 'object']);
 /** Elements whose text never runs into the text next to them. */
 const SEPARATE_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer',
-  'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table',
-  'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'sub', 'sup', 'small', 'button', 'label',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+  'sub',
+  'sup',
+  'small',
+  'button',
+  'label',
 ]);
 const STRUCK_TAGS = new Set(['del', 's', 'strike']);
-const WAS_CLASS = /(?:^|[\s_-])(?:old|was|compare|compare-at|rrp|msrp|strike|strikethrough|crossed|line-through|original|before|non-sale|oldprice|wasprice)(?=$|[\s_-])/i;
+const WAS_CLASS =
+  /(?:^|[\s_-])(?:old|was|compare|compare-at|rrp|msrp|strike|strikethrough|crossed|line-through|original|before|non-sale|oldprice|wasprice)(?=$|[\s_-])/i;
 const REGULAR_CLASS = /(?:^|[\s_-])regular(?=$|[\s_-])/i;
 const FRACTION_CLASS = /(?:^|[\s_-])(?:fraction|fractional|cents?|decimals?|pence|minor)(?=$|[\s_-])/i;
 
@@ -82,4 +122,3 @@ function priceLabelOf(element: Element): string | null {
   }
   return REGULAR_CLASS.test(classes) ? 'regular price' : null;
 }
-

@@ -79,7 +79,9 @@ describe('WooCommerce', () => {
     expectPrice(extractPrice(page(`<p class="price">${amount('&pound;', '24.99')}</p>`), { selector: 'p.price' }), 24.99, 'GBP');
   });
   test('sale with <del>/<ins> and screen-reader texts', () => {
-    const html = page(`<p class="price"><del aria-hidden="true">${amount('&pound;', '30.00')}</del> <span class="screen-reader-text">Original price was: &pound;30.00.</span><ins aria-hidden="true">${amount('&pound;', '24.99')}</ins><span class="screen-reader-text">Current price is: &pound;24.99.</span></p>`);
+    const html = page(
+      `<p class="price"><del aria-hidden="true">${amount('&pound;', '30.00')}</del> <span class="screen-reader-text">Original price was: &pound;30.00.</span><ins aria-hidden="true">${amount('&pound;', '24.99')}</ins><span class="screen-reader-text">Current price is: &pound;24.99.</span></p>`,
+    );
     expectPrice(extractPrice(html, { selector: '.summary .price, p.price' }), 24.99, 'GBP');
   });
   test('older sale markup without screen-reader texts', () => {
@@ -91,7 +93,9 @@ describe('WooCommerce', () => {
     expectPrice(extractPrice(html, { selector: 'p.price' }), 10, 'GBP');
   });
   test('euro shop with the symbol after the amount', () => {
-    const html = page(`<p class="price"><span class="woocommerce-Price-amount amount"><bdi>1.299,00&nbsp;<span class="woocommerce-Price-currencySymbol">&euro;</span></bdi></span></p>`);
+    const html = page(
+      `<p class="price"><span class="woocommerce-Price-amount amount"><bdi>1.299,00&nbsp;<span class="woocommerce-Price-currencySymbol">&euro;</span></bdi></span></p>`,
+    );
     expectPrice(extractPrice(html, { selector: 'p.price' }), 1299, 'EUR');
   });
 });
@@ -116,7 +120,10 @@ describe('Magento 2', () => {
     expectPrice(extractPrice(page(priceBox), { selector: '[data-price-type="finalPrice"]' }), 1299.99, 'GBP');
   });
   test('data-price-amount when the wrapper is still empty', () => {
-    const html = page(`<span data-price-amount="89.5" data-price-type="finalPrice" class="price-wrapper"></span>`, '<meta property="product:price:currency" content="GBP">');
+    const html = page(
+      `<span data-price-amount="89.5" data-price-type="finalPrice" class="price-wrapper"></span>`,
+      '<meta property="product:price:currency" content="GBP">',
+    );
     expectPrice(extractPrice(html, { selector: '.price-wrapper' }), 89.5, 'GBP');
   });
 });
@@ -131,7 +138,9 @@ describe('Amazon-style split prices', () => {
     expectPrice(extractPrice(html, { selector: '.priceToPay' }), 24.99, 'GBP');
   });
   test('whole and fraction without a decimal point between them', () => {
-    const html = page(`<span class="a-price"><span class="a-price-symbol">$</span><span class="a-price-whole">1,299</span><span class="a-price-fraction">00</span></span>`);
+    const html = page(
+      `<span class="a-price"><span class="a-price-symbol">$</span><span class="a-price-whole">1,299</span><span class="a-price-fraction">00</span></span>`,
+    );
     expectPrice(extractPrice(html, { selector: '.a-price' }), 1299, 'USD');
   });
   test('cents in <sup>', () => {
@@ -142,7 +151,9 @@ describe('Amazon-style split prices', () => {
     expectPrice(extractPrice(page(`<div class="price">£24.99<sup>1</sup></div>`), { selector: '.price' }), 24.99, 'GBP');
   });
   test('whole, separator and fraction spans in a euro shop', () => {
-    const html = page(`<span class="price"><span class="price__whole">24</span><span class="price__decimal">,</span><span class="price__fraction">99</span><span class="price__currency">€</span></span>`);
+    const html = page(
+      `<span class="price"><span class="price__whole">24</span><span class="price__decimal">,</span><span class="price__fraction">99</span><span class="price__currency">€</span></span>`,
+    );
     expectPrice(extractPrice(html, { selector: '.price' }), 24.99, 'EUR');
   });
 });
@@ -187,14 +198,22 @@ describe('PrestaShop', () => {
 
 describe('distractors around the selected price', () => {
   test('grocery price with a per-kg price', () => {
-    const html = page(`<div class="price-details"><p class="price-per-sellable-unit"><span class="value">£2.50</span></p><p class="price-per-quantity-weight"><span class="value">£1.25</span><span class="weight">/kg</span></p></div>`);
+    const html = page(
+      `<div class="price-details"><p class="price-per-sellable-unit"><span class="value">£2.50</span></p><p class="price-per-quantity-weight"><span class="value">£1.25</span><span class="weight">/kg</span></p></div>`,
+    );
     expectPrice(extractPrice(html, { selector: '.price-details' }), 2.5, 'GBP');
   });
   test('per 100 g price', () => {
-    expectPrice(extractPrice(page(`<div class="pricing"><span>£1.80</span><span class="unit">(£0.36 per 100g)</span></div>`), { selector: '.pricing' }), 1.8, 'GBP');
+    expectPrice(
+      extractPrice(page(`<div class="pricing"><span>£1.80</span><span class="unit">(£0.36 per 100g)</span></div>`), { selector: '.pricing' }),
+      1.8,
+      'GBP',
+    );
   });
   test('instalment offer inside the price block', () => {
-    const html = page(`<div class="product-price"><span class="now">£499.00</span><klarna-placement><p>or 3 interest-free payments of £166.33</p></klarna-placement></div>`);
+    const html = page(
+      `<div class="product-price"><span class="now">£499.00</span><klarna-placement><p>or 3 interest-free payments of £166.33</p></klarna-placement></div>`,
+    );
     expectPrice(extractPrice(html, { selector: '.product-price' }), 499, 'GBP');
   });
   test('RRP and saving next to the price', () => {
@@ -202,11 +221,15 @@ describe('distractors around the selected price', () => {
     expectPrice(extractPrice(html, { selector: '.prices' }), 24.99, 'GBP');
   });
   test('delivery charge and free delivery threshold', () => {
-    const html = page(`<div class="buy-box"><div class="price">£24.99</div><div class="delivery">Delivery £3.99 · Free delivery on orders over £50</div></div>`);
+    const html = page(
+      `<div class="buy-box"><div class="price">£24.99</div><div class="delivery">Delivery £3.99 · Free delivery on orders over £50</div></div>`,
+    );
     expectPrice(extractPrice(html, { selector: '.buy-box' }), 24.99, 'GBP');
   });
   test('hidden elements and scripts inside the selected element are ignored', () => {
-    const html = page(`<div class="price"><span hidden>£99.99</span><span style="display:none">£88.00</span><script>var p = "£77";</script><span>£24.99</span></div>`);
+    const html = page(
+      `<div class="price"><span hidden>£99.99</span><span style="display:none">£88.00</span><script>var p = "£77";</script><span>£24.99</span></div>`,
+    );
     expectPrice(extractPrice(html, { selector: '.price' }), 24.99, 'GBP');
   });
   test('text in neighbouring blocks is not glued together', () => {
@@ -224,7 +247,12 @@ describe('selector attributes', () => {
     expectPrice(extractPrice(page(`<input type="hidden" id="product-price" value="€ 19,95">`), { selector: '#product-price' }), 19.95, 'EUR');
   });
   test('the currency comes from the page when the text has none or an ambiguous sign', () => {
-    const head = jsonLd({ '@context': 'https://schema.org', '@type': 'Product', name: 'X', offers: { '@type': 'Offer', price: '19.99', priceCurrency: 'CAD' } });
+    const head = jsonLd({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'X',
+      offers: { '@type': 'Offer', price: '19.99', priceCurrency: 'CAD' },
+    });
     expectPrice(extractPrice(page(`<span class="price">$19.99</span>`, head), { selector: '.price' }), 19.99, 'CAD');
     expectPrice(extractPrice(page(`<span class="price">19.99</span>`, head), { selector: '.price' }), 19.99, 'CAD');
   });
@@ -314,7 +342,12 @@ describe('JSON-LD', () => {
     jsonLd({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Kettle', sku: 'K-1', ...extra, offers });
 
   test('Product with an Offer', () => {
-    expectPrice(extractPrice(page('', product({ '@type': 'Offer', price: '24.99', priceCurrency: 'GBP', availability: 'https://schema.org/InStock' }))), 24.99, 'GBP', 'json-ld');
+    expectPrice(
+      extractPrice(page('', product({ '@type': 'Offer', price: '24.99', priceCurrency: 'GBP', availability: 'https://schema.org/InStock' }))),
+      24.99,
+      'GBP',
+      'json-ld',
+    );
   });
   test('a numeric price', () => {
     expectPrice(extractPrice(page('', product({ '@type': 'Offer', price: 1299.5, priceCurrency: 'EUR' }))), 1299.5, 'EUR', 'json-ld');
@@ -340,7 +373,20 @@ describe('JSON-LD', () => {
       '@graph': [
         { '@type': 'WebPage', '@id': 'https://shop.example/kettle/', name: 'Kettle' },
         { '@type': 'BreadcrumbList', itemListElement: [] },
-        { '@type': 'Product', '@id': 'https://shop.example/kettle/#product', name: 'Kettle', offers: [{ '@type': 'Offer', price: '24.99', priceValidUntil: '2026-12-31', priceSpecification: { price: '24.99', priceCurrency: 'GBP', valueAddedTaxIncluded: 'true' }, priceCurrency: 'GBP' }] },
+        {
+          '@type': 'Product',
+          '@id': 'https://shop.example/kettle/#product',
+          name: 'Kettle',
+          offers: [
+            {
+              '@type': 'Offer',
+              price: '24.99',
+              priceValidUntil: '2026-12-31',
+              priceSpecification: { price: '24.99', priceCurrency: 'GBP', valueAddedTaxIncluded: 'true' },
+              priceCurrency: 'GBP',
+            },
+          ],
+        },
       ],
     };
     expectPrice(extractPrice(page('', jsonLd(graph))), 24.99, 'GBP', 'json-ld');
@@ -356,7 +402,11 @@ describe('JSON-LD', () => {
     expectPrice(extractPrice(page('', product(offers))), 32, 'EUR', 'json-ld');
   });
   test('types written as arrays or full urls', () => {
-    const data = { '@context': 'http://schema.org', '@type': ['Product', 'Car'], offers: { '@type': 'http://schema.org/Offer', price: '18500', priceCurrency: 'GBP' } };
+    const data = {
+      '@context': 'http://schema.org',
+      '@type': ['Product', 'Car'],
+      offers: { '@type': 'http://schema.org/Offer', price: '18500', priceCurrency: 'GBP' },
+    };
     expectPrice(extractPrice(page('', jsonLd(data))), 18500, 'GBP', 'json-ld');
   });
   test('ProductGroup with variants', () => {
@@ -376,7 +426,13 @@ describe('JSON-LD', () => {
   });
   test('the product of the page, not related products', () => {
     const data = [
-      { '@type': 'Product', name: 'Kettle', url: 'https://shop.example/kettle', offers: { price: '24.99', priceCurrency: 'GBP' }, isRelatedTo: { '@type': 'Product', offers: { price: '9.99', priceCurrency: 'GBP' } } },
+      {
+        '@type': 'Product',
+        name: 'Kettle',
+        url: 'https://shop.example/kettle',
+        offers: { price: '24.99', priceCurrency: 'GBP' },
+        isRelatedTo: { '@type': 'Product', offers: { price: '9.99', priceCurrency: 'GBP' } },
+      },
     ];
     expectPrice(extractPrice(page('', jsonLd(data))), 24.99, 'GBP', 'json-ld');
   });
@@ -400,7 +456,10 @@ describe('JSON-LD', () => {
     expectFailure(extractPrice(page('', product({ '@type': 'Offer', price: '0.00', priceCurrency: 'GBP' }))), 'no-price');
   });
   test('a category page list is not a product price', () => {
-    const data = { '@type': 'ItemList', itemListElement: [{ '@type': 'ListItem', position: 1, item: { '@type': 'Product', offers: { price: '5.00', priceCurrency: 'GBP' } } }] };
+    const data = {
+      '@type': 'ItemList',
+      itemListElement: [{ '@type': 'ListItem', position: 1, item: { '@type': 'Product', offers: { price: '5.00', priceCurrency: 'GBP' } } }],
+    };
     expectFailure(extractPrice(page('', jsonLd(data))), 'no-price');
   });
 });
@@ -414,7 +473,9 @@ describe('microdata', () => {
     expectPrice(extractPrice(html), 1299, 'USD', 'microdata');
   });
   test('price as text only', () => {
-    const html = page(`<div itemscope itemtype="http://schema.org/Product"><div itemprop="offers" itemscope itemtype="http://schema.org/Offer"><span itemprop="price">£24.99</span></div></div>`);
+    const html = page(
+      `<div itemscope itemtype="http://schema.org/Product"><div itemprop="offers" itemscope itemtype="http://schema.org/Offer"><span itemprop="price">£24.99</span></div></div>`,
+    );
     expectPrice(extractPrice(html), 24.99, 'GBP', 'microdata');
   });
   test('related products nested in the product are skipped', () => {
@@ -428,14 +489,21 @@ describe('microdata', () => {
 
 describe('OpenGraph', () => {
   test('product:price meta', () => {
-    const head = '<meta property="og:type" content="product"><meta property="product:price:amount" content="24.99"><meta property="product:price:currency" content="GBP">';
+    const head =
+      '<meta property="og:type" content="product"><meta property="product:price:amount" content="24.99"><meta property="product:price:currency" content="GBP">';
     expectPrice(extractPrice(page('', head)), 24.99, 'GBP', 'opengraph');
   });
   test('og:price meta', () => {
-    expectPrice(extractPrice(page('', '<meta property="og:price:amount" content="19,90"><meta property="og:price:currency" content="EUR">')), 19.9, 'EUR', 'opengraph');
+    expectPrice(
+      extractPrice(page('', '<meta property="og:price:amount" content="19,90"><meta property="og:price:currency" content="EUR">')),
+      19.9,
+      'EUR',
+      'opengraph',
+    );
   });
   test('a sale price wins', () => {
-    const head = '<meta property="product:price:amount" content="30.00"><meta property="product:price:currency" content="GBP"><meta property="product:sale_price:amount" content="24.00"><meta property="product:sale_price:currency" content="GBP">';
+    const head =
+      '<meta property="product:price:amount" content="30.00"><meta property="product:price:currency" content="GBP"><meta property="product:sale_price:amount" content="24.00"><meta property="product:sale_price:currency" content="GBP">';
     expectPrice(extractPrice(page('', head)), 24, 'GBP', 'opengraph');
   });
 });
@@ -496,7 +564,8 @@ describe('pages deeper than a call stack goes are read without recursion', () =>
   });
 
   test('without a selector: the stated price shown, and the visible price', () => {
-    const html = (head: string) => page(`<h1>Product</h1>${chain(`<p>${about}</p>`)}<p class="price">£24.99</p><button class="add-to-cart">Add to basket</button>`, head);
+    const html = (head: string) =>
+      page(`<h1>Product</h1>${chain(`<p>${about}</p>`)}<p class="price">£24.99</p><button class="add-to-cart">Add to basket</button>`, head);
     const stated = jsonLd({ '@type': 'Product', name: 'Product', offers: { '@type': 'Offer', price: '24.99', priceCurrency: 'GBP' } });
     expectPrice(extractPriceFromDocument(parseDocument(html(stated))), 24.99, 'GBP', 'json-ld');
     expectPrice(extractPriceFromDocument(parseDocument(html(''))), 24.99, 'GBP', 'page');

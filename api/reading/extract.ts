@@ -85,7 +85,9 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
     const warning = `${bySelector.reason} The price was taken from the page’s ${where} instead.`;
     return withAvailability({ ...fallback, warning, selectorFailure: bySelector.code }, availability);
   }
-  const either = missed ? 'Nor does the page state a price in its structured data or show one next to the product title.' : 'The page has no price in structured data either.';
+  const either = missed
+    ? 'Nor does the page state a price in its structured data or show one next to the product title.'
+    : 'The page has no price in structured data either.';
   return withAvailability({ ...bySelector, reason: `${bySelector.reason} ${either}` }, availability);
 }
 
@@ -95,7 +97,8 @@ export function selectorReadsPrice(document: Document, selector: string, url?: s
   return extractBySelector(document, selector, pageCurrency, url).ok;
 }
 
-const NO_PRICE = 'No price found on the page: neither its structured data (JSON-LD, microdata, meta tags) nor a price block next to the product title. Add a CSS selector for the price element.';
+const NO_PRICE =
+  'No price found on the page: neither its structured data (JSON-LD, microdata, meta tags) nor a price block next to the product title. Add a CSS selector for the price element.';
 
 /**
  * The page's price without a selector. A stated price shown on the page is the price; a visible
@@ -107,7 +110,16 @@ function priceWithoutSelector(document: Document, structured: StructuredPrice[],
   if (stated && statedPriceShown(document, structured[0]!)) return stated;
   const visible = visiblePrice(document, { url, structured });
   if (visible && (!stated || !visible.referenceShown)) {
-    return { ok: true, price: visible.amount, currency: visible.currency, source: 'page', selector: null, matchedText: visible.text, warning: null, availability: null };
+    return {
+      ok: true,
+      price: visible.amount,
+      currency: visible.currency,
+      source: 'page',
+      selector: null,
+      matchedText: visible.text,
+      warning: null,
+      availability: null,
+    };
   }
   return stated ?? failure('no-price', NO_PRICE);
 }
@@ -124,7 +136,16 @@ function failure(code: ExtractionFailureCode, reason: string, matchedText: strin
 function fromStructuredData(prices: StructuredPrice[]): ExtractedPrice | null {
   const [best] = prices;
   if (!best) return null;
-  return { ok: true, price: best.amount, currency: best.currency, source: best.source, selector: null, matchedText: best.raw, warning: null, availability: null };
+  return {
+    ok: true,
+    price: best.amount,
+    currency: best.currency,
+    source: best.source,
+    selector: null,
+    matchedText: best.raw,
+    warning: null,
+    availability: null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -149,13 +170,32 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
   if (elements.every((element) => element.name === 'script' && /ld\+json/i.test(attr(element, 'type') ?? ''))) {
     const [stated] = jsonLdPrices(elements.map(textOf), url);
     if (!stated) return failure('no-price-in-text', `The CSS selector “${selector}” matched the page's structured data, but it states no price.`);
-    return { ok: true, price: stated.amount, currency: stated.currency, source: 'selector', selector, matchedText: stated.raw, warning: null, availability: null };
+    return {
+      ok: true,
+      price: stated.amount,
+      currency: stated.currency,
+      source: 'selector',
+      selector,
+      matchedText: stated.raw,
+      warning: null,
+      availability: null,
+    };
   }
   // Or the state the page's scripts keep (all of them: a page has many scripts); the page's title picks the product in it.
   if (matched.every((element) => element.name === 'script') && matched.some(isStateScript)) {
     const [stated] = scriptStatePrices(document, url, matched);
-    if (!stated) return failure('no-price-in-text', `The CSS selector “${selector}” matched the page's script data, but no price of this product could be read from it.`);
-    return { ok: true, price: stated.amount, currency: stated.currency, source: 'selector', selector, matchedText: stated.raw, warning: null, availability: null };
+    if (!stated)
+      return failure('no-price-in-text', `The CSS selector “${selector}” matched the page's script data, but no price of this product could be read from it.`);
+    return {
+      ok: true,
+      price: stated.amount,
+      currency: stated.currency,
+      source: 'selector',
+      selector,
+      matchedText: stated.raw,
+      warning: null,
+      availability: null,
+    };
   }
 
   const readings = elements.map((element) => readElement(element, pageCurrency));
@@ -200,4 +240,3 @@ function readWithPageCurrency(text: string, pageCurrency: () => string | null): 
   const hint = currencyOpen ? pageCurrency() : null;
   return hint ? readPrice(text, { currencyHint: hint }) : reading;
 }
-

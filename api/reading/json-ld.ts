@@ -3,7 +3,17 @@
  * @graph members and main entities found, and the page's product and its offers picked out.
  */
 import type { MarkedElements } from './marked-elements.ts';
-import { asArray, bestFirst, currencyCode, isObject, sameUrl, structuredAmount, type JsonObject, type OfferPrice, type StructuredPrice } from './structured-values.ts';
+import {
+  asArray,
+  bestFirst,
+  currencyCode,
+  isObject,
+  sameUrl,
+  structuredAmount,
+  type JsonObject,
+  type OfferPrice,
+  type StructuredPrice,
+} from './structured-values.ts';
 
 export function parsedJsonLd(marked: MarkedElements): JsonObject[] {
   return (marked.jsonLdNodes ??= jsonLdNodes(marked.jsonLd));
@@ -64,7 +74,7 @@ export function jsonLdPrices(blocks: string[], url: string | undefined, parsed?:
   const nodes = parsed ?? jsonLdNodes(blocks);
   // Graphs may name an offer by "@id" and describe it elsewhere.
   const byId = new Map(nodes.filter((node) => typeof node['@id'] === 'string').map((node) => [node['@id'] as string, node]));
-  const resolve = (node: JsonObject) => (typeof node['@id'] === 'string' && Object.keys(node).length === 1 ? byId.get(node['@id']) ?? node : node);
+  const resolve = (node: JsonObject) => (typeof node['@id'] === 'string' && Object.keys(node).length === 1 ? (byId.get(node['@id']) ?? node) : node);
   const pricesOf = (offers: JsonObject[]) => offers.map(resolve).flatMap((offer) => offerPrices(offer));
 
   const products = nodes
@@ -83,7 +93,9 @@ export function productUrls(product: JsonObject): string[] {
 }
 
 export function offersOf(product: JsonObject): JsonObject[] {
-  const variants = asArray(product.hasVariant).filter(isObject).flatMap((variant) => asArray(variant.offers));
+  const variants = asArray(product.hasVariant)
+    .filter(isObject)
+    .flatMap((variant) => asArray(variant.offers));
   const offers = [...asArray(product.offers), ...variants].filter(isObject);
   return offers.length > 0 || product.price === undefined ? offers : [product];
 }
@@ -103,7 +115,9 @@ function offerPrices(offer: JsonObject, inheritedCurrency: string | null = null,
   if (hasType(offer, 'AggregateOffer')) {
     const low = price(offer.lowPrice ?? offer.price);
     if (low.length > 0 || nesting >= MAX_OFFER_NESTING) return low;
-    return asArray(offer.offers).filter(isObject).flatMap((inner) => offerPrices(inner, currency, nesting + 1));
+    return asArray(offer.offers)
+      .filter(isObject)
+      .flatMap((inner) => offerPrices(inner, currency, nesting + 1));
   }
   const direct = price(offer.price);
   if (direct.length > 0) return direct;

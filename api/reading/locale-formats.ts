@@ -11,27 +11,81 @@ interface LocaleFacts {
 }
 
 const COMMA_LANGUAGES = new Set(
-  ('de fr es it pt nl pl cs sk ro ru tr id vi da sv nb nn no fi el hu uk be bg mk sr hr sl bs sq lt lv et is ' +
-    'ca eu gl af az kk ky uz ka hy km lo tk').split(' '),
+  (
+    'de fr es it pt nl pl cs sk ro ru tr id vi da sv nb nn no fi el hu uk be bg mk sr hr sl bs sq lt lv et is ' + 'ca eu gl af az kk ky uz ka hy km lo tk'
+  ).split(' '),
 );
-const DOT_LANGUAGES = new Set(
-  'en ja zh ko he iw th hi mn ms fil tl sw ur bn ne si ta te mr gu kn ml pa my fa ar ga cy mt am yo ha ig zu xh'.split(' '),
-);
+const DOT_LANGUAGES = new Set('en ja zh ko he iw th hi mn ms fil tl sw ur bn ne si ta te mr gu kn ml pa my fa ar ga cy mt am yo ha ig zu xh'.split(' '));
 /** Countries whose format differs from their language's: Mexico and Central America, Switzerland, Maghreb. */
 const DOT_REGIONS = new Set('MX US PR DO GT HN NI PA SV PE CH LI ZA'.split(' '));
 const COMMA_REGIONS = new Set('MA DZ TN LY MR'.split(' '));
 
 /** Currencies that settle a shared sign ("$", "kr", "¥", "Rs") from a page's country or language. */
 const REGION_CURRENCIES: Record<string, string> = {
-  US: 'USD', CA: 'CAD', AU: 'AUD', NZ: 'NZD', SG: 'SGD', HK: 'HKD', MX: 'MXN', TW: 'TWD', AR: 'ARS', CL: 'CLP',
-  CO: 'COP', UY: 'UYU', DO: 'DOP', EC: 'USD', SV: 'USD', PR: 'USD', PA: 'USD', JM: 'JMD', TT: 'TTD', JP: 'JPY',
-  CN: 'CNY', SE: 'SEK', NO: 'NOK', DK: 'DKK', IS: 'ISK', FO: 'DKK', GL: 'DKK', IN: 'INR', PK: 'PKR', LK: 'LKR',
-  NP: 'NPR', MU: 'MUR', BO: 'BOB', VE: 'VES', BY: 'BYN', RU: 'RUB', ET: 'ETB', SA: 'SAR', QA: 'QAR', OM: 'OMR',
-  YE: 'YER', AE: 'AED', MA: 'MAD', BN: 'BND', FJ: 'FJD', NA: 'NAD', BS: 'BSD',
+  US: 'USD',
+  CA: 'CAD',
+  AU: 'AUD',
+  NZ: 'NZD',
+  SG: 'SGD',
+  HK: 'HKD',
+  MX: 'MXN',
+  TW: 'TWD',
+  AR: 'ARS',
+  CL: 'CLP',
+  CO: 'COP',
+  UY: 'UYU',
+  DO: 'DOP',
+  EC: 'USD',
+  SV: 'USD',
+  PR: 'USD',
+  PA: 'USD',
+  JM: 'JMD',
+  TT: 'TTD',
+  JP: 'JPY',
+  CN: 'CNY',
+  SE: 'SEK',
+  NO: 'NOK',
+  DK: 'DKK',
+  IS: 'ISK',
+  FO: 'DKK',
+  GL: 'DKK',
+  IN: 'INR',
+  PK: 'PKR',
+  LK: 'LKR',
+  NP: 'NPR',
+  MU: 'MUR',
+  BO: 'BOB',
+  VE: 'VES',
+  BY: 'BYN',
+  RU: 'RUB',
+  ET: 'ETB',
+  SA: 'SAR',
+  QA: 'QAR',
+  OM: 'OMR',
+  YE: 'YER',
+  AE: 'AED',
+  MA: 'MAD',
+  BN: 'BND',
+  FJ: 'FJD',
+  NA: 'NAD',
+  BS: 'BSD',
 };
 const LANGUAGE_CURRENCIES: Record<string, string> = {
-  ja: 'JPY', zh: 'CNY', sv: 'SEK', nb: 'NOK', nn: 'NOK', no: 'NOK', da: 'DKK', is: 'ISK', ne: 'NPR', si: 'LKR',
-  ur: 'PKR', ko: 'KRW', be: 'BYN', am: 'ETB', fa: 'IRR',
+  ja: 'JPY',
+  zh: 'CNY',
+  sv: 'SEK',
+  nb: 'NOK',
+  nn: 'NOK',
+  no: 'NOK',
+  da: 'DKK',
+  is: 'ISK',
+  ne: 'NPR',
+  si: 'LKR',
+  ur: 'PKR',
+  ko: 'KRW',
+  be: 'BYN',
+  am: 'ETB',
+  fa: 'IRR',
 };
 
 /** The currency of a country (ISO 3166 code) where its sign is one several currencies share; null otherwise. */
@@ -51,7 +105,10 @@ export function localeFacts(locale: string | null | undefined): LocaleFacts {
   let decimal: DecimalSeparator | null = COMMA_LANGUAGES.has(language) ? ',' : DOT_LANGUAGES.has(language) ? '.' : null;
   if (decimal && region && DOT_REGIONS.has(region) && ['es', 'de', 'fr', 'it', 'rm', 'en'].includes(language)) decimal = '.';
   if (decimal && region && COMMA_REGIONS.has(region) && language === 'ar') decimal = ',';
-  const currency = (region && Object.hasOwn(REGION_CURRENCIES, region) && REGION_CURRENCIES[region]) || (Object.hasOwn(LANGUAGE_CURRENCIES, language) && LANGUAGE_CURRENCIES[language]) || null;
+  const currency =
+    (region && Object.hasOwn(REGION_CURRENCIES, region) && REGION_CURRENCIES[region]) ||
+    (Object.hasOwn(LANGUAGE_CURRENCIES, language) && LANGUAGE_CURRENCIES[language]) ||
+    null;
   const facts = { decimal, currency };
   if (localeCache.size < 500) localeCache.set(locale, facts);
   return facts;
@@ -62,5 +119,5 @@ export function localeFacts(locale: string | null | undefined): LocaleFacts {
  * a country from the host's TLD as "xx-CL") or else the currency; null when neither tells.
  */
 export function decimalSeparatorFor(locale: string | null, currency: string | null): DecimalSeparator | null {
-  return localeFacts(locale).decimal ?? (currency ? CURRENCY_DECIMALS.get(currency.trim().toUpperCase()) ?? null : null);
+  return localeFacts(locale).decimal ?? (currency ? (CURRENCY_DECIMALS.get(currency.trim().toUpperCase()) ?? null) : null);
 }

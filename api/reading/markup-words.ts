@@ -34,10 +34,14 @@ export const PRICE_WORDS = words('price|prices|pricing|prix|preis|precio|prezzo|
 export const SELLING_WORDS = words('sale|now|current|final|special|offer|deal|selling|actual|promo|reduced|our|today|pay');
 export const SALE_WORDS = words('sale|special|reduced|promo|deal|offer|discounted|clearance');
 export const EMPHASIS_WORDS = words('big|large|lg|xl|xxl|bold|strong|main|primary|hero|headline|huge|display');
-export const WAS_WORDS = words('was|old|compare|rrp|msrp|srp|uvp|strike|strikethrough|struck|crossed|original|before|previous|prev|retail|list price|listprice|non sale|basis');
+export const WAS_WORDS = words(
+  'was|old|compare|rrp|msrp|srp|uvp|strike|strikethrough|struck|crossed|original|before|previous|prev|retail|list price|listprice|non sale|basis',
+);
 export const REGULAR_WORDS = words('regular|reg|standard');
 export const UNIT_WORDS = words('unit|per|kg|kilo|litre|liter|measure|base price|comparison|ppu');
-export const INSTALMENT_WORDS = words('instal\\w*|install\\w*|klarna|afterpay|clearpay|affirm|laybuy|sezzle|paypal|finance|financing|credit|monthly|month|apr|payments?');
+export const INSTALMENT_WORDS = words(
+  'instal\\w*|install\\w*|klarna|afterpay|clearpay|affirm|laybuy|sezzle|paypal|finance|financing|credit|monthly|month|apr|payments?',
+);
 export const SHIPPING_WORDS = words('ship\\w*|deliver\\w*|postage|freight|carriage|dispatch');
 export const SAVING_WORDS = words('save|saving|savings|you save|discount|off|percent|badge|reduction');
 const RELATED_WORDS = words(
@@ -45,16 +49,72 @@ const RELATED_WORDS = words(
 );
 const RELATED_HEADING = new RegExp(
   [
-    'you (?:may|might) also', 'related', 'recommended', 'customers (?:also|who)', 'similar', 'recently viewed', 'frequently bought', 'bought together',
-    'more from', 'complete the look', 'people also', 'often bought', 'you might like', 'inspired by', 'sponsored',
-    'oft zusammen gekauft', 'kunden, die', 'könnte ihnen auch gefallen', 'ähnliche', 'zuletzt angesehen', 'passende', 'gesponsert',
-    'fréquemment achetés', 'les clients ayant', 'vous aimerez', 'produits similaires', 'articles similaires', 'consultés récemment',
-    'spesso comprati', 'i clienti che hanno', 'potrebbe interessarti', 'prodotti simili', 'correlati', 'sponsorizzat',
-    'comprados juntos', 'los clientes que', 'también te puede', 'productos (?:similares|relacionados)', 'relacionados', 'patrocinado',
-    'comprados (?:frequentemente|juntos)', 'você também', 'produtos (?:similares|relacionados)', 'vaak samen gekocht', 'vergelijkbare',
-    'podobne produkty', 'klienci kupili', 'podobné produkty', 'zákazníci (?:také|tiež)', 'produse similare', 'похожие товары', 'с этим товаром',
-    'よく一緒に購入', 'この商品を買った人', '関連商品', '相关商品', '猜你喜欢', '看了又看', '相關商品', '함께 구매', '관련 상품', '비슷한 상품',
-    'منتجات مشابهة', 'قد يعجبك', 'מוצרים דומים', 'benzer ürünler',
+    'you (?:may|might) also',
+    'related',
+    'recommended',
+    'customers (?:also|who)',
+    'similar',
+    'recently viewed',
+    'frequently bought',
+    'bought together',
+    'more from',
+    'complete the look',
+    'people also',
+    'often bought',
+    'you might like',
+    'inspired by',
+    'sponsored',
+    'oft zusammen gekauft',
+    'kunden, die',
+    'könnte ihnen auch gefallen',
+    'ähnliche',
+    'zuletzt angesehen',
+    'passende',
+    'gesponsert',
+    'fréquemment achetés',
+    'les clients ayant',
+    'vous aimerez',
+    'produits similaires',
+    'articles similaires',
+    'consultés récemment',
+    'spesso comprati',
+    'i clienti che hanno',
+    'potrebbe interessarti',
+    'prodotti simili',
+    'correlati',
+    'sponsorizzat',
+    'comprados juntos',
+    'los clientes que',
+    'también te puede',
+    'productos (?:similares|relacionados)',
+    'relacionados',
+    'patrocinado',
+    'comprados (?:frequentemente|juntos)',
+    'você também',
+    'produtos (?:similares|relacionados)',
+    'vaak samen gekocht',
+    'vergelijkbare',
+    'podobne produkty',
+    'klienci kupili',
+    'podobné produkty',
+    'zákazníci (?:také|tiež)',
+    'produse similare',
+    'похожие товары',
+    'с этим товаром',
+    'よく一緒に購入',
+    'この商品を買った人',
+    '関連商品',
+    '相关商品',
+    '猜你喜欢',
+    '看了又看',
+    '相關商品',
+    '함께 구매',
+    '관련 상품',
+    '비슷한 상품',
+    'منتجات مشابهة',
+    'قد يعجبك',
+    'מוצרים דומים',
+    'benzer ürünler',
   ].join('|'),
   'i',
 );

@@ -24,7 +24,7 @@ function firstInsideOf(elements: Element[], test: (element: Element) => boolean)
     overall ??= element;
     for (let parent = parentOf(element); parent && !first.has(parent); parent = parentOf(parent)) first.set(parent, element);
   }
-  return (scope) => (scope ? first.get(scope) ?? null : overall);
+  return (scope) => (scope ? (first.get(scope) ?? null) : overall);
 }
 
 /** A lookup of an element's nearest ancestor that opens a scope (of a type, if given), remembered along each path. */
@@ -38,8 +38,14 @@ function scopeFinder(scopeAttribute: 'itemscope' | 'typeof', type?: RegExp): (el
     let found: Element | null = null;
     for (let at = parentOf(element); at; at = parentOf(at)) {
       const known = nearest.get(at);
-      if (known !== undefined) { found = known; break; }
-      if (opens(at)) { found = at; break; }
+      if (known !== undefined) {
+        found = known;
+        break;
+      }
+      if (opens(at)) {
+        found = at;
+        break;
+      }
       path.push(at);
     }
     for (const at of path) nearest.set(at, found);
@@ -62,9 +68,7 @@ function scopedPrices(
   const productOf = scopeFinder(scopeAttribute, PRODUCT_ITEMTYPE);
   const offerOf = scopeFinder(scopeAttribute);
   const mainProduct = priceElements.map(productOf).find((product) => product && !productOf(product)) ?? null;
-  return priceElements
-    .filter((element) => productOf(element) === mainProduct)
-    .flatMap((element) => read(element, offerOf(element)) ?? []);
+  return priceElements.filter((element) => productOf(element) === mainProduct).flatMap((element) => read(element, offerOf(element)) ?? []);
 }
 
 export const hasToken = (value: string | undefined, tokens: RegExp) => !!value && value.split(/\s+/).some((token) => tokens.test(token));
@@ -81,7 +85,7 @@ export function microdataPrices(marked: MarkedElements, url: string | undefined)
     const value = attr(element, 'content') ?? attr(element, 'value') ?? priceTextOf(element);
     const found = structuredAmount(value, currency);
     const offerUrl = offer && urlIn(offer);
-    return found ? { ...found, url: offerUrl ? attr(offerUrl, 'href') ?? attr(offerUrl, 'content') : null } : null;
+    return found ? { ...found, url: offerUrl ? (attr(offerUrl, 'href') ?? attr(offerUrl, 'content')) : null } : null;
   });
   return bestFirst(prices, url).map(({ amount, currency, raw }) => ({ source: 'microdata', amount, currency, raw }));
 }
@@ -102,7 +106,7 @@ export function rdfaPrices(marked: MarkedElements, url: string | undefined): Str
     const currency = currencyCode(currencyElement && (attr(currencyElement, 'content') ?? textOf(currencyElement)));
     const found = structuredAmount(attr(element, 'content') ?? priceTextOf(element), currency);
     const offerUrl = offer && urlIn(offer);
-    return found ? { ...found, url: offerUrl ? attr(offerUrl, 'href') ?? attr(offerUrl, 'resource') ?? attr(offerUrl, 'content') : null } : null;
+    return found ? { ...found, url: offerUrl ? (attr(offerUrl, 'href') ?? attr(offerUrl, 'resource') ?? attr(offerUrl, 'content')) : null } : null;
   });
   return bestFirst(prices, url).map(({ amount, currency, raw }) => ({ source: 'rdfa', amount, currency, raw }));
 }

@@ -101,7 +101,14 @@ export function analysePage(document: Document, url: string | undefined, structu
   const title = findTitle(document, elements);
   const buy = findBuyButton(elements, title, depth, textLength);
   const page: Page = {
-    document, elements, order, depth, textLength, withDigits, title, buy,
+    document,
+    elements,
+    order,
+    depth,
+    textLength,
+    withDigits,
+    title,
+    buy,
     productArea: title && buy ? commonAncestor(title, buy) : null,
     reference: structured[0] ?? null,
     referenceShown: false,
@@ -134,25 +141,76 @@ function findTitle(document: Document, visible: Element[]): Element | null {
 function titleWords(document: Document): Set<string> {
   const title = queryOne(document, 'head > title, title');
   const og = queryOne(document, 'meta[property="og:title"]');
-  return wordsOf(`${title ? textOf(title) : ''} ${og ? attr(og, 'content') ?? '' : ''}`);
+  return wordsOf(`${title ? textOf(title) : ''} ${og ? (attr(og, 'content') ?? '') : ''}`);
 }
 
 export const BUY_TEXT = new RegExp(
   '(?:^|[^\\p{L}])(?:' +
     [
-      'add to (?:my )?(?:cart|basket|bag|trolley|order)', 'buy (?:it )?now', 'pre-?order(?: now)?', 'subscribe now', 'start (?:my )?subscription',
-      'in den (?:warenkorb|einkaufswagen)', 'in den korb', 'zum warenkorb hinzufügen', 'jetzt kaufen', 'ajouter au (?:panier|caddie)', 'acheter',
-      'añadir al (?:carrito|carro|cesta)', 'agregar al (?:carrito|carro)', 'comprar(?: ahora)?', 'aggiungi al carrello', 'acquista(?: ora)?',
-      'in (?:de )?winkel(?:wagen|mand)', 'bestellen', 'do koszyka', 'dodaj do koszyka', 'kup teraz', 'do košíku', 'přidat do košíku', 'vložiť do košíka',
-      'adicionar ao carrinho', 'adicionar à sacola', 'lägg i varukorgen', 'köp', 'læg i kurv', 'legg i handlekurven', 'lisää ostoskoriin',
-      'adaugă în coș', 'adauga in cos', 'kosárba', 'sepete ekle', 'в корзину', 'купить', 'до кошика', 'купити', 'Στο καλάθι',
-      'カートに入れる', '購入', '加入购物车', '立即购买', '加入購物車', '直接購買', '立即購買', '장바구니', '구매하기', 'ใส่ตะกร้า', 'أضف إلى السلة', 'اشتر الآن',
-      'הוסף לסל', 'thêm vào giỏ', 'mua ngay', 'masukkan keranjang', 'beli sekarang', 'add to bag',
+      'add to (?:my )?(?:cart|basket|bag|trolley|order)',
+      'buy (?:it )?now',
+      'pre-?order(?: now)?',
+      'subscribe now',
+      'start (?:my )?subscription',
+      'in den (?:warenkorb|einkaufswagen)',
+      'in den korb',
+      'zum warenkorb hinzufügen',
+      'jetzt kaufen',
+      'ajouter au (?:panier|caddie)',
+      'acheter',
+      'añadir al (?:carrito|carro|cesta)',
+      'agregar al (?:carrito|carro)',
+      'comprar(?: ahora)?',
+      'aggiungi al carrello',
+      'acquista(?: ora)?',
+      'in (?:de )?winkel(?:wagen|mand)',
+      'bestellen',
+      'do koszyka',
+      'dodaj do koszyka',
+      'kup teraz',
+      'do košíku',
+      'přidat do košíku',
+      'vložiť do košíka',
+      'adicionar ao carrinho',
+      'adicionar à sacola',
+      'lägg i varukorgen',
+      'köp',
+      'læg i kurv',
+      'legg i handlekurven',
+      'lisää ostoskoriin',
+      'adaugă în coș',
+      'adauga in cos',
+      'kosárba',
+      'sepete ekle',
+      'в корзину',
+      'купить',
+      'до кошика',
+      'купити',
+      'Στο καλάθι',
+      'カートに入れる',
+      '購入',
+      '加入购物车',
+      '立即购买',
+      '加入購物車',
+      '直接購買',
+      '立即購買',
+      '장바구니',
+      '구매하기',
+      'ใส่ตะกร้า',
+      'أضف إلى السلة',
+      'اشتر الآن',
+      'הוסף לסל',
+      'thêm vào giỏ',
+      'mua ngay',
+      'masukkan keranjang',
+      'beli sekarang',
+      'add to bag',
     ].join('|') +
     ')(?![\\p{L}])',
   'iu',
 );
-export const BUY_NAME = /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart|add[-_]?basket|cart[-_]?add/i;
+export const BUY_NAME =
+  /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart|add[-_]?basket|cart[-_]?add/i;
 
 /** The add-to-cart button nearest the title; none on a listing where every item has one. */
 function findBuyButton(visible: Element[], title: Element | null, depth: Map<Element, number>, textLength: Map<Element, number>): Element | null {
@@ -160,7 +218,10 @@ function findBuyButton(visible: Element[], title: Element | null, depth: Map<Ele
     const tag = element.name;
     if (tag !== 'button' && tag !== 'input' && tag !== 'a') return false;
     if ((textLength.get(element) ?? 0) > 80) return false;
-    const label = `${shortTextOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'aria-label') ?? ''} ${attr(element, 'title') ?? ''}`.replace(/\s+/g, ' ');
+    const label = `${shortTextOf(element)} ${attr(element, 'value') ?? ''} ${attr(element, 'aria-label') ?? ''} ${attr(element, 'title') ?? ''}`.replace(
+      /\s+/g,
+      ' ',
+    );
     const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''} ${attr(element, 'name') ?? ''}`;
     return (BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(element) && !inPageChrome(element);
   });

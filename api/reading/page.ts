@@ -145,5 +145,10 @@ export function pageLanguage(document: Document): string | null {
 
 /** The words of a text, lower-cased, for telling which heading or object names the page's product. */
 export function wordsOf(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 2));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length >= 2),
+  );
 }

@@ -38,7 +38,7 @@ export function platformPatterns(): (element: Element) => PlatformPattern | null
   return (element) => {
     let pattern = known.get(element);
     if (pattern === undefined) {
-      pattern = ANY_PLATFORM_PATTERN(element) ? PLATFORM_MATCHERS.find((m) => m.matches(element))?.pattern ?? null : null;
+      pattern = ANY_PLATFORM_PATTERN(element) ? (PLATFORM_MATCHERS.find((m) => m.matches(element))?.pattern ?? null) : null;
       known.set(element, pattern);
     }
     return pattern;

@@ -240,7 +240,12 @@ function settleSalePair(mentions: PriceMention[], text: string, repeats: Set<num
   if (prices.length !== 2 || prices.some(({ index }) => labels[index] === 'incl-tax' || !tokens[index].sign)) return;
   const [first, second] = prices;
   const between = text.slice(mentions[second.index - 1].end, second.mention.start);
-  if (first.mention.currency !== second.mention.currency || /[\p{L}\p{M}\d]/u.test(between) || mentions.slice(first.index + 1, second.index).some((_m, i) => !repeats.has(first.index + 1 + i))) return;
+  if (
+    first.mention.currency !== second.mention.currency ||
+    /[\p{L}\p{M}\d]/u.test(between) ||
+    mentions.slice(first.index + 1, second.index).some((_m, i) => !repeats.has(first.index + 1 + i))
+  )
+    return;
   if (first.mention.amount <= 0 || second.mention.amount <= first.mention.amount) return;
   for (let index = second.index; index < mentions.length && (index === second.index || repeats.has(index)); index++) mentions[index].role = 'was';
 }

@@ -11,8 +11,15 @@ export type PriceSource = 'selector' | 'structured-data' | 'visible' | 'script-s
 type EvidenceSource = EventData<'PriceObserved'>['source'] | 'manual';
 
 const SOURCES: Record<EvidenceSource, PriceSource> = {
-  selector: 'selector', page: 'visible', 'script-state': 'script-state', manual: 'manual',
-  'json-ld': 'structured-data', microdata: 'structured-data', rdfa: 'structured-data', opengraph: 'structured-data', meta: 'structured-data',
+  selector: 'selector',
+  page: 'visible',
+  'script-state': 'script-state',
+  manual: 'manual',
+  'json-ld': 'structured-data',
+  microdata: 'structured-data',
+  rdfa: 'structured-data',
+  opengraph: 'structured-data',
+  meta: 'structured-data',
 };
 
 /** The source of a price point or observation (its evidence's `source`); null when unknown. */
@@ -32,8 +39,11 @@ const READ_FROM: Record<Exclude<PriceSource, 'selector' | 'manual'>, string> = {
  */
 export function selectorMissNote(source: PriceSource, selectorFailure: ExtractionFailureCode | null = null): string | null {
   if (source === 'selector' || source === 'manual') return null;
-  const why = selectorFailure === 'no-price-in-text' ? 'your selector matched no price'
-    : selectorFailure === 'ambiguous' ? 'your selector matched several different prices'
-    : 'your selector matched nothing';
+  const why =
+    selectorFailure === 'no-price-in-text'
+      ? 'your selector matched no price'
+      : selectorFailure === 'ambiguous'
+        ? 'your selector matched several different prices'
+        : 'your selector matched nothing';
   return `${READ_FROM[source]}; ${why}.`;
 }

@@ -37,10 +37,12 @@ function visibleTextLength(root: AnyNode): number {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (isText(node)) length += node.data.replace(/\s+/g, ' ').trim().length;
-    else if ('children' in node && !(node.type === 'script' || node.type === 'style' || ('name' in node && (node.name === 'noscript' || node.name === 'template')))) {
+    else if (
+      'children' in node &&
+      !(node.type === 'script' || node.type === 'style' || ('name' in node && (node.name === 'noscript' || node.name === 'template')))
+    ) {
       for (const child of node.children) stack.push(child);
     }
   }
   return length;
 }
-

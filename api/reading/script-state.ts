@@ -10,7 +10,17 @@ import { textOf, wordsOf, type AnyNode, type Document, type Element } from './pa
 import { markedElements, type MarkedElements } from './marked-elements.ts';
 import { declaredCurrencyOf } from './meta-tags.ts';
 import { parseStateBlocks, stateBlocks } from './state-json.ts';
-import { asArray, availabilityOf, currencyCode, isObject, structuredAmount, type Availability, type JsonObject, type OfferPrice, type StructuredPrice } from './structured-values.ts';
+import {
+  asArray,
+  availabilityOf,
+  currencyCode,
+  isObject,
+  structuredAmount,
+  type Availability,
+  type JsonObject,
+  type OfferPrice,
+  type StructuredPrice,
+} from './structured-values.ts';
 
 /** JSON values walked per page at most. */
 const MAX_STATE_NODES = 150_000;
@@ -31,14 +41,52 @@ type StateProduct = { price: OfferPrice; availability: Availability | null };
 const NAME_KEYS = ['name', 'title', 'productName', 'product_name', 'displayName'];
 /** Selling prices first; list, regular, original, was, compare-at and MSRP keys are never read. */
 const PRICE_KEYS = [
-  'salePrice', 'sale_price', 'currentPrice', 'current_price', 'finalPrice', 'final_price', 'sellingPrice', 'selling_price',
-  'specialPrice', 'special_price', 'offerPrice', 'offer_price', 'discountedPrice', 'discounted_price', 'priceValue', 'price_value',
-  'price', 'prices', 'pricing', 'priceInfo', 'price_min', 'minPrice', 'lowPrice', 'priceRange',
+  'salePrice',
+  'sale_price',
+  'currentPrice',
+  'current_price',
+  'finalPrice',
+  'final_price',
+  'sellingPrice',
+  'selling_price',
+  'specialPrice',
+  'special_price',
+  'offerPrice',
+  'offer_price',
+  'discountedPrice',
+  'discounted_price',
+  'priceValue',
+  'price_value',
+  'price',
+  'prices',
+  'pricing',
+  'priceInfo',
+  'price_min',
+  'minPrice',
+  'lowPrice',
+  'priceRange',
 ];
 /** Inside a price object ({ "current": {...}, "was": {...} }), selling first. */
 const INNER_PRICE_KEYS = [
-  'sale', 'salePrice', 'current', 'currentPrice', 'final', 'finalPrice', 'selling', 'sellingPrice', 'special', 'specialPrice',
-  'offer', 'offerPrice', 'amount', 'value', 'price', 'min', 'minPrice', 'lowPrice', 'minVariantPrice',
+  'sale',
+  'salePrice',
+  'current',
+  'currentPrice',
+  'final',
+  'finalPrice',
+  'selling',
+  'sellingPrice',
+  'special',
+  'specialPrice',
+  'offer',
+  'offerPrice',
+  'amount',
+  'value',
+  'price',
+  'min',
+  'minPrice',
+  'lowPrice',
+  'minVariantPrice',
 ];
 const CURRENCY_KEYS = ['currency', 'currencyCode', 'priceCurrency', 'currency_code', 'currencyIso', 'currencyIsoCode'];
 /** Keys holding a product's own variants, not other products. */
@@ -134,7 +182,7 @@ const AVAILABILITY_KEYS = ['availability', 'availabilityStatus', 'stockStatus', 
 function ownAvailability(object: JsonObject): Availability | null {
   for (const key of AVAILABILITY_KEYS) {
     const value = object[key];
-    const state = availabilityOf(isObject(value) ? value.status ?? value.value ?? value.type : value);
+    const state = availabilityOf(isObject(value) ? (value.status ?? value.value ?? value.type) : value);
     if (state) return state;
   }
   for (const key of IN_STOCK_KEYS) if (typeof object[key] === 'boolean') return object[key] ? 'InStock' : 'OutOfStock';
@@ -149,8 +197,11 @@ function productAvailability(object: JsonObject, url: string | undefined): Avail
   const own = ownAvailability(object);
   if (own) return own;
   // Variants only: the product can be bought if any of them can.
-  const states = asArray(object.variants).filter(isObject).map(ownAvailability).filter((state) => state !== null);
-  return states.length > 0 ? states.find((state) => state !== 'OutOfStock') ?? 'OutOfStock' : null;
+  const states = asArray(object.variants)
+    .filter(isObject)
+    .map(ownAvailability)
+    .filter((state) => state !== null);
+  return states.length > 0 ? (states.find((state) => state !== 'OutOfStock') ?? 'OutOfStock') : null;
 }
 
 function nameOf(object: JsonObject): string | null {

@@ -75,7 +75,12 @@ export type Availability = 'InStock' | 'OutOfStock' | 'PreOrder' | 'BackOrder';
 /** schema.org ItemAvailability values (and the words meta tags use) as the four states offers can be in. */
 export function availabilityOf(value: unknown): Availability | null {
   if (typeof value !== 'string') return null;
-  const word = value.trim().split(/[/:#]/).pop()!.replace(/[\s_-]+/g, '').toLowerCase();
+  const word = value
+    .trim()
+    .split(/[/:#]/)
+    .pop()!
+    .replace(/[\s_-]+/g, '')
+    .toLowerCase();
   if (/^(?:instock|limitedavailability|onlineonly|instoreonly|available|availablefororder|yes|true|1)$/.test(word)) return 'InStock';
   if (/^(?:outofstock|soldout|discontinued|oos|unavailable|notavailable|no|false|0)$/.test(word)) return 'OutOfStock';
   if (/^(?:preorder|presale)$/.test(word)) return 'PreOrder';

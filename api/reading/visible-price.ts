@@ -17,8 +17,19 @@ import type { StructuredPrice } from './structured-values.ts';
 import { closest, contains, MAX_NODES_READ, ogType, shortTextOf, signature, subtreeOf, treeDistance } from './element-tree.ts';
 import { isHidden, isMicrodataPrice, SKIPPED_TAGS, analysePage, type Page } from './page-analysis.ts';
 import {
-  EMPHASIS_WORDS, INSTALMENT_WORDS, inPageChrome, inRelatedBlock, nameWords, PRICE_WORDS, REGULAR_WORDS, SALE_WORDS, SAVING_WORDS,
-  SELLING_WORDS, SHIPPING_WORDS, UNIT_WORDS, WAS_WORDS,
+  EMPHASIS_WORDS,
+  INSTALMENT_WORDS,
+  inPageChrome,
+  inRelatedBlock,
+  nameWords,
+  PRICE_WORDS,
+  REGULAR_WORDS,
+  SALE_WORDS,
+  SAVING_WORDS,
+  SELLING_WORDS,
+  SHIPPING_WORDS,
+  UNIT_WORDS,
+  WAS_WORDS,
 } from './markup-words.ts';
 
 /** Below this a candidate is not taken for the page's main price: listings and price-less pages offer nothing. */
@@ -84,7 +95,8 @@ export function scoreCandidates(page: Page): Candidate[] {
     if (page.title && contains(element, page.title)) continue;
     const found = readElement(element, page.currency);
     // A bare number ("2-Group", a quantity, an id) is a price only where structured data says so.
-    if (found && found.amount > 0 && (hasCurrencySign(found.mention) || samePrice(found.amount, page.reference?.amount ?? NaN))) read.push({ element, ...found });
+    if (found && found.amount > 0 && (hasCurrencySign(found.mention) || samePrice(found.amount, page.reference?.amount ?? NaN)))
+      read.push({ element, ...found });
   }
   // The stated price counts as shown when the page shows it as a selling price, not only crossed out or in markup.
   const referenceShown = page.reference !== null && read.some((c) => samePrice(c.amount, page.reference!.amount) && shownAsSellingPrice(c.element, c.mention));
@@ -147,7 +159,8 @@ export function scoreCandidates(page: Page): Candidate[] {
     if (page.buy && contains(element, page.buy)) add(-15, 'holds the add-to-cart button');
     const inBuyForm = !!buyForm && contains(buyForm, element);
     if (inBuyForm) add(6, 'in the product form');
-    if (page.productArea) add(contains(page.productArea, element) ? 10 : -10, contains(page.productArea, element) ? 'in the product block' : 'outside the product block');
+    if (page.productArea)
+      add(contains(page.productArea, element) ? 10 : -10, contains(page.productArea, element) ? 'in the product block' : 'outside the product block');
     if (page.title && followsClosely(page, element)) add(6, 'right after the title');
 
     if (inRunningText(element)) add(-15, 'in running text');
@@ -294,12 +307,7 @@ const NO_PRODUCT_PENALTY = 15;
 
 /** Structured data with a price, an add-to-cart button, OpenGraph product or a platform's price markup. */
 function sellsAProduct(page: Page, candidates: Candidate[]): boolean {
-  return (
-    page.reference !== null ||
-    page.buy !== null ||
-    candidates.some((c) => page.patternOf(c.element) !== null) ||
-    /product/i.test(ogType(page.document))
-  );
+  return page.reference !== null || page.buy !== null || candidates.some((c) => page.patternOf(c.element) !== null) || /product/i.test(ogType(page.document));
 }
 
 /** Points by which the best candidate must beat one with another price: a tie means the page does not say. */
@@ -361,5 +369,12 @@ export function visiblePrice(document: Document, opts: { url?: string; structure
   const main = mainPrice(page, candidates);
   const best = main === null ? null : candidates.find((c) => samePrice(c.amount, main))!;
   if (!best) return null;
-  return { amount: best.amount, currency: best.currency, text: best.mention.text, score: best.score, element: best.element, referenceShown: page.referenceShown };
+  return {
+    amount: best.amount,
+    currency: best.currency,
+    text: best.mention.text,
+    score: best.score,
+    element: best.element,
+    referenceShown: page.referenceShown,
+  };
 }

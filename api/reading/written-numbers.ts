@@ -26,7 +26,12 @@ export function readNumber(written: string, currency: string | null = null, opts
   return readNumberIn(written, currency, opts?.decimalSeparator ?? null, localeFacts(opts?.locale).decimal);
 }
 
-export function readNumberIn(written: string, currency: string | null, callerDecimal: DecimalSeparator | null, localeDecimal: DecimalSeparator | null): number | null {
+export function readNumberIn(
+  written: string,
+  currency: string | null,
+  callerDecimal: DecimalSeparator | null,
+  localeDecimal: DecimalSeparator | null,
+): number | null {
   let digits = written.replace(/’/g, "'");
   if (digits.startsWith('.')) return /^\.\d+$/.test(digits) ? Number(`0${digits}`) : null; // ".99"
   if (SPACED_DECIMALS.test(digits)) digits = `${digits.slice(0, -3)}${digits.slice(-2)}`; // "12, 99"
@@ -45,7 +50,8 @@ export function readNumberIn(written: string, currency: string | null, callerDec
   if (noCents || last === ' ' || last === "'") decimalSeparator = null;
   else if (separators.some((separator) => separator !== last)) decimalSeparator = last;
   else if (separators.length > 1) decimalSeparator = null;
-  else if (lastGroup.length !== 3 || groups[0] === '0') decimalSeparator = last; // "12,5", "0.750"
+  else if (lastGroup.length !== 3 || groups[0] === '0')
+    decimalSeparator = last; // "12,5", "0.750"
   else decimalSeparator = loneSeparatorIsDecimal(last as DecimalSeparator, currency, callerDecimal, localeDecimal) ? last : null;
 
   const integerGroups = decimalSeparator ? groups.slice(0, -1) : groups;

@@ -28,10 +28,15 @@ export function settingsRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/api/settings' })
     .use(authentication(ctx))
     .get('/', ({ userId }) => readSettings(ctx.sql, userId), { signedIn: true })
-    .put('/', async ({ userId, body }) => {
-      const plan = await effectivePlan(ctx.sql, userId);
-      const result = await handleCommand(ctx.store, userStream(userId), userDecider, { type: 'ChangeSettings', userId, settings: body, plan });
-      if (result.appended) await ctx.projections.waitFor(checkpointOf({ transactionId: result.appended.transactionId, position: result.appended.lastPosition }));
-      return body;
-    }, { signedIn: true, body: Settings });
+    .put(
+      '/',
+      async ({ userId, body }) => {
+        const plan = await effectivePlan(ctx.sql, userId);
+        const result = await handleCommand(ctx.store, userStream(userId), userDecider, { type: 'ChangeSettings', userId, settings: body, plan });
+        if (result.appended)
+          await ctx.projections.waitFor(checkpointOf({ transactionId: result.appended.transactionId, position: result.appended.lastPosition }));
+        return body;
+      },
+      { signedIn: true, body: Settings },
+    );
 }

@@ -13,13 +13,16 @@ const getSettings = (cookie: string) => request('/api/settings', { headers: { co
 const putSettings = (cookie: string, body: string, contentType = 'application/json') =>
   request('/api/settings', { method: 'PUT', headers: { cookie, origin: ORIGIN, 'content-type': contentType }, body });
 
-const settingsEvents = async (userId: string) =>
-  (await api.ctx.store.readStream(`user-${userId}`)).events.filter((e) => e.type === 'SettingsChanged');
+const settingsEvents = async (userId: string) => (await api.ctx.store.readStream(`user-${userId}`)).events.filter((e) => e.type === 'SettingsChanged');
 
 describe('/api/settings', () => {
   test('signed out: 401', async () => {
     expect((await request('/api/settings')).status).toBe(401);
-    const res = await request('/api/settings', { method: 'PUT', headers: { origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify(DEFAULT_SETTINGS) });
+    const res = await request('/api/settings', {
+      method: 'PUT',
+      headers: { origin: ORIGIN, 'content-type': 'application/json' },
+      body: JSON.stringify(DEFAULT_SETTINGS),
+    });
     expect(res.status).toBe(401);
   });
 
@@ -74,7 +77,12 @@ describe('/api/settings', () => {
 
   test('a body that is not JSON: 400 (415 when sent as another type), nothing recorded', async () => {
     const { cookie, userId } = await signedIn();
-    for (const [body, type, status] of [['{"emailNotifications": tru', 'application/json', 400], ['currency=GBP', 'application/x-www-form-urlencoded', 415], ['hello', 'text/plain', 415], ['', 'application/json', 400]] as const) {
+    for (const [body, type, status] of [
+      ['{"emailNotifications": tru', 'application/json', 400],
+      ['currency=GBP', 'application/x-www-form-urlencoded', 415],
+      ['hello', 'text/plain', 415],
+      ['', 'application/json', 400],
+    ] as const) {
       const res = await putSettings(cookie, body, type);
       expect(res.status).toBe(status);
       expect((await res.json()).message).toBeString();
@@ -91,7 +99,7 @@ describe('/api/settings', () => {
     expect(await settingsEvents(userId)).toHaveLength(1);
   });
 
-  test('a frequency faster than the plan checks: 400 naming checkFrequency and the plan\'s fastest, nothing recorded', async () => {
+  test("a frequency faster than the plan checks: 400 naming checkFrequency and the plan's fastest, nothing recorded", async () => {
     const { cookie, userId } = await signedIn();
     const res = await putSettings(cookie, JSON.stringify({ ...DEFAULT_SETTINGS, checkFrequency: 'hourly' }));
     expect(res.status).toBe(400);

@@ -21,9 +21,13 @@ export function client(app: ReturnType<typeof createApp>) {
 
   async function addProduct(cookie: string, opts: { name?: string; threshold?: string | null; url?: string; stockAlerts?: boolean } = {}) {
     const res = await request('/api/products', {
-      method: 'POST', cookie,
+      method: 'POST',
+      cookie,
       body: JSON.stringify({
-        name: opts.name ?? 'Kettle', url: opts.url ?? 'https://shop.example.com/kettle', selector: '.price', threshold: opts.threshold ?? 'any',
+        name: opts.name ?? 'Kettle',
+        url: opts.url ?? 'https://shop.example.com/kettle',
+        selector: '.price',
+        threshold: opts.threshold ?? 'any',
         ...(opts.stockAlerts === undefined ? {} : { stockAlerts: opts.stockAlerts }),
       }),
     });
@@ -35,7 +39,14 @@ export function client(app: ReturnType<typeof createApp>) {
 }
 
 /** A price seen by a check, appended as the worker appends it. */
-export async function observe(ctx: Pick<AppContext, 'store'>, productId: string, userId: string, price: number, at = new Date(), availability: Availability | null = null) {
+export async function observe(
+  ctx: Pick<AppContext, 'store'>,
+  productId: string,
+  userId: string,
+  price: number,
+  at = new Date(),
+  availability: Availability | null = null,
+) {
   return ctx.store.append(`product-${productId}`, 'any', [observed(productId, userId, price, at, availability)]);
 }
 

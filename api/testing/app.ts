@@ -28,15 +28,23 @@ export function useTestApp(env: Env | (() => Env) = {}) {
     ctx = await testContext(config);
     app = createApp(ctx);
   }, SETUP_TIMEOUT);
-  afterAll(async () => { await ctx?.close(); }, SETUP_TIMEOUT);
+  afterAll(async () => {
+    await ctx?.close();
+  }, SETUP_TIMEOUT);
   const opened = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('useTestApp: the app opens in beforeAll; use it in tests and hooks');
     return value;
   };
   return {
-    get ctx(): TestContext { return opened(ctx); },
-    get app(): TestApp { return opened(app); },
-    get origin() { return origin; },
+    get ctx(): TestContext {
+      return opened(ctx);
+    },
+    get app(): TestApp {
+      return opened(app);
+    },
+    get origin() {
+      return origin;
+    },
     /** The app's answer to `path` (resolved against the origin), as if it came over HTTP. */
     request: (path: string, init: RequestInit = {}) => opened(app).handle(new Request(new URL(path, origin), init)),
     /** A fresh demo user, signed in: their session cookie header, id and e-mail. */

@@ -25,7 +25,12 @@ export async function seedCatalogue(
   userId: string,
   opts: { products: number; days: number },
 ): Promise<string[]> {
-  await handleCommand(ctx.store, userStream(userId), userDecider, { type: 'ChangeSettings', userId, settings: { ...DEFAULT_SETTINGS, emailNotifications: false }, plan: PLANS.free });
+  await handleCommand(ctx.store, userStream(userId), userDecider, {
+    type: 'ChangeSettings',
+    userId,
+    settings: { ...DEFAULT_SETTINGS, emailNotifications: false },
+    plan: PLANS.free,
+  });
   const ids: string[] = [];
   const start = Date.now() - opts.days * DAY_MS;
   for (let first = 0; first < opts.products; first += SEED_BATCH) {
@@ -34,16 +39,30 @@ export async function seedCatalogue(
       const productId = crypto.randomUUID();
       ids.push(productId);
       const url = `https://shop${p % 50}.example/products/${p}`;
-      const events: NewEvent[] = [{
-        type: 'ProductAdded',
-        data: { productId, userId, name: catalogueProductName(p), url, selector: '.price', alertRule: { kind: 'drop', percent: 10 }, imageUrl: null },
-      }];
+      const events: NewEvent[] = [
+        {
+          type: 'ProductAdded',
+          data: { productId, userId, name: catalogueProductName(p), url, selector: '.price', alertRule: { kind: 'drop', percent: 10 }, imageUrl: null },
+        },
+      ];
       for (let d = 0; d < opts.days; d++) {
         const price = 20 + ((p + Math.floor(d / 7)) % 9) + 0.99;
         const observedAt = new Date(start + (d + 1) * DAY_MS).toISOString();
         events.push({
           type: 'PriceObserved',
-          data: { productId, userId, price, currency: 'GBP', source: 'selector', selector: '.price', matchedText: `£${price.toFixed(2)}`, url, httpStatus: 200, pageHash: `page-${p}-${price}`, observedAt },
+          data: {
+            productId,
+            userId,
+            price,
+            currency: 'GBP',
+            source: 'selector',
+            selector: '.price',
+            matchedText: `£${price.toFixed(2)}`,
+            url,
+            httpStatus: 200,
+            pageHash: `page-${p}-${price}`,
+            observedAt,
+          },
         });
       }
       batch.push({ streamId: productStream(productId), expected: 'no_stream' as const, events });

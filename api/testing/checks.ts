@@ -42,25 +42,32 @@ export function useLoopbackShop() {
   let server: ReturnType<typeof Bun.serve> | undefined;
   beforeAll(() => {
     server = Bun.serve({
-      port: 0, hostname: '127.0.0.1',
+      port: 0,
+      hostname: '127.0.0.1',
       fetch(req) {
         const { pathname } = new URL(req.url);
         requests.set(pathname, (requests.get(pathname) ?? 0) + 1);
         const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
           new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
         if (pathname === '/gone') return html('<h1>Not found</h1>', 404);
-        if (pathname === '/challenge') return html('<title>Just a moment...</title><div id="cf-browser-verification"></div>', 403, { 'cf-mitigated': 'challenge' });
+        if (pathname === '/challenge')
+          return html('<title>Just a moment...</title><div id="cf-browser-verification"></div>', 403, { 'cf-mitigated': 'challenge' });
         const [, kind, name = ''] = pathname.split('/');
         if (kind === 'stock') return html(stockPage(name, stock));
         return html(productPage(name, prices.get(name) ?? '£10.00', kind !== 'bare'));
       },
     });
   });
-  afterAll(() => { server?.stop(true); });
+  afterAll(() => {
+    server?.stop(true);
+  });
   return {
-    prices, stock,
+    prices,
+    stock,
     requestsFor: (path: string) => requests.get(path) ?? 0,
-    get url() { return `http://127.0.0.1:${server!.port}`; },
+    get url() {
+      return `http://127.0.0.1:${server!.port}`;
+    },
   };
 }
 
@@ -75,10 +82,19 @@ export const minuteFrom = (at: Date, minutes: number) => new Date(at.getTime() +
 
 /** Products, the check queue and its workers, on the app of useTestApp(). */
 export function checkHelpers(api: ReturnType<typeof useTestApp>) {
-  async function addProduct(c: Pick<TestContext, 'store' | 'projections'>, userId: string, url: string, selector = '.buy .price', alertRule: AlertRule = { kind: 'none' }) {
+  async function addProduct(
+    c: Pick<TestContext, 'store' | 'projections'>,
+    userId: string,
+    url: string,
+    selector = '.buy .price',
+    alertRule: AlertRule = { kind: 'none' },
+  ) {
     const productId = crypto.randomUUID();
     const { appended } = await handleCommand(c.store, productStream(productId), productDecider, {
-      type: 'Add', productId, userId, details: { name: 'Product', url, selector, alertRule },
+      type: 'Add',
+      productId,
+      userId,
+      details: { name: 'Product', url, selector, alertRule },
     });
     await c.projections.waitFor(checkpointOf({ transactionId: appended!.transactionId, position: appended!.lastPosition }), SETTLE_MS);
     return productId;
@@ -93,7 +109,8 @@ export function checkHelpers(api: ReturnType<typeof useTestApp>) {
   async function drain(contexts: TestContext[] = [api.ctx], opts: { concurrency?: number } = {}) {
     const stop = new AbortController();
     const workers = contexts.map((c, i) =>
-      runWorker(c, { signal: stop.signal, idleMs: 10, concurrency: opts.concurrency ?? 8, fetcher: fastFetcher(), workerId: `test-${i}` }));
+      runWorker(c, { signal: stop.signal, idleMs: 10, concurrency: opts.concurrency ?? 8, fetcher: fastFetcher(), workerId: `test-${i}` }),
+    );
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       const [{ n }] = await api.ctx.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM check_jobs`;
@@ -116,7 +133,10 @@ export function checkHelpers(api: ReturnType<typeof useTestApp>) {
 
   const productRow = async (productId: string) => {
     await settled();
-    return (await api.ctx.sql`SELECT current_price, last_check_at, last_check_status, last_check_error, consecutive_failures, is_active, image_url FROM products WHERE id = ${productId}`)[0]!;
+    return (
+      await api.ctx
+        .sql`SELECT current_price, last_check_at, last_check_status, last_check_error, consecutive_failures, is_active, image_url FROM products WHERE id = ${productId}`
+    )[0]!;
   };
 
   const queued = async (productId: string) => (await api.ctx.sql`SELECT 1 FROM check_jobs WHERE product_id = ${productId}`).length > 0;
@@ -124,10 +144,18 @@ export function checkHelpers(api: ReturnType<typeof useTestApp>) {
   /** When the schedule makes a product (of a free-plan user) due next: from its slot, with backoff. */
   async function dueAt(productId: string, checkFrequency: CheckFrequencySetting | null = null): Promise<Date> {
     const row = await productRow(productId);
-    return nextCheckAt({
-      productId, plan: 'free', checkFrequency, demoShop: false, lastCheckAt: new Date(row.last_check_at),
-      consecutiveFailures: row.consecutive_failures, editedAt: null,
-    }, { demoCheckMinutes: api.ctx.config.demoCheckMinutes });
+    return nextCheckAt(
+      {
+        productId,
+        plan: 'free',
+        checkFrequency,
+        demoShop: false,
+        lastCheckAt: new Date(row.last_check_at),
+        consecutiveFailures: row.consecutive_failures,
+        editedAt: null,
+      },
+      { demoCheckMinutes: api.ctx.config.demoCheckMinutes },
+    );
   }
 
   return { addProduct, removeProduct, drain, settled, checkEvents, productRow, queued, dueAt };

@@ -47,16 +47,24 @@ export function startReceivers(): FakeReceivers {
       const path = new URL(request.url).pathname;
       const body = await request.text();
       let json: unknown = null;
-      try { json = JSON.parse(body); } catch { /* kept as text */ }
+      try {
+        json = JSON.parse(body);
+      } catch {
+        /* kept as text */
+      }
       received.push({ path, headers: Object.fromEntries(request.headers), body, json, at: Date.now() });
-      const reply = queued.get(path)?.shift() ?? fixed.get(path)
-        ?? (path.startsWith('/telegram/') ? telegram(path, json) : { status: 200, body: path.startsWith('/slack') ? 'ok' : '' });
-      return new Response(reply.status === 204 ? null : reply.body ?? '', { status: reply.status, headers: reply.headers });
+      const reply =
+        queued.get(path)?.shift() ??
+        fixed.get(path) ??
+        (path.startsWith('/telegram/') ? telegram(path, json) : { status: 200, body: path.startsWith('/slack') ? 'ok' : '' });
+      return new Response(reply.status === 204 ? null : (reply.body ?? ''), { status: reply.status, headers: reply.headers });
     },
   });
   const url = `http://127.0.0.1:${server.port}`;
   return {
-    url, telegramApiUrl: `${url}/telegram`, received,
+    url,
+    telegramApiUrl: `${url}/telegram`,
+    received,
     to: (path) => received.filter((r) => r.path === path),
     reply: (path, ...replies) => queued.set(path, [...(queued.get(path) ?? []), ...replies]),
     always: (path, reply) => (reply ? fixed.set(path, reply) : fixed.delete(path)),

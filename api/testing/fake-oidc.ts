@@ -34,8 +34,7 @@ export const DEFAULT_USER: FakeUser = {
 
 type Grant = { clientId: string; redirectUri: string; codeChallenge: string; nonce: string | null; user: FakeUser };
 
-const sha256base64url = async (text: string) =>
-  Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).toString('base64url');
+const sha256base64url = async (text: string) => Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).toString('base64url');
 
 /**
  * An OpenID provider on loopback speaking the real protocol (discovery, JWKS, authorization

@@ -26,7 +26,10 @@ export function parseForm(body: string): Params {
 }
 
 class StripeFailure extends Error {
-  constructor(readonly status: number, readonly body: { type: string; message: string; code?: string; param?: string; decline_code?: string }) {
+  constructor(
+    readonly status: number,
+    readonly body: { type: string; message: string; code?: string; param?: string; decline_code?: string },
+  ) {
     super(body.message);
   }
 }
@@ -51,8 +54,12 @@ export async function startFakeStripe(opts: { secretKey: string; prices: Record<
     url: '',
     port: 0,
     /** The fake's clock in Unix seconds: the real time, moved on by `advance`. */
-    get now() { return clock(); },
-    advance(seconds: number) { offset += seconds; },
+    get now() {
+      return clock();
+    },
+    advance(seconds: number) {
+      offset += seconds;
+    },
     requests,
     customers,
     subscriptions,
@@ -71,21 +78,38 @@ export async function startFakeStripe(opts: { secretKey: string; prices: Record<
     /** An event as Stripe would deliver it to a webhook endpoint. */
     event<T>(type: string, object: T, created = clock()) {
       return {
-        id: id('evt'), object: 'event', api_version: '2026-10-28.endive', created, type, livemode: false, pending_webhooks: 1,
-        data: { object: structuredClone(object) }, request: { id: null, idempotency_key: null },
+        id: id('evt'),
+        object: 'event',
+        api_version: '2026-10-28.endive',
+        created,
+        type,
+        livemode: false,
+        pending_webhooks: 1,
+        data: { object: structuredClone(object) },
+        request: { id: null, idempotency_key: null },
       };
     },
     /** An invoice of a subscription, paid or failed, as invoice.* events carry it. */
     invoice(subscriptionId: string, paid: boolean, amount: number, attempt = 1) {
       const sub = subscriptions.get(subscriptionId)!;
       return {
-        id: id('in'), object: 'invoice', customer: sub.customer, currency: 'gbp', status: paid ? 'paid' : 'open',
-        amount_due: amount, amount_paid: paid ? amount : 0, attempt_count: attempt, created: clock(),
+        id: id('in'),
+        object: 'invoice',
+        customer: sub.customer,
+        currency: 'gbp',
+        status: paid ? 'paid' : 'open',
+        amount_due: amount,
+        amount_paid: paid ? amount : 0,
+        attempt_count: attempt,
+        created: clock(),
         parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: sub.metadata } },
       };
     },
     reset() {
-      customers.clear(); subscriptions.clear(); replays.clear(); requests.length = 0;
+      customers.clear();
+      subscriptions.clear();
+      replays.clear();
+      requests.length = 0;
     },
     stop: () => server.stop(true),
   };
@@ -126,14 +150,33 @@ export async function startFakeStripe(opts: { secretKey: string; prices: Record<
     const trialEnd = trialDays ? start + trialDays * DAY : null;
     const periodEnd = trialEnd ?? monthAfter(start);
     const sub = {
-      id: id('sub'), object: 'subscription', customer: c.id, status: trialDays ? 'trialing' : 'active', created: start, start_date: start,
-      trial_start: trialDays ? start : null, trial_end: trialEnd, cancel_at_period_end: false, cancel_at: null, canceled_at: null, ended_at: null,
-      default_payment_method: pm ?? null, metadata: p.metadata ?? {}, livemode: false, latest_invoice: null,
+      id: id('sub'),
+      object: 'subscription',
+      customer: c.id,
+      status: trialDays ? 'trialing' : 'active',
+      created: start,
+      start_date: start,
+      trial_start: trialDays ? start : null,
+      trial_end: trialEnd,
+      cancel_at_period_end: false,
+      cancel_at: null,
+      canceled_at: null,
+      ended_at: null,
+      default_payment_method: pm ?? null,
+      metadata: p.metadata ?? {},
+      livemode: false,
+      latest_invoice: null,
       items: {
-        object: 'list', has_more: false, url: '/v1/subscription_items',
+        object: 'list',
+        has_more: false,
+        url: '/v1/subscription_items',
         data: (p.items ?? []).map((item: Params) => ({
-          id: id('si'), object: 'subscription_item', price: price(item.price), quantity: Number(item.quantity ?? 1),
-          current_period_start: start, current_period_end: periodEnd,
+          id: id('si'),
+          object: 'subscription_item',
+          price: price(item.price),
+          quantity: Number(item.quantity ?? 1),
+          current_period_start: start,
+          current_period_end: periodEnd,
         })),
       },
     };
@@ -143,7 +186,10 @@ export async function startFakeStripe(opts: { secretKey: string; prices: Record<
 
   function updateSubscription(sub: Params, p: Params) {
     if (sub.status === 'canceled') {
-      throw new StripeFailure(400, { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' });
+      throw new StripeFailure(400, {
+        type: 'invalid_request_error',
+        message: 'A canceled subscription can only update its cancellation_details and metadata.',
+      });
     }
     if (p.cancel_at_period_end !== undefined) {
       sub.cancel_at_period_end = p.cancel_at_period_end === 'true';
@@ -162,7 +208,14 @@ export async function startFakeStripe(opts: { secretKey: string; prices: Record<
   function route(method: string, path: string, p: Params): unknown {
     const [, , resource, resourceId] = path.split('/');
     if (resource === 'customers' && method === 'POST' && !resourceId) {
-      const c = { id: id('cus'), object: 'customer', email: p.email ?? null, metadata: p.metadata ?? {}, created: clock(), invoice_settings: { default_payment_method: null } };
+      const c = {
+        id: id('cus'),
+        object: 'customer',
+        email: p.email ?? null,
+        metadata: p.metadata ?? {},
+        created: clock(),
+        invoice_settings: { default_payment_method: null },
+      };
       customers.set(c.id, c);
       return c;
     }
@@ -175,7 +228,14 @@ export async function startFakeStripe(opts: { secretKey: string; prices: Record<
     if (resource === 'setup_intents' && method === 'POST' && !resourceId) {
       if (p.customer) customer(p.customer);
       const intentId = id('seti');
-      return { id: intentId, object: 'setup_intent', client_secret: `${intentId}_secret_${crypto.randomUUID().slice(0, 8)}`, customer: p.customer ?? null, usage: p.usage ?? 'off_session', status: 'requires_payment_method' };
+      return {
+        id: intentId,
+        object: 'setup_intent',
+        client_secret: `${intentId}_secret_${crypto.randomUUID().slice(0, 8)}`,
+        customer: p.customer ?? null,
+        usage: p.usage ?? 'off_session',
+        status: 'requires_payment_method',
+      };
     }
     if (resource === 'subscriptions' && method === 'POST' && !resourceId) return createSubscription(p);
     if (resource === 'subscriptions' && method === 'GET' && resourceId) return subscription(resourceId);
@@ -202,11 +262,20 @@ export async function startFakeStripe(opts: { secretKey: string; prices: Record<
       const replay = replayKey ? replays.get(replayKey) : undefined;
       if (replay) {
         if (replay.params !== text) {
-          return Response.json({ error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } }, { status: 400 });
+          return Response.json(
+            {
+              error: {
+                type: 'idempotency_error',
+                message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+              },
+            },
+            { status: 400 },
+          );
         }
         return Response.json(replay.body, { status: replay.status, headers: { 'idempotent-replayed': 'true' } });
       }
-      let status = 200, body: unknown;
+      let status = 200,
+        body: unknown;
       try {
         body = structuredClone(route(request.method, url.pathname, params));
       } catch (error) {

@@ -9,7 +9,11 @@ export function productsApi(api: ReturnType<typeof useTestApp>) {
   const send = (user: SignedIn | null, method: string, path: string, body?: unknown, raw?: { text: string; type: string }) =>
     api.request(path, {
       method,
-      headers: { ...(user ? { cookie: user.cookie } : {}), origin: api.origin, ...(body !== undefined || raw ? { 'content-type': raw?.type ?? 'application/json' } : {}) },
+      headers: {
+        ...(user ? { cookie: user.cookie } : {}),
+        origin: api.origin,
+        ...(body !== undefined || raw ? { 'content-type': raw?.type ?? 'application/json' } : {}),
+      },
       body: raw ? raw.text : body === undefined ? undefined : JSON.stringify(body),
     });
 
@@ -43,11 +47,34 @@ export const kettleEdit = { ...kettle, threshold: 10 };
 export const page = (name: string, extra: Record<string, unknown> = {}) => ({ ...kettle, name, url: `https://shop.example/${name}`, ...extra });
 
 export const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
-export const observed = (productId: string, price: number, observedAt = new Date().toISOString(), availability: Availability | null = null): ProductCommand => ({
-  type: 'RecordObservation', productId,
-  observation: { price, currency: 'GBP', source: 'json-ld', selector: null, matchedText: `£${price}`, url: kettle.url, httpStatus: 200, pageHash: 'h', observedAt, availability, fetcher: 'static' },
+export const observed = (
+  productId: string,
+  price: number,
+  observedAt = new Date().toISOString(),
+  availability: Availability | null = null,
+): ProductCommand => ({
+  type: 'RecordObservation',
+  productId,
+  observation: {
+    price,
+    currency: 'GBP',
+    source: 'json-ld',
+    selector: null,
+    matchedText: `£${price}`,
+    url: kettle.url,
+    httpStatus: 200,
+    pageHash: 'h',
+    observedAt,
+    availability,
+    fetcher: 'static',
+  },
 });
-export const failed = (productId: string, reason = 'The price element was not found on the page.', availability: Availability | null = null): ProductCommand => ({
-  type: 'RecordFailure', productId,
+export const failed = (
+  productId: string,
+  reason = 'The price element was not found on the page.',
+  availability: Availability | null = null,
+): ProductCommand => ({
+  type: 'RecordFailure',
+  productId,
   failure: { code: 'selector_no_match', reason, httpStatus: 200, url: kettle.url, attemptedAt: new Date().toISOString(), availability },
 });

@@ -14,7 +14,8 @@ export async function readModelSnapshot(sql: Sql, projections: readonly Projecti
       WHERE table_schema = ${schema} AND table_name = ${table} AND data_type <> 'xid8' ORDER BY ordinal_position`;
     if (!columns.length) throw new Error(`No table ${schema}.${table}`);
     const rows = await sql.unsafe<{ row: string }[]>(
-      `SELECT json_build_array(${columns.map((c) => `"${c.name}"`).join(', ')})::text AS row FROM ${schema}.${table}`);
+      `SELECT json_build_array(${columns.map((c) => `"${c.name}"`).join(', ')})::text AS row FROM ${schema}.${table}`,
+    );
     snapshot[table] = rows.map((r) => r.row).sort();
   }
   return snapshot;

@@ -42,7 +42,9 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     closeTimeout: 50, // stop() does not wait for clients' idle pooled connections
-    onClose(session) { closed.add(session.id); },
+    onClose(session) {
+      closed.add(session.id);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -57,7 +59,10 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
           received.push({ ...parseMessage(raw), to: session.envelope.rcptTo.map((r) => r.address), acceptedAt: performance.now() });
           callback(null, `OK: queued as test-${++counter}`);
         };
-        if (held) { held.push(answer); onHeld?.(); } else answer();
+        if (held) {
+          held.push(answer);
+          onHeld?.();
+        } else answer();
       });
     },
   });
@@ -67,9 +72,18 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
     port: actual,
     url: `smtp://127.0.0.1:${actual}`,
     received,
-    hold(fn) { held = []; onHeld = fn; },
-    release() { const waiting = held ?? []; held = null; for (const answer of waiting) answer(); },
-    refuse(reply) { refusal = reply; },
+    hold(fn) {
+      held = [];
+      onHeld = fn;
+    },
+    release() {
+      const waiting = held ?? [];
+      held = null;
+      for (const answer of waiting) answer();
+    },
+    refuse(reply) {
+      refusal = reply;
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -112,9 +126,12 @@ function collect(headers: Record<string, string>, body: string, parts: { type: s
     return;
   }
   const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
-  const bytes = encoding === 'quoted-printable' ? decodeQuotedPrintable(body)
-    : encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64')
-      : Buffer.from(body, 'utf8');
+  const bytes =
+    encoding === 'quoted-printable'
+      ? decodeQuotedPrintable(body)
+      : encoding === 'base64'
+        ? Buffer.from(body.replace(/\s+/g, ''), 'base64')
+        : Buffer.from(body, 'utf8');
   parts.push({ type, content: bytes.toString('utf8').replace(/\r\n/g, '\n').replace(/\n$/, '') });
 }
 
@@ -122,14 +139,19 @@ function decodeQuotedPrintable(text: string): Buffer {
   const joined = text.replace(/=\r?\n/g, '');
   const bytes: number[] = [];
   for (let i = 0; i < joined.length; i++) {
-    if (joined[i] === '=' && /^[0-9A-F]{2}$/i.test(joined.slice(i + 1, i + 3))) { bytes.push(parseInt(joined.slice(i + 1, i + 3), 16)); i += 2; }
-    else bytes.push(...Buffer.from(joined[i]!, 'utf8'));
+    if (joined[i] === '=' && /^[0-9A-F]{2}$/i.test(joined.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(joined.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(joined[i]!, 'utf8'));
   }
   return Buffer.from(bytes);
 }
 
 /** RFC 2047 encoded words ('=?UTF-8?Q?...?=' and '=?UTF-8?B?...?='). */
 function decodeWords(text: string): string {
-  return text.replace(/\?=\s+=\?/g, '?==?').replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_, _charset, enc: string, data: string) =>
-    enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')).toString('utf8'));
+  return text
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_, _charset, enc: string, data: string) =>
+      enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')).toString('utf8'),
+    );
 }

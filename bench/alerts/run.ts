@@ -48,7 +48,10 @@ async function scratchDatabase(): Promise<{ database: Database; label: string; d
   return {
     database: await openDatabase({ url: url.toString(), max: 10 }),
     label: `PostgreSQL (${url.host})`,
-    async drop() { await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); await admin.end(); },
+    async drop() {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
   };
 }
 
@@ -58,9 +61,15 @@ async function main() {
   const smtp = await startSmtp();
   const receivers = startReceivers();
   const scratch = await scratchDatabase();
-  const ctx = await createContext(loadConfig({
-    PUBLIC_URL: 'http://localhost:3000', SMTP_URL: smtp.url, DATA_DIR: '/tmp/pricewatch-bench-alerts', CHECK_ALLOW_PRIVATE: 'true',
-  }), { database: scratch.database });
+  const ctx = await createContext(
+    loadConfig({
+      PUBLIC_URL: 'http://localhost:3000',
+      SMTP_URL: smtp.url,
+      DATA_DIR: '/tmp/pricewatch-bench-alerts',
+      CHECK_ALLOW_PRIVATE: 'true',
+    }),
+    { database: scratch.database },
+  );
   const stop = new AbortController();
   const mailer = createMailer(ctx.config);
   try {
@@ -68,23 +77,54 @@ async function main() {
     const products: { id: string; userId: string; name: string }[] = [];
     for (let u = 0; u < users; u++) {
       const userId = crypto.randomUUID();
-      await ctx.store.append(`user-${userId}`, 'no_stream', [{
-        type: 'UserSignedUp', data: { userId, provider: 'demo', subject: `bench-${u}`, email: `bench-${u}@example.com`, firstName: null, lastName: null, profileImageUrl: null },
-      }]);
+      await ctx.store.append(`user-${userId}`, 'no_stream', [
+        {
+          type: 'UserSignedUp',
+          data: { userId, provider: 'demo', subject: `bench-${u}`, email: `bench-${u}@example.com`, firstName: null, lastName: null, profileImageUrl: null },
+        },
+      ]);
       // A paid plan and a webhook channel, as the billing and channels APIs record them.
-      const now = Math.floor(Date.now() / 1000), channelId = crypto.randomUUID();
-      await ctx.store.append(`subscription-${userId}`, 'no_stream', [{ type: 'TrialStarted', data: {
-        userId, subscriptionId: `sub_${u}`, provider: 'demo', plan: 'growth', amount: 4900, trialEnd: now + 86_400, currentPeriodEnd: now + 86_400, created: now, at: now,
-      } }]);
+      const now = Math.floor(Date.now() / 1000),
+        channelId = crypto.randomUUID();
+      await ctx.store.append(`subscription-${userId}`, 'no_stream', [
+        {
+          type: 'TrialStarted',
+          data: {
+            userId,
+            subscriptionId: `sub_${u}`,
+            provider: 'demo',
+            plan: 'growth',
+            amount: 4900,
+            trialEnd: now + 86_400,
+            currentPeriodEnd: now + 86_400,
+            created: now,
+            at: now,
+          },
+        },
+      ]);
       const endpoint = { type: 'webhook' as const, url: `${receivers.url}/hooks/${u}`, secret: newWebhookSecret() };
       await ctx.sql`INSERT INTO channel_endpoints (channel_id, user_id, endpoint) VALUES (${channelId}, ${userId}, ${ctx.sql.json(endpoint)})`;
-      await ctx.store.append(`channel-${channelId}`, 'no_stream', [{ type: 'ChannelAdded', data: {
-        channelId, userId, type: 'webhook', name: 'Bench hook', target: describeEndpoint(endpoint), alertTypes: [...ALERT_TYPES],
-      } }]);
+      await ctx.store.append(`channel-${channelId}`, 'no_stream', [
+        {
+          type: 'ChannelAdded',
+          data: {
+            channelId,
+            userId,
+            type: 'webhook',
+            name: 'Bench hook',
+            target: describeEndpoint(endpoint),
+            alertTypes: [...ALERT_TYPES],
+          },
+        },
+      ]);
       for (let p = 0; p < perUser && products.length < alerts; p++) {
-        const id = crypto.randomUUID(), name = `Bench product u${u}-p${p}`;
+        const id = crypto.randomUUID(),
+          name = `Bench product u${u}-p${p}`;
         await ctx.store.append(`product-${id}`, 'no_stream', [
-          { type: 'ProductAdded', data: { productId: id, userId, name, url: `https://shop.example.com/${id}`, selector: '.price', alertRule: { kind: 'any' }, imageUrl: null } },
+          {
+            type: 'ProductAdded',
+            data: { productId: id, userId, name, url: `https://shop.example.com/${id}`, selector: '.price', alertRule: { kind: 'any' }, imageUrl: null },
+          },
           observed(id, userId, 100, new Date()),
         ]);
         products.push({ id, userId, name });
@@ -108,7 +148,8 @@ async function main() {
       const due = started + (i / rate) * 1000;
       if (due > performance.now()) await Bun.sleep(due - performance.now());
       await transaction(ctx.sql, async (tx) => {
-        for (const p of batch) await ctx.store.append(`product-${p.id}`, 'any', [observed(p.id, p.userId, 90 - Math.random() * 10, new Date()) as NewEvent], tx);
+        for (const p of batch)
+          await ctx.store.append(`product-${p.id}`, 'any', [observed(p.id, p.userId, 90 - Math.random() * 10, new Date()) as NewEvent], tx);
       });
       const now = performance.now();
       for (const p of batch) committedAt.set(p.name, now);
@@ -130,7 +171,8 @@ async function main() {
       await Bun.sleep(50);
     }
     // Every alert carried by an accepted webhook, and when.
-    const hookLatencies = new Map<string, number>(), hookSeen = new Map<string, number>();
+    const hookLatencies = new Map<string, number>(),
+      hookSeen = new Map<string, number>();
     while (receivers.received.length < order.length && performance.now() < deadline) await Bun.sleep(50);
     for (const r of receivers.received) {
       const name = r.json?.data?.productName as string;
@@ -144,19 +186,27 @@ async function main() {
 
     console.log(`\nPriceObserved committed -> e-mail accepted by the SMTP server (${users} users, ${order.length} alerts)`);
     console.log(`  alerts e-mailed  ${latencies.size} of ${order.length}${twice ? `, ${twice} more than once` : ', each exactly once'}`);
-    console.log(`  e-mails          ${smtp.received.length} (EmailSent recorded: ${sent}), ${(latencies.size / Math.max(1, smtp.received.length)).toFixed(1)} alerts per e-mail`);
+    console.log(
+      `  e-mails          ${smtp.received.length} (EmailSent recorded: ${sent}), ${(latencies.size / Math.max(1, smtp.received.length)).toFixed(1)} alerts per e-mail`,
+    );
     if (sorted.length) {
       const ms = (n: number) => `${(n / 1000).toFixed(2)} s`;
-      console.log(`  latency          p50 ${ms(percentile(sorted, 50))}, p90 ${ms(percentile(sorted, 90))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1)!)} (target p99 <= 5 s)`);
+      console.log(
+        `  latency          p50 ${ms(percentile(sorted, 50))}, p90 ${ms(percentile(sorted, 90))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1)!)} (target p99 <= 5 s)`,
+      );
     }
     const hooks = [...hookLatencies.values()].sort((a, b) => a - b);
     const hooksTwice = [...hookSeen.values()].filter((n) => n > 1).length;
     const [{ delivered }] = await ctx.sql<{ delivered: number }[]>`SELECT count(*)::int AS delivered FROM events WHERE type = 'AlertDelivered'`;
     console.log(`\nPriceObserved committed -> signed webhook accepted by a receiver (${users} channels)`);
-    console.log(`  alerts delivered ${hookLatencies.size} of ${order.length}${hooksTwice ? `, ${hooksTwice} more than once` : ', each exactly once'} (AlertDelivered recorded: ${delivered})`);
+    console.log(
+      `  alerts delivered ${hookLatencies.size} of ${order.length}${hooksTwice ? `, ${hooksTwice} more than once` : ', each exactly once'} (AlertDelivered recorded: ${delivered})`,
+    );
     if (hooks.length) {
       const ms = (n: number) => `${(n / 1000).toFixed(2)} s`;
-      console.log(`  latency          p50 ${ms(percentile(hooks, 50))}, p90 ${ms(percentile(hooks, 90))}, p99 ${ms(percentile(hooks, 99))}, max ${ms(hooks.at(-1)!)} (target p99 <= 2 s)`);
+      console.log(
+        `  latency          p50 ${ms(percentile(hooks, 50))}, p90 ${ms(percentile(hooks, 90))}, p99 ${ms(percentile(hooks, 99))}, max ${ms(hooks.at(-1)!)} (target p99 <= 2 s)`,
+      );
     }
     stop.abort();
     await sender;

@@ -20,20 +20,28 @@ async function run(label: string, keyOf: (n: number) => string) {
   const ms: number[] = [];
   let next = 0;
   const t = performance.now();
-  await Promise.all(Array.from({ length: CALLERS }, async () => {
-    while (next < REQUESTS) {
-      const n = next++;
-      const s = performance.now();
-      await take(keyOf(n));
-      ms.push(performance.now() - s);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CALLERS }, async () => {
+      while (next < REQUESTS) {
+        const n = next++;
+        const s = performance.now();
+        await take(keyOf(n));
+        ms.push(performance.now() - s);
+      }
+    }),
+  );
   const seconds = (performance.now() - t) / 1000;
   ms.sort((a, b) => a - b);
-  console.log(`${label.padEnd(22)} ${Math.round(REQUESTS / seconds).toLocaleString('en-GB').padStart(7)} takes/s, p50 ${ms[Math.floor(ms.length / 2)]!.toFixed(2)} ms, p99 ${ms[Math.floor(ms.length * 0.99)]!.toFixed(2)} ms`);
+  console.log(
+    `${label.padEnd(22)} ${Math.round(REQUESTS / seconds)
+      .toLocaleString('en-GB')
+      .padStart(7)} takes/s, p50 ${ms[Math.floor(ms.length / 2)]!.toFixed(2)} ms, p99 ${ms[Math.floor(ms.length * 0.99)]!.toFixed(2)} ms`,
+  );
 }
 
-console.log(`${REQUESTS.toLocaleString('en-GB')} requests from ${CALLERS} callers at once, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}`);
+console.log(
+  `${REQUESTS.toLocaleString('en-GB')} requests from ${CALLERS} callers at once, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}`,
+);
 await run('one key', () => 'key-1');
 await run('1,000 keys', (n) => `key-${n % 1000}`);
 await db.close();

@@ -38,15 +38,24 @@ if (serverUrl) {
   const name = `pricewatch_bench_api_${Date.now().toString(36)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl); url.pathname = `/${name}`;
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
   databaseUrl = url.toString();
-  dropDatabase = async () => { await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); await admin.end(); };
+  dropDatabase = async () => {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  };
 }
 const env = { ...process.env, NODE_ENV: 'development', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0' } as Record<string, string>;
 
 /** A small deterministic generator, so every run seeds the same prices. */
 function random(seed: number) {
-  return () => { seed = (seed + 0x6d2b79f5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed); t ^= t + Math.imul(t ^ (t >>> 7), 61 | t); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 // Seed: products checked hourly up to now; about 3% of checks find a new price, up or down by up to 15%.
@@ -59,10 +68,20 @@ function random(seed: number) {
   const now = Date.now();
   for (let p = 0; p < PRODUCTS; p++) {
     const productId = `bench-${p}`;
-    await ctx.store.append(`product-${productId}`, 'no_stream', [{
-      type: 'ProductAdded',
-      data: { productId, userId, name: `Competitor product ${p + 1}`, url: `https://shop${p % 7}.example.com/products/${p + 1}`, selector: '.price', alertRule: { kind: 'drop', percent: 10 }, imageUrl: null },
-    }]);
+    await ctx.store.append(`product-${productId}`, 'no_stream', [
+      {
+        type: 'ProductAdded',
+        data: {
+          productId,
+          userId,
+          name: `Competitor product ${p + 1}`,
+          url: `https://shop${p % 7}.example.com/products/${p + 1}`,
+          selector: '.price',
+          alertRule: { kind: 'drop', percent: 10 },
+          imageUrl: null,
+        },
+      },
+    ]);
     let price = Math.round((10 + rand() * 490) * 100) / 100;
     const events = [];
     for (let i = 0; i < perProduct; i++) {
@@ -76,7 +95,9 @@ function random(seed: number) {
   const [counts] = await ctx.sql<{ points: number; changes: number }[]>`
     SELECT (SELECT count(*)::int FROM price_points) AS points, (SELECT count(*)::int FROM price_changes) AS changes`;
   console.log(`database: ${serverUrl ? 'PostgreSQL server' : 'embedded PGlite (one connection)'}`);
-  console.log(`seeded ${PRODUCTS} products, ${counts!.points.toLocaleString('en-GB')} observations, ${counts!.changes.toLocaleString('en-GB')} price changes in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${PRODUCTS} products, ${counts!.points.toLocaleString('en-GB')} observations, ${counts!.changes.toLocaleString('en-GB')} price changes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
 
   // What a request costs when its answer is not cached (the first one after a change): reads alone, one at a time.
   console.log('\nuncached reads, one at a time        median ms   p99 ms');
@@ -88,7 +109,11 @@ function random(seed: number) {
   for (const [name, read] of reads) {
     for (let i = 0; i < 10; i++) await read();
     const times: number[] = [];
-    for (let i = 0; i < 50; i++) { const s = performance.now(); await read(); times.push(performance.now() - s); }
+    for (let i = 0; i < 50; i++) {
+      const s = performance.now();
+      await read();
+      times.push(performance.now() - s);
+    }
     times.sort((a, b) => a - b);
     console.log(`${name.padEnd(34)} ${times[25]!.toFixed(2).padStart(10)} ${times[49]!.toFixed(2).padStart(8)}`);
   }
@@ -112,19 +137,26 @@ const cookie = `pw_session=${signIn.headers.get('set-cookie')?.match(/pw_session
 
 async function load(url: string, seconds: number) {
   const latencies: number[] = [];
-  let errors = 0, bytes = 0, wire = 0;
+  let errors = 0,
+    bytes = 0,
+    wire = 0;
   const end = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (performance.now() < end) {
-      const t = performance.now();
-      const res = await fetch(url, { headers: { cookie } });
-      const body = await res.arrayBuffer();
-      if (res.status !== 200) { errors++; continue; }
-      latencies.push(performance.now() - t);
-      bytes = body.byteLength;
-      wire = Number(res.headers.get('content-length') ?? body.byteLength);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        const res = await fetch(url, { headers: { cookie } });
+        const body = await res.arrayBuffer();
+        if (res.status !== 200) {
+          errors++;
+          continue;
+        }
+        latencies.push(performance.now() - t);
+        bytes = body.byteLength;
+        wire = Number(res.headers.get('content-length') ?? body.byteLength);
+      }
+    }),
+  );
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   return { rate: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors, bytes, wire };
@@ -136,10 +168,15 @@ try {
   for (const path of ENDPOINTS) {
     const probe = await fetch(base + path, { headers: { cookie } });
     await probe.arrayBuffer();
-    if (probe.status !== 200) { console.log(`${path.padEnd(28)} not available (HTTP ${probe.status})`); continue; }
+    if (probe.status !== 200) {
+      console.log(`${path.padEnd(28)} not available (HTTP ${probe.status})`);
+      continue;
+    }
     await load(base + path, 1);
     const r = await load(base + path, SECONDS);
-    console.log(`${path.padEnd(28)} ${Math.round(r.rate).toString().padStart(7)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(8)} ${r.bytes.toString().padStart(8)} (${r.wire.toString().padStart(6)}) ${r.errors.toString().padStart(6)}`);
+    console.log(
+      `${path.padEnd(28)} ${Math.round(r.rate).toString().padStart(7)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(8)} ${r.bytes.toString().padStart(8)} (${r.wire.toString().padStart(6)}) ${r.errors.toString().padStart(6)}`,
+    );
   }
 } finally {
   server.kill('SIGTERM');

@@ -12,4 +12,8 @@ ctx.projections.start();
 const app = createApp(ctx).listen({ port: 0, hostname: '127.0.0.1' });
 console.log(JSON.stringify({ port: app.server!.port }));
 
-process.on('SIGTERM', async () => { await app.stop(); await ctx.close(); process.exit(0); });
+process.on('SIGTERM', async () => {
+  await app.stop();
+  await ctx.close();
+  process.exit(0);
+});

@@ -30,7 +30,8 @@ const stat = (n: number) => `<!doctype html><html><head><title>Kettle ${n}</titl
   <script>window.dataLayer = [];</script></body></html>`;
 
 const shop = Bun.serve({
-  port: 0, hostname: '127.0.0.1',
+  port: 0,
+  hostname: '127.0.0.1',
   fetch(req) {
     const [, kind, n] = new URL(req.url).pathname.split('/');
     if (kind === 'api') return Response.json({ price: `£${(10 + Number(n) / 100).toFixed(2)}` });
@@ -42,7 +43,11 @@ const config = loadConfig({ NODE_ENV: 'test', PORT: '3000', DATA_DIR: '/tmp/pric
 const fetcher = createFetcher({ hostSpacingMs: 0, maxConcurrentPerHost: 64, retryBaseDelayMs: 5 });
 
 const target = (kind: 'js' | 'static', n: number, remembered: boolean): CheckTarget => ({
-  productId: `${kind}-${n}`, userId: 'bench', url: `${base}/${kind}/${n}`, selector: '.buy .price', lease: null,
+  productId: `${kind}-${n}`,
+  userId: 'bench',
+  url: `${base}/${kind}/${n}`,
+  selector: '.buy .price',
+  lease: null,
   render: remembered ? { rendersSinceStatic: 0, staticCheckedAt: new Date() } : null,
 });
 
@@ -61,44 +66,66 @@ function treeRssMb(): number {
       rss.set(Number(entry), kb);
       if (!children.has(ppid)) children.set(ppid, []);
       children.get(ppid)!.push(Number(entry));
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
   let total = 0;
-  const visit = (pid: number) => { total += rss.get(pid) ?? 0; for (const child of children.get(pid) ?? []) visit(child); };
+  const visit = (pid: number) => {
+    total += rss.get(pid) ?? 0;
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
   visit(process.pid);
   return total / 1024;
 }
 
 function peakSampler() {
   let peak = treeRssMb();
-  const timer = setInterval(() => { peak = Math.max(peak, treeRssMb()); }, 100);
-  return { stop: () => { clearInterval(timer); return Math.max(peak, treeRssMb()); } };
+  const timer = setInterval(() => {
+    peak = Math.max(peak, treeRssMb());
+  }, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, treeRssMb());
+    },
+  };
 }
 
 async function pool<T>(items: T[], width: number, work: (item: T) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => { while (next < items.length) await work(items[next++]!); }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 /** As the worker runs checks: `width` slots, and a check that turns to the browser gives its slot up (a lane of its own). */
 async function laned<T>(items: T[], width: number, work: (item: T, onRender: () => void) => Promise<void>) {
   let next = 0;
   const running: Promise<void>[] = [];
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await new Promise<void>((slotFree) => running.push(work(item, slotFree).finally(slotFree)));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const item = items[next++]!;
+        await new Promise<void>((slotFree) => running.push(work(item, slotFree).finally(slotFree)));
+      }
+    }),
+  );
   await Promise.all(running);
 }
 
 async function renderedChecks(renderer: Renderer, pages: number, offset: number) {
   let observed = 0;
-  await pool(Array.from({ length: pages }, (_, i) => target('js', offset + i, true)), 8, async (t) => {
-    const [outcome] = await checkPage(config, t.url, [t], fetcher, { renderer });
-    if (outcome!.event.type === 'PriceObserved' && outcome!.event.data.fetcher === 'browser') observed++;
-  });
+  await pool(
+    Array.from({ length: pages }, (_, i) => target('js', offset + i, true)),
+    8,
+    async (t) => {
+      const [outcome] = await checkPage(config, t.url, [t], fetcher, { renderer });
+      if (outcome!.event.type === 'PriceObserved' && outcome!.event.data.fetcher === 'browser') observed++;
+    },
+  );
   return observed;
 }
 
@@ -117,7 +144,9 @@ async function main() {
     const observed = await renderedChecks(renderer, pages, concurrency * 1000);
     const seconds = (performance.now() - started) / 1000;
     const peak = sampler.stop();
-    console.log(`  BROWSER_CONCURRENCY=${concurrency}: ${fmt(pages / seconds, 2)} checks/s, ${fmt((seconds * 1000) / pages, 0)} ms each on average, ${observed}/${pages} priced, peak RSS ${fmt(peak, 0)} MB (this process + Chromium)`);
+    console.log(
+      `  BROWSER_CONCURRENCY=${concurrency}: ${fmt(pages / seconds, 2)} checks/s, ${fmt((seconds * 1000) / pages, 0)} ms each on average, ${observed}/${pages} priced, peak RSS ${fmt(peak, 0)} MB (this process + Chromium)`,
+    );
     await renderer.close();
   }
 
@@ -140,7 +169,9 @@ async function main() {
     const peak = sampler.stop();
     const statics = targets.length - browserChecks;
     // Rendered checks leave their slot to static checks while they wait for the browser (the worker's browser lane).
-    console.log(`  ${share * 100}% needing the browser: all ${fmt(staticChecks / seconds, 0)} checks/s; the ${statics} static ones ${fmt(statics / staticSeconds, 0)} checks/s (${browserChecks} rendered, ${renderer.launches} browser launch${renderer.launches === 1 ? '' : 'es'}), peak RSS ${fmt(peak, 0)} MB`);
+    console.log(
+      `  ${share * 100}% needing the browser: all ${fmt(staticChecks / seconds, 0)} checks/s; the ${statics} static ones ${fmt(statics / staticSeconds, 0)} checks/s (${browserChecks} rendered, ${renderer.launches} browser launch${renderer.launches === 1 ? '' : 'es'}), peak RSS ${fmt(peak, 0)} MB`,
+    );
     await renderer.close();
   }
 
@@ -154,7 +185,9 @@ async function main() {
   Bun.gc(true);
   await Bun.sleep(500);
   const afterAll = treeRssMb();
-  console.log(`  RSS after 50 renders: ${fmt(after50, 0)} MB; after ${leakRenders}: ${fmt(afterAll, 0)} MB (${afterAll >= after50 ? '+' : ''}${fmt(afterAll - after50, 0)} MB); open contexts: ${renderer.currentBrowser()?.contexts().length ?? 0}`);
+  console.log(
+    `  RSS after 50 renders: ${fmt(after50, 0)} MB; after ${leakRenders}: ${fmt(afterAll, 0)} MB (${afterAll >= after50 ? '+' : ''}${fmt(afterAll - after50, 0)} MB); open contexts: ${renderer.currentBrowser()?.contexts().length ?? 0}`,
+  );
   await renderer.close();
   shop.stop(true);
 }

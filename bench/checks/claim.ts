@@ -32,12 +32,15 @@ async function main() {
   const ctx = await createContext(loadConfig({ DATABASE_URL: url.toString() }), { database: await openDatabase({ url: url.toString(), max: 2 }) });
   try {
     console.log(`claims of ${LIMIT} jobs, ${CLAIMS} in a row | median ms | p95 ms | EXPLAIN ANALYZE: users in turn, their lines (ms)`);
-    await seed(ctx.sql, `
+    await seed(
+      ctx.sql,
+      `
       SELECT 'heavy-' || i, 'heavy', 'https://shop-' || (i % 20) || '.example/p/' || i, 'shop-' || (i % 20) || '.example', now() - interval '1 hour'
       FROM generate_series(1, 100000) i
       UNION ALL
       SELECT 'light-' || i, 'light-' || i, 'https://small-' || i || '.example/p', 'small-' || i || '.example', now() - interval '1 minute'
-      FROM generate_series(1, 200) i`);
+      FROM generate_series(1, 200) i`,
+    );
     await report(ctx.sql, 'one user with 100,000 due, 200 users with one');
 
     await ctx.sql`
@@ -47,9 +50,12 @@ async function main() {
         WHERE n <= ${MAX_FETCHES_PER_HOST})`;
     await report(ctx.sql, 'the same, its 20 shops all busy');
 
-    await seed(ctx.sql, `
+    await seed(
+      ctx.sql,
+      `
       SELECT 'p-' || i, 'user-' || (i % 10000), 'https://shop-' || (i % 500) || '.example/p/' || i, 'shop-' || (i % 500) || '.example', now() - (i % 600) * interval '1 second'
-      FROM generate_series(1, 100000) i`);
+      FROM generate_series(1, 100000) i`,
+    );
     await report(ctx.sql, '10,000 users with 10 due each');
   } finally {
     await ctx.close();
@@ -73,12 +79,18 @@ async function report(sql: Sql, label: string) {
   }
   times.sort((a, b) => a - b);
   const [users, lines] = await explained(sql);
-  console.log(`${label.padEnd(48)} | ${times[CLAIMS / 2]!.toFixed(2).padStart(6)} | ${times[Math.floor(CLAIMS * 0.95)]!.toFixed(2).padStart(6)} | ${users}, ${lines}`);
+  console.log(
+    `${label.padEnd(48)} | ${times[CLAIMS / 2]!.toFixed(2).padStart(6)} | ${times[Math.floor(CLAIMS * 0.95)]!.toFixed(2).padStart(6)} | ${users}, ${lines}`,
+  );
 }
 
 /** Execution times of the claim's look-ups as EXPLAIN ANALYZE reports them (the statements of claimJobs). */
 async function explained(sql: Sql): Promise<[string, string]> {
-  const time = (plan: { 'QUERY PLAN': string }[]) => plan.map((r) => r['QUERY PLAN']).find((l) => l.startsWith('Execution Time'))!.replace(/[^\d.]/g, '');
+  const time = (plan: { 'QUERY PLAN': string }[]) =>
+    plan
+      .map((r) => r['QUERY PLAN'])
+      .find((l) => l.startsWith('Execution Time'))!
+      .replace(/[^\d.]/g, '');
   const waiting = `j.run_at <= now() AND (j.claimed_at IS NULL OR j.claimed_at <= now() - make_interval(secs => 300))`;
   const users = await sql.unsafe(`EXPLAIN ANALYZE
     WITH RECURSIVE turn(user_id, n) AS (
@@ -91,7 +103,8 @@ async function explained(sql: Sql): Promise<[string, string]> {
     )
     SELECT user_id FROM turn WHERE n > 0 AND user_id IS NOT NULL ORDER BY n`);
   const ids = (await sql.unsafe(`SELECT DISTINCT user_id FROM check_jobs ORDER BY user_id LIMIT ${LIMIT}`)).map((r) => r.user_id as string);
-  const lines = await sql.unsafe(`EXPLAIN ANALYZE
+  const lines = await sql.unsafe(
+    `EXPLAIN ANALYZE
     SELECT j.product_id, j.user_id, j.host, j.url, j.run_at
     FROM unnest($1::text[]) AS u(user_id) CROSS JOIN LATERAL (
       SELECT * FROM (
@@ -106,7 +119,9 @@ async function explained(sql: Sql): Promise<[string, string]> {
       ORDER BY j.run_at, hashtext(j.url)
       LIMIT ${LIMIT}
     ) j
-    ORDER BY j.user_id, j.run_at, hashtext(j.url)`, [ids]);
+    ORDER BY j.user_id, j.run_at, hashtext(j.url)`,
+    [ids],
+  );
   return [time(users as never), time(lines as never)];
 }
 

@@ -24,20 +24,27 @@ const ORIGIN = 'http://localhost:3000';
 const filler = Array.from({ length: 400 }, (_, i) => `<li class="spec"><span>Feature ${i}</span> <span>Value ${i * 7}</span></li>`).join('');
 let price = '149.00';
 const shop = Bun.serve({
-  hostname: '127.0.0.1', port: 0,
-  fetch: () => new Response(
-    `<!doctype html><html><head><title>Espresso Grinder</title><meta name="csrf" content="${crypto.randomUUID()}"></head>
+  hostname: '127.0.0.1',
+  port: 0,
+  fetch: () =>
+    new Response(
+      `<!doctype html><html><head><title>Espresso Grinder</title><meta name="csrf" content="${crypto.randomUUID()}"></head>
      <body><h1>Espresso Grinder</h1><p class="price">£${price}</p><p>Rendered at ${new Date().toISOString()}</p><ul>${filler}</ul></body></html>`,
-    { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+      { headers: { 'content-type': 'text/html; charset=utf-8' } },
+    ),
 });
 
 const ctx = await testContext({ PUBLIC_URL: ORIGIN, CHECK_ALLOW_PRIVATE: 'true' });
 const app = createApp(ctx);
 const user = await signInDemo(app, ORIGIN);
 const post = async (path: string, body?: unknown) => {
-  const res = await app.handle(new Request(`${ORIGIN}${path}`, {
-    method: 'POST', headers: { cookie: user.cookie, origin: ORIGIN, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
-  }));
+  const res = await app.handle(
+    new Request(`${ORIGIN}${path}`, {
+      method: 'POST',
+      headers: { cookie: user.cookie, origin: ORIGIN, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    }),
+  );
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json() as Promise<any>;
 };
@@ -58,7 +65,10 @@ const total = (sizes: Map<string, number>) => [...sizes.values()].reduce((a, b) 
 
 async function perCheck(label: string, nextPrice: (i: number) => string) {
   // A first hundred checks, not counted, give the tables their first pages and their free space and visibility maps.
-  for (let i = 0; i < 100; i++) { price = nextPrice(i); await post(`/api/products/${id}/check-price`); }
+  for (let i = 0; i < 100; i++) {
+    price = nextPrice(i);
+    await post(`/api/products/${id}/check-price`);
+  }
   const before = await logSizes();
   const t = performance.now();
   for (let i = 0; i < CHECKS; i++) {
@@ -69,11 +79,18 @@ async function perCheck(label: string, nextPrice: (i: number) => string) {
   const ms = (performance.now() - t) / CHECKS;
   const after = await logSizes();
   const bytes = total(after) - total(before);
-  const grew = [...after].filter(([part, n]) => n !== before.get(part)).map(([part, n]) => `${part} +${n - before.get(part)!}`).join(', ');
-  console.log(`${label.padEnd(30)} ${(bytes / CHECKS).toFixed(0).padStart(5)} bytes of log per check (${bytes.toLocaleString('en-GB')} bytes for ${CHECKS}: ${grew}), ${ms.toFixed(1)} ms per Check Now`);
+  const grew = [...after]
+    .filter(([part, n]) => n !== before.get(part))
+    .map(([part, n]) => `${part} +${n - before.get(part)!}`)
+    .join(', ');
+  console.log(
+    `${label.padEnd(30)} ${(bytes / CHECKS).toFixed(0).padStart(5)} bytes of log per check (${bytes.toLocaleString('en-GB')} bytes for ${CHECKS}: ${grew}), ${ms.toFixed(1)} ms per Check Now`,
+  );
 }
 
-console.log(`${CHECKS} Check Nows each, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}; log = ${LOG_TABLES.join(', ')} (tables and indexes)`);
+console.log(
+  `${CHECKS} Check Nows each, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}; log = ${LOG_TABLES.join(', ')} (tables and indexes)`,
+);
 await perCheck('price unchanged (£149.00)', () => '149.00');
 await perCheck('price changing on every check', (i) => (150 + (i % 50)).toFixed(2));
 // At scale: unchanged checks recorded as the workers record them (batches of 100 per transaction),
@@ -97,19 +114,23 @@ async function atScale(label: string, count: number, moving: boolean) {
   const bytes = total(await logSizes()) - total(before);
   const t = performance.now();
   let read = 0;
-  for (let after = from; ;) {
+  for (let after = from; ; ) {
     const page = await ctx.store.readAll(after, 2000);
     read += page.length;
     if (page.length < 2000) break;
     after = { transactionId: page.at(-1)!.transactionId, position: page.at(-1)!.position };
   }
   const perSecond = read / ((performance.now() - t) / 1000);
-  console.log(`${label.padEnd(30)} ${(bytes / count).toFixed(0).padStart(5)} bytes of log per check (${count.toLocaleString('en-GB')} checks recorded in batches of 100); read back at ${Math.round(perSecond).toLocaleString('en-GB')} events/s`);
+  console.log(
+    `${label.padEnd(30)} ${(bytes / count).toFixed(0).padStart(5)} bytes of log per check (${count.toLocaleString('en-GB')} checks recorded in batches of 100); read back at ${Math.round(perSecond).toLocaleString('en-GB')} events/s`,
+  );
 }
 await atScale('unchanged, at scale', SCALE_CHECKS, false);
 await atScale('changing, at scale', SCALE_CHECKS, true);
 
-const [rows] = await ctx.sql<{ repeats: number; events: number }[]>`SELECT (SELECT count(*)::int FROM price_checks) AS repeats, (SELECT count(*)::int FROM events) AS events`;
+const [rows] = await ctx.sql<
+  { repeats: number; events: number }[]
+>`SELECT (SELECT count(*)::int FROM price_checks) AS repeats, (SELECT count(*)::int FROM events) AS events`;
 console.log(`rows: ${rows!.events} events, ${rows!.repeats} repeated checks`);
 await ctx.close();
 shop.stop(true);

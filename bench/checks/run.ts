@@ -61,11 +61,17 @@ async function main() {
     console.log(`\nchecks per second, end to end (concurrency ${concurrency} per worker, ${products} checks per run)`);
     console.log('workers | wall s | checks/s | CPU ms per check: workers, shop+projections, postgres | events recorded');
     const figures: number[] = [];
-    for (const [round, workers] of [[1, 1], [2, 2]] as const) {
+    for (const [round, workers] of [
+      [1, 1],
+      [2, 2],
+    ] as const) {
       shop.round = round;
       shop.requests = 0;
       const procs = await Promise.all(Array.from({ length: workers }, () => spawnWorker(dbUrl, concurrency)));
-      const cpuBefore = await cpuOf(ctx, procs.map((p) => p.pid));
+      const cpuBefore = await cpuOf(
+        ctx,
+        procs.map((p) => p.pid),
+      );
       const started = performance.now();
       // Due again: the first round finds never-checked products, the second a day later.
       await enqueueDueChecks(ctx, new Date(Date.now() + (round - 1) * 2 * 86_400_000));
@@ -73,12 +79,17 @@ async function main() {
       // Done when every product's read model shows this round's price.
       const current = await readModelsCurrent(ctx, round, products, perUrl);
       const seconds = (performance.now() - started) / 1000;
-      const cpuAfter = await cpuOf(ctx, procs.map((p) => p.pid));
+      const cpuAfter = await cpuOf(
+        ctx,
+        procs.map((p) => p.pid),
+      );
       const perCheck = (key: keyof typeof cpuAfter) => ((cpuAfter[key] - cpuBefore[key]) / products).toFixed(2);
       for (const p of procs) p.kill('SIGTERM');
       await Promise.all(procs.map((p) => p.exited));
       const [{ n }] = await ctx.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM events WHERE type = 'PriceObserved'`;
-      console.log(`${String(workers).padStart(7)} | ${seconds.toFixed(2).padStart(6)} | ${(products / seconds).toFixed(0).padStart(8)} | ${perCheck('workers')}, ${perCheck('self')}, ${perCheck('postgres')} | ${n} (${current}/${products} read models show the new price; the shop served ${shop.requests} pages)`);
+      console.log(
+        `${String(workers).padStart(7)} | ${seconds.toFixed(2).padStart(6)} | ${(products / seconds).toFixed(0).padStart(8)} | ${perCheck('workers')}, ${perCheck('self')}, ${perCheck('postgres')} | ${n} (${current}/${products} read models show the new price; the shop served ${shop.requests} pages)`,
+      );
       figures.push(products / seconds);
     }
     console.log(`\ntarget >= 400 checks/s: ${figures.some((f) => f >= 400) ? 'met' : 'not met'} (best ${Math.max(...figures).toFixed(0)}/s)`);
@@ -121,7 +132,17 @@ async function cpuOf(ctx: Awaited<ReturnType<typeof createContext>>, workerPids:
 }
 
 async function spawnWorker(dbUrl: string, concurrency: number) {
-  const proc = Bun.spawn([process.execPath, ...(process.env.BENCH_PROFILE ? ['--cpu-prof-md', '--cpu-prof-dir=/tmp/prof'] : []), import.meta.path, '--worker', dbUrl, String(concurrency)], { stdout: 'pipe', stderr: 'inherit' });
+  const proc = Bun.spawn(
+    [
+      process.execPath,
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof-md', '--cpu-prof-dir=/tmp/prof'] : []),
+      import.meta.path,
+      '--worker',
+      dbUrl,
+      String(concurrency),
+    ],
+    { stdout: 'pipe', stderr: 'inherit' },
+  );
   const reader = proc.stdout.getReader();
   let out = '';
   while (!out.includes('ready')) {
@@ -140,18 +161,39 @@ async function seed(ctx: Awaited<ReturnType<typeof createContext>>, count: numbe
   const events: [string, NewEvent][] = [];
   for (let u = 0; u < Math.ceil(count / perUser); u++) {
     const userId = `bench-user-${u}`;
-    events.push([`user-${userId}`, { type: 'UserSignedUp', data: { userId, provider: 'demo', subject: `${userId}@example.com`, email: `${userId}@example.com`, firstName: null, lastName: null, profileImageUrl: null } }]);
+    events.push([
+      `user-${userId}`,
+      {
+        type: 'UserSignedUp',
+        data: {
+          userId,
+          provider: 'demo',
+          subject: `${userId}@example.com`,
+          email: `${userId}@example.com`,
+          firstName: null,
+          lastName: null,
+          profileImageUrl: null,
+        },
+      },
+    ]);
   }
   for (let i = 0; i < count; i++) {
     const productId = `bench-product-${i}`;
-    events.push([productStream(productId), {
-      type: 'ProductAdded',
-      data: {
-        productId, userId: `bench-user-${Math.floor(i / perUser)}`, name: `Product ${i}`,
-        url: pageUrl(Math.floor(i / perUrl), port), selector: '#price-template--product .price',
-        alertRule: { kind: 'none' }, imageUrl: null,
+    events.push([
+      productStream(productId),
+      {
+        type: 'ProductAdded',
+        data: {
+          productId,
+          userId: `bench-user-${Math.floor(i / perUser)}`,
+          name: `Product ${i}`,
+          url: pageUrl(Math.floor(i / perUrl), port),
+          selector: '#price-template--product .price',
+          alertRule: { kind: 'none' },
+          imageUrl: null,
+        },
       },
-    }]);
+    ]);
   }
   for (let i = 0; i < events.length; i += 500) {
     await transaction(ctx.sql, (tx) => Promise.all(events.slice(i, i + 500).map(([stream, e]) => ctx.store.append(stream, 'no_stream', [e], tx))));
@@ -177,7 +219,8 @@ function startShop() {
   const state = { round: 1, requests: 0 };
   const page = (i: number) => template.replaceAll('29.99', priceOf(i, state.round).toFixed(2));
   const server = Bun.serve({
-    port: 0, hostname: '0.0.0.0',
+    port: 0,
+    hostname: '0.0.0.0',
     fetch(req) {
       state.requests++;
       const i = Number(new URL(req.url).pathname.split('/')[2]);

@@ -21,7 +21,10 @@ const dir = import.meta.dir;
 const cases: Case[] = JSON.parse(readFileSync(join(dir, 'cases.json'), 'utf8'));
 const verbose = process.argv.includes('--verbose');
 
-let pricedRight = 0, priced = 0, emptyRight = 0, empty = 0;
+let pricedRight = 0,
+  priced = 0,
+  emptyRight = 0,
+  empty = 0;
 const started = performance.now();
 for (const c of cases) {
   const html = readFileSync(join(dir, 'fixtures', c.file), 'utf8');
@@ -64,8 +67,15 @@ for (const page of pages) {
   const got = checked?.ok && checked.source === 'selector' ? checked.price : null;
   const tally = score(page.prices, got);
   tallies.push(tally);
-  if (verbose || tally.fp || tally.fn) console.log(`${tally.tp ? 'ok  ' : 'MISS'}  ${page.host.padEnd(28)} expected ${String(page.prices.join(' or ') || 'no price').padEnd(10)} ${top ? `${top.selector} -> ${got}` : 'no suggestion'}`);
+  if (verbose || tally.fp || tally.fn)
+    console.log(
+      `${tally.tp ? 'ok  ' : 'MISS'}  ${page.host.padEnd(28)} expected ${String(page.prices.join(' or ') || 'no price').padEnd(10)} ${top ? `${top.selector} -> ${got}` : 'no suggestion'}`,
+    );
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-console.log(`\nReal pages: ${pages.length} from ${new Set(pages.map((p) => p.host)).size} sites; top suggestion followed by a check: price F1 ${f1(tallies).toFixed(3)} (target >= 0.93 on unseen sites; Zyte 0.879, Diffbot 0.842 here)`);
-console.log(`Detection median ${median(detectMs).toFixed(1)} ms a page (parse included; target <= 30 ms), tokenising alone ${median(tokeniseMs).toFixed(2)} ms`);
+console.log(
+  `\nReal pages: ${pages.length} from ${new Set(pages.map((p) => p.host)).size} sites; top suggestion followed by a check: price F1 ${f1(tallies).toFixed(3)} (target >= 0.93 on unseen sites; Zyte 0.879, Diffbot 0.842 here)`,
+);
+console.log(
+  `Detection median ${median(detectMs).toFixed(1)} ms a page (parse included; target <= 30 ms), tokenising alone ${median(tokeniseMs).toFixed(2)} ms`,
+);

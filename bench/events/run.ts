@@ -28,13 +28,27 @@ async function freshDatabase(): Promise<Database> {
   const name = `pricewatch_bench_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl); url.pathname = `/${name}`;
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
   const db = await openDatabase({ url: url.toString(), max: WRITERS + 2 });
-  return { ...db, async close() { await db.close(); await admin.unsafe(`DROP DATABASE ${name} WITH (FORCE)`); await admin.end(); } };
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await admin.unsafe(`DROP DATABASE ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
 }
 
-const signUp = (id: string): NewEvent => ({ type: 'UserSignedUp', data: { userId: id, provider: 'demo', subject: id, email: `${id}@bench.io`, firstName: 'Bench', lastName: null, profileImageUrl: null } });
-const settings = (id: string, i: number): NewEvent => ({ type: 'SettingsChanged', data: { userId: id, settings: { ...DEFAULT_SETTINGS, weeklyReports: i % 2 === 0, currency: i % 3 ? 'GBP' : 'EUR' } } });
+const signUp = (id: string): NewEvent => ({
+  type: 'UserSignedUp',
+  data: { userId: id, provider: 'demo', subject: id, email: `${id}@bench.io`, firstName: 'Bench', lastName: null, profileImageUrl: null },
+});
+const settings = (id: string, i: number): NewEvent => ({
+  type: 'SettingsChanged',
+  data: { userId: id, settings: { ...DEFAULT_SETTINGS, weeklyReports: i % 2 === 0, currency: i % 3 ? 'GBP' : 'EUR' } },
+});
 const rate = (n: number, ms: number) => `${Math.round(n / (ms / 1000)).toLocaleString('en-GB')} events/s`;
 
 async function parallel(workers: number, work: (w: number) => Promise<void>) {
@@ -95,7 +109,8 @@ else {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
   const medians = (rs: { batched: number; single: number }[]) => ({ batched: median(rs.map((r) => r.batched)), single: median(rs.map((r) => r.single)) });
-  const each = (rs: { batched: number; single: number }[]) => rs.map((r) => `${Math.round(r.batched / 1000)}k/${Math.round(r.single).toLocaleString('en-GB')}`).join(', ');
+  const each = (rs: { batched: number; single: number }[]) =>
+    rs.map((r) => `${Math.round(r.batched / 1000)}k/${Math.round(r.single).toLocaleString('en-GB')}`).join(', ');
   console.log(`rounds (batched/single events per second): no append lock ${each(rounds.unlocked)}; append lock ${each(rounds.locked)}`);
   report('[no append lock, median of 3] ', medians(rounds.unlocked));
   report('[median of 3]                 ', medians(rounds.locked));
@@ -106,11 +121,15 @@ else {
 {
   const [{ total }] = await db.sql<{ total: number }[]>`SELECT count(*)::int AS total FROM events`;
   const t = performance.now();
-  let cp = START, n = 0;
+  let cp = START,
+    n = 0;
   while (n < total) {
     const batch = await store.readAll(cp, 5000);
     // A reader waits only for appends still in flight (commit-safe order).
-    if (!batch.length) { await Bun.sleep(5); continue; }
+    if (!batch.length) {
+      await Bun.sleep(5);
+      continue;
+    }
     n += batch.length;
     const last = batch[batch.length - 1]!;
     cp = { transactionId: last.transactionId, position: last.position };

@@ -13,7 +13,9 @@ const page = (body: string, head = '') => `<!doctype html><html lang="en"><head>
 const times = (count: number, make: (index: number) => string) => Array.from({ length: count }, (_, index) => make(index)).join('');
 const paragraphs = (count: number) => page(times(count, (i) => `<p>£${i}.99</p>`));
 const tiles = (count: number) =>
-  page(`<h1>Steel Kettle</h1><div class="grid">${times(count, (i) => `<div class="tile"><a href="/p/${i}"><h3>Kettle ${i}</h3></a><span class="price">£${i}.99</span><button class="add-to-cart">Add to cart</button></div>`)}</div>`);
+  page(
+    `<h1>Steel Kettle</h1><div class="grid">${times(count, (i) => `<div class="tile"><a href="/p/${i}"><h3>Kettle ${i}</h3></a><span class="price">£${i}.99</span><button class="add-to-cart">Add to cart</button></div>`)}</div>`,
+  );
 const stated = `<script type="application/ld+json">${JSON.stringify({ '@type': 'Product', name: 'Steel Kettle', offers: { '@type': 'Offer', price: '1.23', priceCurrency: 'GBP' } })}</script>`;
 const empties = '<i></i>'.repeat(400_000);
 
@@ -31,7 +33,10 @@ const shapes: Record<string, () => string> = {
   '50,000 headings and prices': () => page(`<div>${times(50_000, (i) => `<div class="title">Kettle ${i}</div><p>£${i}.99</p>`)}</div>`),
   'a stated price under 1,000 blocks over 400,000 elements': () => page(`${'<div>'.repeat(1_000)}£1${empties}${'</div>'.repeat(1_000)}`, stated),
   '1,000 nested quotes over 400,000 elements': () => page(`${'<blockquote><span>£1</span>'.repeat(1_000)}${empties}${'</blockquote>'.repeat(1_000)}`),
-  '20,000 microdata offers in one product': () => page(`<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Steel Kettle</h1>${times(20_000, (i) => `<div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="price" content="${i}.99"><meta itemprop="priceCurrency" content="GBP"></div>`)}</div>`),
+  '20,000 microdata offers in one product': () =>
+    page(
+      `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Steel Kettle</h1>${times(20_000, (i) => `<div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="price" content="${i}.99"><meta itemprop="priceCurrency" content="GBP"></div>`)}</div>`,
+    ),
   '1,000 nested navs over 400,000 elements': () => page(`${'<nav><b>£1</b>'.repeat(1_000)}${empties}<h1>Steel Kettle</h1>${'</nav>'.repeat(1_000)}`),
 };
 
@@ -54,5 +59,7 @@ for (const [name, make] of Object.entries(shapes)) {
   const parsing = median(() => parsePage(html));
   const result = extractPrice(html);
   const read = result.ok ? `${result.price}` : result.code;
-  console.log(`${name.padEnd(58)} ${(html.length / 1024 / 1024).toFixed(2).padStart(5)} MB ${reading.toFixed(0).padStart(6)} ms  (parse alone ${parsing.toFixed(0).padStart(4)} ms, ×${(reading / parsing).toFixed(1)})   ${read}`);
+  console.log(
+    `${name.padEnd(58)} ${(html.length / 1024 / 1024).toFixed(2).padStart(5)} MB ${reading.toFixed(0).padStart(6)} ms  (parse alone ${parsing.toFixed(0).padStart(4)} ms, ×${(reading / parsing).toFixed(1)})   ${read}`,
+  );
 }

@@ -45,7 +45,12 @@ const shopMeta = JSON.stringify({
     id: 7001,
     vendor: 'Pricewatch Demo',
     type: 'Kettle',
-    variants: range(6, (i) => ({ id: 4200 + i, price: 2999 + i * 100, name: `Kettle - ${['Steel', 'Black', 'Cream', 'Sage', 'Red', 'Blue'][i]}`, sku: `KT-${i}` })),
+    variants: range(6, (i) => ({
+      id: 4200 + i,
+      price: 2999 + i * 100,
+      name: `Kettle - ${['Steel', 'Black', 'Cream', 'Sage', 'Red', 'Blue'][i]}`,
+      sku: `KT-${i}`,
+    })),
   },
   page: { pageType: 'product', resourceType: 'product', resourceId: 7001 },
   translations: Object.fromEntries(range(80, (i) => [`key_${i}`, words(6, i)])),
@@ -55,7 +60,10 @@ const jsonLd = JSON.stringify({
   '@context': 'https://schema.org',
   '@graph': [
     { '@type': 'Organization', name: 'Pricewatch Demo Shop', url: 'https://shop.example', logo: 'https://shop.example/logo.png' },
-    { '@type': 'BreadcrumbList', itemListElement: range(3, (i) => ({ '@type': 'ListItem', position: i + 1, name: words(2, i), item: `https://shop.example/c/${i}` })) },
+    {
+      '@type': 'BreadcrumbList',
+      itemListElement: range(3, (i) => ({ '@type': 'ListItem', position: i + 1, name: words(2, i), item: `https://shop.example/c/${i}` })),
+    },
     {
       '@type': 'Product',
       name: 'Rapid Boil Kettle 1.7L',
@@ -87,9 +95,13 @@ const menu = range(
 const gallery = range(
   8,
   (i) =>
-    `<li class="product__media-item grid__item slider__slide" data-media-id="m-${i}"><div class="product-media-container media-type-image"><img src="//cdn.shop.example/kettle-${i}.jpg?v=1&width=1946" srcset="${[246, 493, 600, 713, 823, 990, 1100, 1206]
+    `<li class="product__media-item grid__item slider__slide" data-media-id="m-${i}"><div class="product-media-container media-type-image"><img src="//cdn.shop.example/kettle-${i}.jpg?v=1&width=1946" srcset="${[
+      246, 493, 600, 713, 823, 990, 1100, 1206,
+    ]
       .map((w) => `//cdn.shop.example/kettle-${i}.jpg?v=1&width=${w} ${w}w`)
-      .join(', ')}" alt="${words(5, i)}" width="1946" height="1946" loading="lazy" sizes="(min-width: 1200px) 715px, calc(100vw - 30px)"></div>${icon('zoom', i)}</li>`,
+      .join(
+        ', ',
+      )}" alt="${words(5, i)}" width="1946" height="1946" loading="lazy" sizes="(min-width: 1200px) 715px, calc(100vw - 30px)"></div>${icon('zoom', i)}</li>`,
 ).join('');
 
 const priceBlock = `

@@ -21,9 +21,13 @@ const ours = pages.map((page) => ({ page, result: extractPrice(page.html, { url:
 const priceF1 = f1(ours.map(({ page, result }) => score(page.prices, result.ok ? result.price : null)));
 const availabilityF1 = f1(ours.map(({ page, result }) => score(page.availability, result.availability, exactly)));
 const soldOut = ours.filter(({ page }) => page.availability.includes('OutOfStock'));
-console.log(`${pages.length} real product pages from ${new Set(pages.map((p) => p.host)).size} sites, ${(pages.reduce((a, p) => a + p.html.length, 0) / pages.length / 1024).toFixed(0)} KB on average`);
+console.log(
+  `${pages.length} real product pages from ${new Set(pages.map((p) => p.host)).size} sites, ${(pages.reduce((a, p) => a + p.html.length, 0) / pages.length / 1024).toFixed(0)} KB on average`,
+);
 console.log(`\n${'system'.padEnd(28)} price F1   availability F1`);
-console.log(`${'Pricewatch (no selector)'.padEnd(28)} ${priceF1.toFixed(3)}      ${availabilityF1.toFixed(3)}   (sold-out pages flagged: ${soldOut.filter(({ result }) => result.availability === 'OutOfStock').length}/${soldOut.length})`);
+console.log(
+  `${'Pricewatch (no selector)'.padEnd(28)} ${priceF1.toFixed(3)}      ${availabilityF1.toFixed(3)}   (sold-out pages flagged: ${soldOut.filter(({ result }) => result.availability === 'OutOfStock').length}/${soldOut.length})`,
+);
 for (const system of ['Zyte', 'Diffbot', 'extruct'] as const) {
   const predictions = loadPredictions(system);
   const price = f1(pages.map((page) => score(page.prices, predictions[page.key]?.price ?? null)));
@@ -55,7 +59,10 @@ const floor = median(tokenise);
 const rows: [string, number][] = [
   ['tokenise only (htmlparser2, the floor)', floor],
   ['parse (htmlparser2 + domhandler)', median((page) => parsePage(page.html))],
-  ['parse + extract with a selector (a check)', median((page) => extractPriceFromDocument(parsePage(page.html), { selector: selectors.get(page.key)!, url: page.url }), withSelector)],
+  [
+    'parse + extract with a selector (a check)',
+    median((page) => extractPriceFromDocument(parsePage(page.html), { selector: selectors.get(page.key)!, url: page.url }), withSelector),
+  ],
   ['  tokenise only, same pages', median(tokenise, withSelector)],
   ['parse + extract without a selector', median((page) => extractPrice(page.html, { url: page.url }))],
 ];

@@ -24,7 +24,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const arg = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
 const TOTAL = Number(arg('events') ?? 1_000_000);
 const KEEP = process.argv.includes('--keep');
 const PRODUCTS = 2000;
@@ -42,7 +45,8 @@ const made: string[] = [];
 async function database(name: string, template?: string): Promise<Database> {
   await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   made.push(name);
-  const url = new URL(serverUrl!); url.pathname = `/${name}`;
+  const url = new URL(serverUrl!);
+  url.pathname = `/${name}`;
   return openDatabase({ url: url.toString(), max: 4 });
 }
 
@@ -53,7 +57,8 @@ async function fill(sql: Sql) {
   const start = Date.now() - 365 * 86_400_000;
   const step = (365 * 86_400_000) / TOTAL;
   for (let from = 0; from < TOTAL; from += 10_000) {
-    await sql.unsafe(`
+    await sql.unsafe(
+      `
       INSERT INTO events (stream_id, stream_version, type, schema_version, data, recorded_at)
       SELECT 'product-p' || (n % ${PRODUCTS}), n / ${PRODUCTS} + 1, 'PriceObserved', 3,
         jsonb_build_object('productId', 'p' || (n % ${PRODUCTS}), 'userId', 'u' || (n % ${PRODUCTS} / 10), 'price', 10 + n % 997,
@@ -62,7 +67,9 @@ async function fill(sql: Sql) {
           'observedAt', to_char(to_timestamp(($1::float8 + n * $2::float8) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
           'availability', 'InStock', 'fetcher', 'static'),
         to_timestamp(($1::float8 + n * $2::float8) / 1000)
-      FROM generate_series(${from}, ${Math.min(from + 10_000, TOTAL) - 1}) AS n`, [start, step]);
+      FROM generate_series(${from}, ${Math.min(from + 10_000, TOTAL) - 1}) AS n`,
+      [start, step],
+    );
     process.stderr.write(`\rgenerating: ${fmt(Math.min(from + 10_000, TOTAL))} events`);
   }
   await sql`INSERT INTO streams SELECT 'product-p' || n, ${perProduct} FROM generate_series(0, ${PRODUCTS - 1}) n`;
@@ -82,8 +89,14 @@ type Reads = { whole: number; tail: number; stream: number; head: number };
 async function reads(sql: Sql): Promise<Reads> {
   const store = createEventStore(sql);
   const [whole, n] = await time(async () => {
-    let cp: Checkpoint = START, count = 0;
-    for (;;) { const b = await store.readAll(cp, 5000); if (!b.length) return count; count += b.length; cp = checkpointOf(b.at(-1)!); }
+    let cp: Checkpoint = START,
+      count = 0;
+    for (;;) {
+      const b = await store.readAll(cp, 5000);
+      if (!b.length) return count;
+      count += b.length;
+      cp = checkpointOf(b.at(-1)!);
+    }
   });
   const [near] = await sql<{ tx: string; position: string }[]>`
     SELECT transaction_id::text AS tx, global_position AS position FROM events ORDER BY transaction_id DESC, global_position DESC OFFSET 1000 LIMIT 1`;
@@ -114,7 +127,9 @@ try {
   const [ddl] = await time(() => attached.sql.unsafe(EVENT_STORE_DDL));
   const [all, ctx] = await time(() => createContext(config, { database: { ...attached, close: async () => {} } }));
   await ctx.close();
-  console.log(`migration by attach: EVENT_STORE_DDL ${(ddl / 1000).toFixed(1)} s; with the other features' DDL and the months ahead ${((ddl + all) / 1000).toFixed(1)} s`);
+  console.log(
+    `migration by attach: EVENT_STORE_DDL ${(ddl / 1000).toFixed(1)} s; with the other features' DDL and the months ahead ${((ddl + all) / 1000).toFixed(1)} s`,
+  );
 
   // 3. The alternative: copy every row into monthly partitions.
   const [copy] = await time(async () => {
@@ -122,7 +137,9 @@ try {
       await tx.unsafe(`ALTER TABLE events RENAME TO events_plain`);
       await tx.unsafe(`ALTER TABLE price_checks ALTER COLUMN global_position DROP DEFAULT`);
       await tx.unsafe(`ALTER TABLE events_plain ALTER COLUMN global_position DROP IDENTITY`);
-      for (const [index] of await tx<{ name: string }[]>`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'events_plain'::regclass`.values()) {
+      for (const [index] of await tx<
+        { name: string }[]
+      >`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'events_plain'::regclass`.values()) {
         await tx.unsafe(`ALTER INDEX ${index} RENAME TO plain_${index}`);
       }
     });
@@ -145,7 +162,10 @@ try {
     { label: '3. copied into monthly partitions', sql: copied.sql },
   ];
   const rounds = new Map<string, Reads[]>(shapes.map((x) => [x.label, []]));
-  for (const x of shapes) { await x.sql`VACUUM ANALYZE events`; await reads(x.sql); }
+  for (const x of shapes) {
+    await x.sql`VACUUM ANALYZE events`;
+    await reads(x.sql);
+  }
   for (let round = 0; round < 3; round++) {
     for (const x of round % 2 ? [...shapes].reverse() : shapes) rounds.get(x.label)!.push(await reads(x.sql));
   }
@@ -170,9 +190,12 @@ try {
   const dir = mkdtempSync(join(tmpdir(), 'pricewatch-bench-archive-'));
   try {
     const [took, archived] = await time(() => archivePartitions(copied.sql, { before: monthStart(new Date()), dir }));
-    const events = archived.reduce((n, a) => n + a.events, 0), bytes = archived.reduce((n, a) => n + a.bytes, 0);
-    console.log(`archive of ${archived.length} months: ${fmt(events)} events in ${(took / 1000).toFixed(1)} s (${fmt(events / (took / 1000))} events/s: export, gzip, read back, swap), `
-      + `${fmt(bytes / 1_048_576)} MB of files (${fmt(bytes / events)} bytes an event)`);
+    const events = archived.reduce((n, a) => n + a.events, 0),
+      bytes = archived.reduce((n, a) => n + a.bytes, 0);
+    console.log(
+      `archive of ${archived.length} months: ${fmt(events)} events in ${(took / 1000).toFixed(1)} s (${fmt(events / (took / 1000))} events/s: export, gzip, read back, swap), ` +
+        `${fmt(bytes / 1_048_576)} MB of files (${fmt(bytes / events)} bytes an event)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

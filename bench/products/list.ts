@@ -37,20 +37,31 @@ const seedSeconds = (performance.now() - seeded) / 1000;
 
 async function time(fn: () => Promise<unknown>): Promise<number[]> {
   const ms: number[] = [];
-  for (let i = 0; i < RUNS; i++) { const t = performance.now(); await fn(); ms.push(performance.now() - t); }
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await fn();
+    ms.push(performance.now() - t);
+  }
   return ms.sort((a, b) => a - b);
 }
-const figure = (ms: number[]) => `median ${ms[Math.floor(ms.length / 2)]!.toFixed(1).padStart(5)} ms, p95 ${ms[Math.floor(ms.length * 0.95)]!.toFixed(1).padStart(5)} ms`;
+const figure = (ms: number[]) =>
+  `median ${ms[Math.floor(ms.length / 2)]!.toFixed(1).padStart(5)} ms, p95 ${ms[Math.floor(ms.length * 0.95)]!.toFixed(1).padStart(5)} ms`;
 const get = (path: string, cookie: string) => async () => (await app.handle(new Request(`${ORIGIN}${path}`, { headers: { cookie } }))).arrayBuffer();
 
-console.log(`${PRODUCTS} products checked daily for ${DAYS} days (seeded in ${seedSeconds.toFixed(0)} s), ${RUNS} runs, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}`);
+console.log(
+  `${PRODUCTS} products checked daily for ${DAYS} days (seeded in ${seedSeconds.toFixed(0)} s), ${RUNS} runs, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}`,
+);
 for (const o of owners) {
   console.log(`\n${o.products} products`);
   const rows: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
     ['Products', () => readProducts(ctx.sql, o.userId), get('/api/products', o.cookie)],
     ['Dashboard', () => readDashboardStats(ctx.sql, o.userId), get('/api/dashboard/stats', o.cookie)],
     ['Price History list', () => readHistoryProducts(ctx.sql, o.userId, 'month'), get('/api/price-history/products?timeFilter=month', o.cookie)],
-    ['History of one, all time', () => readDetailedHistory(ctx.sql, o.userId, o.firstId, 'all'), get(`/api/price-history/detailed/${o.firstId}?timeFilter=all`, o.cookie)],
+    [
+      'History of one, all time',
+      () => readDetailedHistory(ctx.sql, o.userId, o.firstId, 'all'),
+      get(`/api/price-history/detailed/${o.firstId}?timeFilter=all`, o.cookie),
+    ],
   ];
   for (const [name, query, route] of rows) {
     console.log(`  ${name.padEnd(26)} query ${figure(await time(query))}   route ${figure(await time(route))}`);

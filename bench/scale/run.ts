@@ -79,8 +79,13 @@ function population(): User[] {
 }
 
 const schedule = (p: Product, lastCheckAt: Date, consecutiveFailures = 0): ProductSchedule => ({
-  productId: p.id, plan: p.user.plan, checkFrequency: p.user.frequency, demoShop: false,
-  lastCheckAt, consecutiveFailures, editedAt: null,
+  productId: p.id,
+  plan: p.user.plan,
+  checkFrequency: p.user.frequency,
+  demoShop: false,
+  lastCheckAt,
+  consecutiveFailures,
+  editedAt: null,
 });
 
 /** The product's latest slot at or before `now`: its last check in a system that keeps up. */
@@ -109,17 +114,23 @@ async function main() {
     const sizes = corpusPageSizes();
     console.log(`${PRODUCTS} products of ${USERS} users (${plans(users)}) on ${HOSTS} shops at 127.0.0.1-${HOSTS}:${port}`);
     const hosts = Array.from({ length: HOSTS }, (_, h) => h + 1);
-    console.log(`pages ${Math.round(percentile(sizes, 0.5) / 1024)} KB median, ${Math.round(Math.max(...sizes) / 1024)} KB largest (the sizes of bench/corpus); shops ${hosts.filter(isSlowHost).join(', ')} take ${SLOW_MS / 1000} s a page, ${hosts.filter(isFailingHost).join(', ')} answer 503`);
+    console.log(
+      `pages ${Math.round(percentile(sizes, 0.5) / 1024)} KB median, ${Math.round(Math.max(...sizes) / 1024)} KB largest (the sizes of bench/corpus); shops ${hosts.filter(isSlowHost).join(', ')} take ${SLOW_MS / 1000} s a page, ${hosts.filter(isFailingHost).join(', ')} answer 503`,
+    );
 
     const seedStarted = performance.now();
     const products = await seed(ctx, users, port, sizes);
     const due = expectedChecksPerHour(products);
-    console.log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s; the schedule asks ${Math.round(due).toLocaleString('en')} checks an hour (${(due / 3600).toFixed(1)}/s)`);
+    console.log(
+      `seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s; the schedule asks ${Math.round(due).toLocaleString('en')} checks an hour (${(due / 3600).toFixed(1)}/s)`,
+    );
 
     const env = { DATABASE_URL: dbUrl, CHECK_ALLOW_PRIVATE: 'true', DATA_DIR: dataDir };
     const api = await spawn(['api/main.ts'], { ...env, PORT: String(await freePort()), CHECK_WORKER: 'off' }, /Pricewatch is running/);
     children.push(api.proc);
-    const workers = await Promise.all(Array.from({ length: WORKERS }, () => spawn(['scripts/worker.ts', '--concurrency', String(CONCURRENCY)], env, /started/)));
+    const workers = await Promise.all(
+      Array.from({ length: WORKERS }, () => spawn(['scripts/worker.ts', '--concurrency', String(CONCURRENCY)], env, /started/)),
+    );
     children.push(...workers.map((w) => w.proc));
     const cpu = () => ({
       workers: workers.reduce((sum, w) => sum + processCpuMs(w.proc.pid), 0),
@@ -128,18 +139,29 @@ async function main() {
       shop: processCpuMs(shop.proc.pid),
     });
 
-    console.log(`\n${WORKERS} worker processes (${CONCURRENCY} checks at a time each), the server enqueueing due checks every minute; ${WARMUP_MIN} min warm-up, then ${MINUTES} min measured`);
+    console.log(
+      `\n${WORKERS} worker processes (${CONCURRENCY} checks at a time each), the server enqueueing due checks every minute; ${WARMUP_MIN} min warm-up, then ${MINUTES} min measured`,
+    );
     await Bun.sleep(WARMUP_MIN * MINUTE);
     const a = { at: Date.now(), cpu: cpu(), ...(await logState(ctx)) };
     console.log('minute | checks/s | queued (due now) | read models behind (events)');
     for (let m = 1; m <= MINUTES; m++) {
       await Bun.sleep(MINUTE);
       const done = await checksSince(ctx, new Date(Date.now() - MINUTE));
-      const [q] = await ctx.sql<{ queued: number; due: number }[]>`SELECT count(*)::int AS queued, count(*) FILTER (WHERE run_at <= now())::int AS due FROM check_jobs`;
-      console.log(`${String(m).padStart(6)} | ${(done / 60).toFixed(1).padStart(8)} | ${String(q!.queued).padStart(6)} (${q!.due}) | ${await readModelsBehind(ctx)}`);
+      const [q] = await ctx.sql<
+        { queued: number; due: number }[]
+      >`SELECT count(*)::int AS queued, count(*) FILTER (WHERE run_at <= now())::int AS due FROM check_jobs`;
+      console.log(
+        `${String(m).padStart(6)} | ${(done / 60).toFixed(1).padStart(8)} | ${String(q!.queued).padStart(6)} (${q!.due}) | ${await readModelsBehind(ctx)}`,
+      );
     }
     const b = { at: Date.now(), cpu: cpu(), ...(await logState(ctx)) };
-    const shopStats = await (await fetch(`http://127.0.0.1:${port}/stats`)).json() as { requests: number; bytes: number; maxPerHost: number; maxPerHostAt: string };
+    const shopStats = (await (await fetch(`http://127.0.0.1:${port}/stats`)).json()) as {
+      requests: number;
+      bytes: number;
+      maxPerHost: number;
+      maxPerHostAt: string;
+    };
 
     const checks = await checksOfRun(ctx);
     const window = checks.filter((c) => c.at >= a.at && c.at < b.at);
@@ -151,16 +173,32 @@ async function main() {
     const repeats = b.repeats - a.repeats;
     const whole = b.events - a.events;
     console.log(`\nmeasured over ${(seconds / 60).toFixed(1)} min:`);
-    console.log(`checks: ${window.length.toLocaleString('en')} (${perSecond.toFixed(1)}/s; the schedule asked ${(due / 3600).toFixed(1)}/s), ${window.filter((c) => c.failed).length} failed, ${window.filter((c) => c.changed).length} with a new price`);
-    console.log(`due-to-done lag: p50 ${fmt(percentile(lags.done, 0.5))}, p99 ${fmt(percentile(lags.done, 0.99))}, max ${fmt(Math.max(...lags.done))} over ${lags.done.length} checks due in the window; ${lags.waiting.length} still waiting at its end${lags.waiting.length ? ` (longest ${fmt(Math.max(...lags.waiting))})` : ''}`);
+    console.log(
+      `checks: ${window.length.toLocaleString('en')} (${perSecond.toFixed(1)}/s; the schedule asked ${(due / 3600).toFixed(1)}/s), ${window.filter((c) => c.failed).length} failed, ${window.filter((c) => c.changed).length} with a new price`,
+    );
+    console.log(
+      `due-to-done lag: p50 ${fmt(percentile(lags.done, 0.5))}, p99 ${fmt(percentile(lags.done, 0.99))}, max ${fmt(Math.max(...lags.done))} over ${lags.done.length} checks due in the window; ${lags.waiting.length} still waiting at its end${lags.waiting.length ? ` (longest ${fmt(Math.max(...lags.waiting))})` : ''}`,
+    );
     console.log(`checks/s per worker process: ${(perSecond / WORKERS).toFixed(1)}`);
-    console.log(`CPU seconds per 1,000 checks: workers ${(used('workers') / window.length * 1000).toFixed(1)}, server ${(used('api') / window.length * 1000).toFixed(1)}, PostgreSQL ${(used('postgres') / window.length * 1000).toFixed(1)} (shops ${(used('shop') / window.length * 1000).toFixed(1)}, not counted)`);
+    console.log(
+      `CPU seconds per 1,000 checks: workers ${((used('workers') / window.length) * 1000).toFixed(1)}, server ${((used('api') / window.length) * 1000).toFixed(1)}, PostgreSQL ${((used('postgres') / window.length) * 1000).toFixed(1)} (shops ${((used('shop') / window.length) * 1000).toFixed(1)}, not counted)`,
+    );
     console.log(`checks/s per core: workers alone ${(window.length / used('workers')).toFixed(0)}, whole product ${(window.length / productCpu).toFixed(0)}`);
-    console.log(`PostgreSQL CPU share: ${(used('postgres') / productCpu * 100).toFixed(0)}% of the product's CPU (${(used('postgres') / seconds * 100).toFixed(0)}% of a core)`);
-    console.log(`log bytes per check: ${((b.bytes - a.bytes) / window.length).toFixed(0)} (events and price_checks, tables and indexes: +${mb(b.bytes - a.bytes)} for ${window.length} checks; the whole log is ${mb(b.bytes)})`);
-    console.log(`PostgreSQL writes per check: ${((b.wal - a.wal) / window.length / 1024).toFixed(1)} KB of WAL, ${((b.written - a.written) / window.length).toFixed(2)} data pages of 8 KB (${((b.written - a.written) / seconds).toFixed(1)} pages/s)`);
-    console.log(`events/s: ${((whole + repeats) / seconds).toFixed(1)} (${(whole / seconds).toFixed(1)} whole events, ${(repeats / seconds).toFixed(1)} repeats)`);
-    console.log(`largest per-host concurrency seen: ${shopStats.maxPerHost} (at ${shopStats.maxPerHostAt}); the shops served ${shopStats.requests.toLocaleString('en')} pages, ${mb(shopStats.bytes)}`);
+    console.log(
+      `PostgreSQL CPU share: ${((used('postgres') / productCpu) * 100).toFixed(0)}% of the product's CPU (${((used('postgres') / seconds) * 100).toFixed(0)}% of a core)`,
+    );
+    console.log(
+      `log bytes per check: ${((b.bytes - a.bytes) / window.length).toFixed(0)} (events and price_checks, tables and indexes: +${mb(b.bytes - a.bytes)} for ${window.length} checks; the whole log is ${mb(b.bytes)})`,
+    );
+    console.log(
+      `PostgreSQL writes per check: ${((b.wal - a.wal) / window.length / 1024).toFixed(1)} KB of WAL, ${((b.written - a.written) / window.length).toFixed(2)} data pages of 8 KB (${((b.written - a.written) / seconds).toFixed(1)} pages/s)`,
+    );
+    console.log(
+      `events/s: ${((whole + repeats) / seconds).toFixed(1)} (${(whole / seconds).toFixed(1)} whole events, ${(repeats / seconds).toFixed(1)} repeats)`,
+    );
+    console.log(
+      `largest per-host concurrency seen: ${shopStats.maxPerHost} (at ${shopStats.maxPerHostAt}); the shops served ${shopStats.requests.toLocaleString('en')} pages, ${mb(shopStats.bytes)}`,
+    );
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((c) => c.exited));
@@ -177,28 +215,69 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
   const observation = await observations(ctx, sizes);
   const products: Product[] = [];
   const batch: { streamId: string; expected: 'no_stream'; events: NewEvent[] }[] = [];
-  const flush = async () => { if (batch.length) await ctx.store.appendToStreams(batch.splice(0), ctx.sql); };
+  const flush = async () => {
+    if (batch.length) await ctx.store.appendToStreams(batch.splice(0), ctx.sql);
+  };
   let n = 0;
   for (const user of users) {
     const userId = user.id;
-    const userEvents: NewEvent[] = [{ type: 'UserSignedUp', data: { userId, provider: 'demo', subject: `${userId}@example.com`, email: `${userId}@example.com`, firstName: null, lastName: null, profileImageUrl: null } }];
+    const userEvents: NewEvent[] = [
+      {
+        type: 'UserSignedUp',
+        data: {
+          userId,
+          provider: 'demo',
+          subject: `${userId}@example.com`,
+          email: `${userId}@example.com`,
+          firstName: null,
+          lastName: null,
+          profileImageUrl: null,
+        },
+      },
+    ];
     if (user.frequency) userEvents.push({ type: 'SettingsChanged', data: { userId, settings: { ...DEFAULT_SETTINGS, checkFrequency: user.frequency } } });
     batch.push({ streamId: userStream(userId), expected: 'no_stream', events: userEvents });
     if (user.plan !== 'free') {
       const at = Math.floor(now / 1000);
-      batch.push({ streamId: subscriptionStream(userId), expected: 'no_stream', events: [{
-        type: 'TrialStarted',
-        data: { userId, subscriptionId: `sub_${userId}`, provider: 'demo', plan: user.plan, amount: { starter: 1800, growth: 4900, pro: 9900 }[user.plan], trialEnd: at + 14 * 86_400, currentPeriodEnd: at + 14 * 86_400, created: at, at },
-      }] });
+      batch.push({
+        streamId: subscriptionStream(userId),
+        expected: 'no_stream',
+        events: [
+          {
+            type: 'TrialStarted',
+            data: {
+              userId,
+              subscriptionId: `sub_${userId}`,
+              provider: 'demo',
+              plan: user.plan,
+              amount: { starter: 1800, growth: 4900, pro: 9900 }[user.plan],
+              trialEnd: at + 14 * 86_400,
+              currentPeriodEnd: at + 14 * 86_400,
+              created: at,
+              at,
+            },
+          },
+        ],
+      });
     }
     for (let j = 0; j < user.products; j++, n++) {
       const product: Product = { id: `scale-product-${String(n).padStart(6, '0')}`, n, user, url: pageUrl(port, user.n, j, n), seededCheck: new Date(0) };
-      const checkedAt = product.seededCheck = lastSlot(product, now);
+      const checkedAt = (product.seededCheck = lastSlot(product, now));
       products.push(product);
-      batch.push({ streamId: productStream(product.id), expected: 'no_stream', events: [
-        { type: 'ProductAdded', data: { productId: product.id, userId, name: `Product ${n}`, url: product.url, selector: SELECTOR, alertRule: { kind: 'none' }, imageUrl: null } },
-        { type: 'PriceObserved', data: { ...observation(n, priceAt(n, checkedAt.getTime())), productId: product.id, userId, url: product.url, observedAt: checkedAt.toISOString() } },
-      ] });
+      batch.push({
+        streamId: productStream(product.id),
+        expected: 'no_stream',
+        events: [
+          {
+            type: 'ProductAdded',
+            data: { productId: product.id, userId, name: `Product ${n}`, url: product.url, selector: SELECTOR, alertRule: { kind: 'none' }, imageUrl: null },
+          },
+          {
+            type: 'PriceObserved',
+            data: { ...observation(n, priceAt(n, checkedAt.getTime())), productId: product.id, userId, url: product.url, observedAt: checkedAt.toISOString() },
+          },
+        ],
+      });
       if (batch.length >= 500) await flush();
     }
   }
@@ -220,16 +299,21 @@ async function observations(ctx: AppContext, sizes: number[]) {
   for (let i = 0; i < 25 * 3; i++) {
     const price = 10 + (i % 25) + Math.floor(i / 25) * 2 + 0.99;
     const body = page(0, price);
-    const [outcome] = await checkPage(ctx.config, 'http://127.0.0.1/products/0', [{ productId: 'p', userId: 'u', url: 'http://127.0.0.1/products/0', selector: SELECTOR, lease: null, render: null }], {
-      fetchPage: async (url) => ({ ok: true, url, status: 200, contentType: 'text/html', body, bytes: body.length, elapsedMs: 1 }),
-    });
+    const [outcome] = await checkPage(
+      ctx.config,
+      'http://127.0.0.1/products/0',
+      [{ productId: 'p', userId: 'u', url: 'http://127.0.0.1/products/0', selector: SELECTOR, lease: null, render: null }],
+      {
+        fetchPage: async (url) => ({ ok: true, url, status: 200, contentType: 'text/html', body, bytes: body.length, elapsedMs: 1 }),
+      },
+    );
     if (outcome?.event.type !== 'PriceObserved' || outcome.event.data.price !== price) throw new Error(`the page at ${price} does not read as that price`);
     byPrice.set(price, outcome.event.data);
   }
   return (n: number, price: number) => {
     const key = `${sizes[n % sizes.length]}:${price}`;
     let pageHash = hashes.get(key);
-    if (!pageHash) hashes.set(key, pageHash = new Bun.CryptoHasher('sha256').update(page(n, price)).digest('hex'));
+    if (!pageHash) hashes.set(key, (pageHash = new Bun.CryptoHasher('sha256').update(page(n, price)).digest('hex')));
     return { ...byPrice.get(price)!, pageHash };
   };
 }
@@ -277,7 +361,12 @@ async function checksOfRun(ctx: AppContext): Promise<Check[]> {
     UNION ALL
     SELECT e.data->>'productId', c.observed_at, 'PriceObserved', true FROM price_checks c JOIN events e ON e.global_position = c.repeats
     ORDER BY at`;
-  return rows.map((r) => ({ productId: r.productId, at: new Date(r.at).getTime(), failed: r.type === 'PriceCheckFailed', changed: r.type === 'PriceObserved' && !r.repeat }));
+  return rows.map((r) => ({
+    productId: r.productId,
+    at: new Date(r.at).getTime(),
+    failed: r.type === 'PriceCheckFailed',
+    changed: r.type === 'PriceObserved' && !r.repeat,
+  }));
 }
 
 /**

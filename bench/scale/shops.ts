@@ -31,7 +31,7 @@ const HOUR = 3_600_000;
 /** The price of product `i` at time `t`: a base price plus a step that moves with the product's own clock. */
 export function priceAt(i: number, t: number): number {
   const period = i % 20 === 0 ? HOUR : (1 + (i % 7)) * 24 * HOUR;
-  const phase = ((i * 2654435761) % 1000) / 1000 * period;
+  const phase = (((i * 2654435761) % 1000) / 1000) * period;
   const step = Math.floor((t + phase) / period);
   return 10 + (i % 25) + (step % 3) * 2 + 0.99;
 }
@@ -39,7 +39,10 @@ export function priceAt(i: number, t: number): number {
 /** Sizes of the real product pages, in bytes: each product's page is grown to one of them. */
 export function corpusPageSizes(): number[] {
   const dir = new URL('../corpus/real-product-pages/html/', import.meta.url).pathname;
-  return readdirSync(dir).filter((f) => f.endsWith('.html.gz')).sort().map((f) => gunzipSync(readFileSync(dir + f)).length);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.html.gz'))
+    .sort()
+    .map((f) => gunzipSync(readFileSync(dir + f)).length);
 }
 
 const WORDS = 'kettle steel boil litre cordless filter window handle quiet warm control energy design kitchen review delivery'.split(' ');
@@ -72,7 +75,7 @@ export function pageMaker(sizes: number[]) {
     }
     const size = sizes[i % sizes.length]!;
     let extra = bySize.get(size);
-    if (extra === undefined) bySize.set(size, extra = filler(size - template.length));
+    if (extra === undefined) bySize.set(size, (extra = filler(size - template.length)));
     return halves[0] + extra + halves[1];
   };
 }
@@ -82,7 +85,9 @@ function serve() {
   const inFlight = new Map<string, number>();
   const stats = { requests: 0, bytes: 0, maxPerHost: 0, maxPerHostAt: '' };
   const server = Bun.serve({
-    port: 0, hostname: '0.0.0.0', idleTimeout: 60,
+    port: 0,
+    hostname: '0.0.0.0',
+    idleTimeout: 60,
     async fetch(req) {
       const url = new URL(req.url);
       if (url.pathname === '/stats') return Response.json(stats);

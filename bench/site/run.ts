@@ -27,12 +27,28 @@ if (!base) {
   base = `http://127.0.0.1:${port}`;
   const proc = Bun.spawn([process.execPath, 'api/main.ts'], {
     cwd: join(import.meta.dir, '../..'),
-    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, CHECK_WORKER: 'off' },
-    stdout: 'ignore', stderr: 'inherit',
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      CHECK_WORKER: 'off',
+    },
+    stdout: 'ignore',
+    stderr: 'inherit',
   });
-  stop = async () => { proc.kill('SIGTERM'); await proc.exited; rmSync(dataDir, { recursive: true, force: true }); };
+  stop = async () => {
+    proc.kill('SIGTERM');
+    await proc.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   for (let i = 0; ; i++) {
-    try { if ((await fetch(`${base}/api/auth/user`)).status === 401) break; } catch {}
+    try {
+      if ((await fetch(`${base}/api/auth/user`)).status === 401) break;
+    } catch {}
     if (i > 300) throw new Error('The product did not start within 60 s');
     await Bun.sleep(200);
   }
@@ -40,7 +56,10 @@ if (!base) {
 
 // The demo sign-in answers with the session cookie.
 const signIn = await fetch(`${base}/api/auth/demo?email=bench-site@example.com`, { redirect: 'manual' });
-const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+const cookie = signIn.headers
+  .getSetCookie()
+  .map((c) => c.split(';')[0])
+  .join('; ');
 if (!cookie) throw new Error('The demo sign-in gave no session (is the product in demo mode?)');
 
 type Fetched = { sent: number; text: string; encoding: string };
@@ -71,9 +90,15 @@ function references(html: string): { css: string[]; js: string[] } {
     if (href && rel === 'stylesheet') css.push(href);
     if (href && rel === 'modulepreload') js.push(href);
   }
-  for (const [tag] of html.matchAll(/<script\b[^>]*>/g)) { const src = attr(tag, 'src'); if (src) js.push(src); }
+  for (const [tag] of html.matchAll(/<script\b[^>]*>/g)) {
+    const src = attr(tag, 'src');
+    if (src) js.push(src);
+  }
   for (const [tag] of html.matchAll(/<astro-island\b[^>]*>/g)) {
-    for (const name of ['component-url', 'renderer-url', 'before-hydration-url']) { const u = attr(tag, name); if (u) js.push(u); }
+    for (const name of ['component-url', 'renderer-url', 'before-hydration-url']) {
+      const u = attr(tag, name);
+      if (u) js.push(u);
+    }
   }
   return { css, js };
 }
@@ -101,7 +126,8 @@ async function measure(path: string, signedIn: boolean): Promise<PageFigures> {
     if (seen.has(url) || (lazy && lazySeen.has(url))) continue;
     (lazy ? lazySeen : seen).add(url);
     const js = await get(url, signedIn);
-    if (lazy) figures.lazy += js.sent; else figures.js += js.sent;
+    if (lazy) figures.lazy += js.sent;
+    else figures.js += js.sent;
     figures.encodings.add(js.encoding);
     for (const imp of transpiler.scan(js.text).imports) {
       if (!imp.path.startsWith('/') && !imp.path.startsWith('.')) continue;
@@ -119,7 +145,9 @@ try {
   for (const path of PUBLIC_PAGES) rows.push(await measure(path, false));
   for (const path of APP_PAGES) rows.push(await measure(path, true));
   console.log(`Transferred per page on a first visit, KB (1 KB = 1000 bytes), from ${base}`);
-  console.log(`${'page'.padEnd(16)}${'HTML'.padStart(7)}${'CSS'.padStart(7)}${'JS'.padStart(7)}${'total'.padStart(7)}   ${'+ on demand'.padStart(11)}  encodings`);
+  console.log(
+    `${'page'.padEnd(16)}${'HTML'.padStart(7)}${'CSS'.padStart(7)}${'JS'.padStart(7)}${'total'.padStart(7)}   ${'+ on demand'.padStart(11)}  encodings`,
+  );
   for (const r of rows) {
     console.log(`${r.page.padEnd(16)}${kb(r.html)}${kb(r.css)}${kb(r.js)}${kb(r.total)}   ${kb(r.lazy).padStart(11)}  ${[...r.encodings].join(', ')}`);
   }

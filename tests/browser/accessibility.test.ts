@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, browserAvailable, describeViolations, newContext, SETUP_TIMEOUT, productWithHistory, type RunningProduct, type TrackedHistory } from './harness.ts';
+import {
+  axeViolations,
+  browserAvailable,
+  describeViolations,
+  newContext,
+  SETUP_TIMEOUT,
+  productWithHistory,
+  type RunningProduct,
+  type TrackedHistory,
+} from './harness.ts';
 
 /**
  * axe-core on every page of the product, signed out and signed in, in the light and the dark theme,
@@ -101,7 +110,10 @@ for (const theme of ['light', 'dark'] as const) {
         await check('price history dialog');
         await page.keyboard.press('Escape');
 
-        await page.getByRole('banner').getByRole('button', { name: /^Notifications/ }).click();
+        await page
+          .getByRole('banner')
+          .getByRole('button', { name: /^Notifications/ })
+          .click();
         await page.getByRole('dialog', { name: 'Notifications' }).waitFor();
         await check('notifications popover');
         await page.keyboard.press('Escape');

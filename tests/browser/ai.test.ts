@@ -38,8 +38,7 @@ afterAll(async () => {
 
 const shopUrl = (path: string) => `http://127.0.0.1:${shop.port}${path}`;
 // An open modal hides the rest of the page from assistive technology, the toasts' region included.
-const toast = (page: Page, text: string) =>
-  page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
+const toast = (page: Page, text: string) => page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
 
 async function signIn(email: string | null): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await newContext(browser);
@@ -70,7 +69,10 @@ describe.skipIf(!browserAvailable)('AI help', () => {
     expect(await detect.getAttribute('aria-describedby')).toBe(await hint.getAttribute('id'));
     expect(await dialog.getByRole('link', { name: 'Start a free trial' }).getAttribute('href')).toBe('/subscribe?plan=starter');
     // The server refuses it all the same, with its reason.
-    const refused = await page.request.post(`${product.url}/api/ai/detect-selector`, { data: { url: shopUrl('/products/linen-apron') }, headers: { origin: product.url } });
+    const refused = await page.request.post(`${product.url}/api/ai/detect-selector`, {
+      data: { url: shopUrl('/products/linen-apron') },
+      headers: { origin: product.url },
+    });
     expect(refused.status()).toBe(403);
     expect((await refused.json()).message).toStartWith('AI price detection is not part of the Free plan.');
     await ctx.close();
@@ -120,7 +122,10 @@ describe.skipIf(!browserAvailable)('AI help', () => {
 
     await dialog.getByRole('button', { name: 'Add Product' }).click();
     await toast(page, 'Product added').waitFor();
-    const card = page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Linen Apron' }) });
+    const card = page
+      .getByRole('list', { name: 'Products' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Linen Apron' }) });
     await card.getByRole('button', { name: 'Check Now' }).click();
     await card.getByText('£24.99').waitFor();
 
@@ -136,7 +141,10 @@ describe.skipIf(!browserAvailable)('AI help', () => {
     await again.getByLabel('Product URL').fill(shopUrl('/products/gone'));
     await again.getByRole('button', { name: 'AI Detect' }).click();
     await toast(page, 'AI Detection Failed').waitFor();
-    await page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(/^The page could not be analysed: /).waitFor();
+    await page
+      .getByRole('region', { name: /notifications/i, includeHidden: true })
+      .getByText(/^The page could not be analysed: /)
+      .waitFor();
     await ctx.close();
   });
 

@@ -9,7 +9,18 @@ import { loadConfig } from '../../api/config.ts';
 import { createApp } from '../../api/server.ts';
 import { signInDemo } from '../../api/testing/sign-in.ts';
 import { addProduct, observePrices } from '../../api/testing/prices.ts';
-import { axeViolations, browserAvailable, contrastOf, describeViolations, freePort, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import {
+  axeViolations,
+  browserAvailable,
+  contrastOf,
+  describeViolations,
+  freePort,
+  launchBrowser,
+  newContext,
+  SETUP_TIMEOUT,
+  startProduct,
+  type RunningProduct,
+} from './harness.ts';
 
 /**
  * A shop owner a day into tracking an espresso machine whose price moved every quarter of an hour:
@@ -27,8 +38,7 @@ let shop: Server;
 let espressoPrice = '111.99';
 
 /** 108 prices, a fall or (every fourth) a rise each time: £140.49, £137.99, ... £111.99. */
-const PRICES = Array.from({ length: ALERTS + 1 }, (_, i) =>
-  i === 0 ? 140.49 : Number((137.99 - (i - 1) * 0.25 + (i % 4 === 3 ? 0.5 : 0)).toFixed(2)));
+const PRICES = Array.from({ length: ALERTS + 1 }, (_, i) => (i === 0 ? 140.49 : Number((137.99 - (i - 1) * 0.25 + (i % 4 === 3 ? 0.5 : 0)).toFixed(2))));
 const RISES = PRICES.filter((p, i) => i > 0 && p > PRICES[i - 1]!).length;
 
 beforeAll(async () => {
@@ -37,9 +47,10 @@ beforeAll(async () => {
   shop = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    fetch: () => new Response(`<!doctype html><title>Espresso Machine</title><h1>Espresso Machine</h1><p class="price">£${espressoPrice}</p>`, {
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-    }),
+    fetch: () =>
+      new Response(`<!doctype html><title>Espresso Machine</title><h1>Espresso Machine</h1><p class="price">£${espressoPrice}</p>`, {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      }),
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'pricewatch-alerts-'));
   const port = await freePort();
@@ -50,15 +61,26 @@ beforeAll(async () => {
   for (const email of OWNERS) {
     const { userId } = await signInDemo(app, url, email);
     const espresso = await addProduct(ctx, userId, { name: 'Espresso Machine', url: `http://127.0.0.1:${shop.port}/espresso` });
-    await observePrices(ctx, espresso, userId, PRICES.map((price, i) => [price, new Date(start + i * 800_000)] as const));
-    await ctx.store.append(`alerts-${userId}`, 'any', [{
-      type: 'NoticeRaised',
-      data: {
-        alertId: crypto.randomUUID(), userId, kind: 'channel_disabled', title: 'Team Slack turned off',
-        message: 'Slack refused 10 deliveries in a row, so we turned this channel off.', link: '/settings#notifications',
-        at: new Date(Date.now() - 3_600_000).toISOString(),
+    await observePrices(
+      ctx,
+      espresso,
+      userId,
+      PRICES.map((price, i) => [price, new Date(start + i * 800_000)] as const),
+    );
+    await ctx.store.append(`alerts-${userId}`, 'any', [
+      {
+        type: 'NoticeRaised',
+        data: {
+          alertId: crypto.randomUUID(),
+          userId,
+          kind: 'channel_disabled',
+          title: 'Team Slack turned off',
+          message: 'Slack refused 10 deliveries in a row, so we turned this channel off.',
+          link: '/settings#notifications',
+          at: new Date(Date.now() - 3_600_000).toISOString(),
+        },
       },
-    }]);
+    ]);
   }
   await ctx.close();
   // The alerts are raised from that history when the product starts; checks run only when a test asks.
@@ -107,14 +129,12 @@ async function alertsListed(page: Page, n: number): Promise<Listed[]> {
   }
 }
 
-const bellNamed = (page: Page, name: string) =>
-  page.waitForFunction((n) => document.querySelector(`header button[aria-label="${n}"]`), name);
+const bellNamed = (page: Page, name: string) => page.waitForFunction((n) => document.querySelector(`header button[aria-label="${n}"]`), name);
 const bell = (page: Page) => page.getByRole('banner').getByRole('button', { name: /^Notifications/ });
 const cards = (page: Page) => page.getByRole('list', { name: 'Alerts' }).getByRole('listitem');
 const listed = (page: Page) => page.waitForFunction(() => !document.querySelector('main [aria-busy]'));
 const announced = (page: Page) => page.evaluate(() => (window as unknown as { __notifications: { title: string; body: string }[] }).__notifications);
-const toast = (page: Page, text: string) =>
-  page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
+const toast = (page: Page, text: string) => page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
 
 async function choose(page: Page, filter: string, option: string) {
   await page.getByRole('combobox', { name: filter }).click();
@@ -123,7 +143,7 @@ async function choose(page: Page, filter: string, option: string) {
 }
 
 describe.skipIf(!browserAvailable)('alerts by the hundred', () => {
-  test('the bell counts every unread alert and notice, says so, and its alerts are the dashboard\'s Active Alerts', async () => {
+  test("the bell counts every unread alert and notice, says so, and its alerts are the dashboard's Active Alerts", async () => {
     const { ctx, page } = await signedIn(OWNERS[0]!);
     await page.locator('[data-card="alerts"]').getByText(String(ALERTS), { exact: true }).waitFor();
     // 107 alerts and the notice, though the popover lists the newest 50.
@@ -137,11 +157,17 @@ describe.skipIf(!browserAvailable)('alerts by the hundred', () => {
     // One read on the Alerts screen: every count follows.
     await page.goto(`${product.url}/alerts`);
     await page.getByRole('button', { name: `Mark all as read (${ALERTS})` }).waitFor();
-    await cards(page).first().getByRole('button', { name: /^Mark as read/ }).click();
+    await cards(page)
+      .first()
+      .getByRole('button', { name: /^Mark as read/ })
+      .click();
     await page.getByRole('button', { name: `Mark all as read (${ALERTS - 1})` }).waitFor();
     await bellNamed(page, `Notifications, ${ALERTS} unread`);
     await page.goto(`${product.url}/dashboard`);
-    await page.locator('[data-card="alerts"]').getByText(String(ALERTS - 1), { exact: true }).waitFor();
+    await page
+      .locator('[data-card="alerts"]')
+      .getByText(String(ALERTS - 1), { exact: true })
+      .waitFor();
     await ctx.close();
   }, 60_000);
 
@@ -189,7 +215,9 @@ describe.skipIf(!browserAvailable)('alerts by the hundred', () => {
   test('the Alerts screen shows a page at a time, searches and filters all of them, and marks all of them read in one call', async () => {
     const { ctx, page } = await signedIn(OWNERS[2]!);
     const requests: string[] = [];
-    page.on('request', (r) => { if (r.method() !== 'GET') requests.push(`${r.method()} ${new URL(r.url()).pathname}`); });
+    page.on('request', (r) => {
+      if (r.method() !== 'GET') requests.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
     await page.goto(`${product.url}/alerts`);
     await cards(page).first().waitFor();
     expect(await cards(page).count()).toBe(25);

@@ -61,7 +61,10 @@ async function signedIn(email: string): Promise<{ ctx: BrowserContext; page: Pag
 }
 
 async function addProduct(page: Page, name: string, path: string, threshold: string): Promise<string> {
-  const res = await page.request.post(`${product.url}/api/products`, { data: { name, url: shopUrl(path), selector: '.price', threshold }, headers: { Origin: product.url } });
+  const res = await page.request.post(`${product.url}/api/products`, {
+    data: { name, url: shopUrl(path), selector: '.price', threshold },
+    headers: { Origin: product.url },
+  });
   expect(res.status()).toBe(201);
   return (await res.json()).id;
 }
@@ -80,8 +83,7 @@ async function alertsListed(page: Page, n: number) {
   }
 }
 
-const toast = (page: Page, text: string) =>
-  page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
+const toast = (page: Page, text: string) => page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
 const bell = (page: Page) => page.getByRole('banner').getByRole('button', { name: /^Notifications/ });
 const cards = (page: Page) => page.getByRole('list', { name: 'Alerts' }).getByRole('listitem');
 const cardOf = (page: Page, text: string) => cards(page).filter({ hasText: text });
@@ -112,7 +114,9 @@ describe.skipIf(!browserAvailable)('alerts', () => {
     await toast(page, 'Price Drop: Steel Kettle').waitFor();
     await toast(page, 'Price dropped 20.0% from £24.99 to £19.99').waitFor();
     const notified = await page.evaluate(() => (window as any).__notifications);
-    expect(notified).toEqual([{ title: 'Steel Kettle', body: 'Price dropped 20.0% from £24.99 to £19.99\nWas £24.99 · Now £19.99', icon: '/favicon.svg', tag: expect.any(String) }]);
+    expect(notified).toEqual([
+      { title: 'Steel Kettle', body: 'Price dropped 20.0% from £24.99 to £19.99\nWas £24.99 · Now £19.99', icon: '/favicon.svg', tag: expect.any(String) },
+    ]);
 
     await page.waitForFunction(() => document.querySelector('header button[aria-label="Notifications, 1 unread"]'));
     // The badge beside the bell shows the count.
@@ -194,61 +198,91 @@ describe.skipIf(!browserAvailable)('alerts', () => {
   // The screens as they show stock, with the server's answers given the availability a check will
   // record once extraction reads it; what a check records is covered by the end-to-end test above.
   test('stock on screen: card badges, alert badges and the type filter; both themes, phone and desktop, readable', async () => {
-    for (const mobile of [false, true]) for (const theme of ['light', 'dark']) {
-      const ctx = await newContext(browser, { mobile });
-      await ctx.addInitScript(`localStorage.setItem('vite-ui-theme', '${theme}')`);
-      const page = await ctx.newPage();
-      await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(`stock-screens-${theme}-${mobile}@example.com`)}`);
-      await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-      for (const [name, path] of [['Sold Out Kettle', 'kettle'], ['Preorder Toaster', 'toaster']] as const) await addProduct(page, name, path, 'none');
+    for (const mobile of [false, true])
+      for (const theme of ['light', 'dark']) {
+        const ctx = await newContext(browser, { mobile });
+        await ctx.addInitScript(`localStorage.setItem('vite-ui-theme', '${theme}')`);
+        const page = await ctx.newPage();
+        await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(`stock-screens-${theme}-${mobile}@example.com`)}`);
+        await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+        for (const [name, path] of [
+          ['Sold Out Kettle', 'kettle'],
+          ['Preorder Toaster', 'toaster'],
+        ] as const)
+          await addProduct(page, name, path, 'none');
 
-      const now = new Date().toISOString();
-      const alert = (id: string, type: string, message: string, isRead: boolean) => ({
-        id, type, productId: id, productName: 'Sold Out Kettle', productImage: null, productUrl: shopUrl('kettle'), message,
-        previousPrice: 24.99, currentPrice: null, currency: 'GBP', changePercent: null, isRead, createdAt: now,
-      });
-      const alerts = [alert('a1', 'back_in_stock', 'Back in stock at £24.99', false), alert('a2', 'out_of_stock', 'Out of stock', true)];
-      await page.route(`${product.url}/api/products`, async (route) => {
-        if (route.request().method() !== 'GET') return route.fallback();
-        const response = await route.fetch();
-        const list = (await response.json()) as { name: string }[];
-        await route.fulfill({ response, json: list.map((p) => ({ ...p, availability: p.name === 'Sold Out Kettle' ? 'OutOfStock' : 'PreOrder' })) });
-      });
-      await page.route((url) => url.pathname === '/api/alerts/page', (route) => {
-        const type = new URL(route.request().url()).searchParams.get('type') ?? 'all';
-        const matching = alerts.filter((a) => type === 'all' || a.type === type);
-        return route.fulfill({ json: { alerts: matching, matching: matching.length, unread: 1 } });
-      });
-      await page.route(`${product.url}/api/notifications/unread-count`, (route) => route.fulfill({ json: { alerts: 1, notices: 0 } }));
-      await page.route(`${product.url}/api/notifications`, (route) => route.fulfill({
-        json: alerts.map(({ id, type, productName, message, isRead, createdAt, currentPrice, previousPrice }) => ({ id, type, productName, message, isRead, createdAt, currentPrice, previousPrice })),
-      }));
+        const now = new Date().toISOString();
+        const alert = (id: string, type: string, message: string, isRead: boolean) => ({
+          id,
+          type,
+          productId: id,
+          productName: 'Sold Out Kettle',
+          productImage: null,
+          productUrl: shopUrl('kettle'),
+          message,
+          previousPrice: 24.99,
+          currentPrice: null,
+          currency: 'GBP',
+          changePercent: null,
+          isRead,
+          createdAt: now,
+        });
+        const alerts = [alert('a1', 'back_in_stock', 'Back in stock at £24.99', false), alert('a2', 'out_of_stock', 'Out of stock', true)];
+        await page.route(`${product.url}/api/products`, async (route) => {
+          if (route.request().method() !== 'GET') return route.fallback();
+          const response = await route.fetch();
+          const list = (await response.json()) as { name: string }[];
+          await route.fulfill({ response, json: list.map((p) => ({ ...p, availability: p.name === 'Sold Out Kettle' ? 'OutOfStock' : 'PreOrder' })) });
+        });
+        await page.route(
+          (url) => url.pathname === '/api/alerts/page',
+          (route) => {
+            const type = new URL(route.request().url()).searchParams.get('type') ?? 'all';
+            const matching = alerts.filter((a) => type === 'all' || a.type === type);
+            return route.fulfill({ json: { alerts: matching, matching: matching.length, unread: 1 } });
+          },
+        );
+        await page.route(`${product.url}/api/notifications/unread-count`, (route) => route.fulfill({ json: { alerts: 1, notices: 0 } }));
+        await page.route(`${product.url}/api/notifications`, (route) =>
+          route.fulfill({
+            json: alerts.map(({ id, type, productName, message, isRead, createdAt, currentPrice, previousPrice }) => ({
+              id,
+              type,
+              productName,
+              message,
+              isRead,
+              createdAt,
+              currentPrice,
+              previousPrice,
+            })),
+          }),
+        );
 
-      await page.goto(`${product.url}/products`);
-      const productCard = (name: string) => page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ hasText: name });
-      const soldOut = productCard('Sold Out Kettle').getByText('Out of stock', { exact: true });
-      const preorder = productCard('Preorder Toaster').getByText('Pre-order', { exact: true });
-      await soldOut.waitFor();
-      await preorder.waitFor();
-      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
-      for (const badge of [soldOut, preorder]) expect(await contrastOf(badge)).toBeGreaterThanOrEqual(4.5);
+        await page.goto(`${product.url}/products`);
+        const productCard = (name: string) => page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ hasText: name });
+        const soldOut = productCard('Sold Out Kettle').getByText('Out of stock', { exact: true });
+        const preorder = productCard('Preorder Toaster').getByText('Pre-order', { exact: true });
+        await soldOut.waitFor();
+        await preorder.waitFor();
+        expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+        for (const badge of [soldOut, preorder]) expect(await contrastOf(badge)).toBeGreaterThanOrEqual(4.5);
 
-      await page.goto(`${product.url}/alerts`);
-      const back = cardOf(page, 'Back in stock at £24.99').getByText('Back in Stock', { exact: true });
-      const out = cardOf(page, 'Out of stock').getByText('Out of Stock', { exact: true });
-      await back.waitFor();
-      await out.waitFor();
-      for (const badge of [back, out]) expect(await contrastOf(badge)).toBeGreaterThanOrEqual(4.5);
-      await choose(page, 'Filter by type', 'Out of Stock');
-      await cards(page).filter({ hasText: 'Back in stock' }).waitFor({ state: 'detached' });
-      expect(await cards(page).count()).toBe(1);
+        await page.goto(`${product.url}/alerts`);
+        const back = cardOf(page, 'Back in stock at £24.99').getByText('Back in Stock', { exact: true });
+        const out = cardOf(page, 'Out of stock').getByText('Out of Stock', { exact: true });
+        await back.waitFor();
+        await out.waitFor();
+        for (const badge of [back, out]) expect(await contrastOf(badge)).toBeGreaterThanOrEqual(4.5);
+        await choose(page, 'Filter by type', 'Out of Stock');
+        await cards(page).filter({ hasText: 'Back in stock' }).waitFor({ state: 'detached' });
+        expect(await cards(page).count()).toBe(1);
 
-      await bell(page).click();
-      const popover = page.getByRole('dialog', { name: 'Notifications' });
-      await popover.getByRole('button', { name: /Back in stock at £24\.99/ }).waitFor();
-      await page.keyboard.press('Escape');
-      await ctx.close();
-    }
+        await bell(page).click();
+        const popover = page.getByRole('dialog', { name: 'Notifications' });
+        await popover.getByRole('button', { name: /Back in stock at £24\.99/ }).waitFor();
+        await page.keyboard.press('Escape');
+        await ctx.close();
+      }
   }, 60_000);
 
   test('filters, search, mark one and mark all; the popover marks too', async () => {
@@ -370,7 +404,9 @@ describe.skipIf(!browserAvailable)('alerts', () => {
       await checkNow(page, grinder);
     }
     await alertsListed(page, 3);
-    await page.route(`${product.url}/api/alerts/mark-all-read`, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' }));
+    await page.route(`${product.url}/api/alerts/mark-all-read`, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' }),
+    );
 
     await page.goto(`${product.url}/alerts`);
     await page.getByRole('button', { name: 'Mark all as read (3)' }).click();

@@ -11,7 +11,10 @@ beforeAll(async () => {
   product = await startProduct({ CHECK_WORKER: 'off' });
   browser = await launchBrowser();
 }, SETUP_TIMEOUT);
-afterAll(async () => { await browser?.close(); await product?.stop(); }, SETUP_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+}, SETUP_TIMEOUT);
 
 describe.skipIf(!browserAvailable)('API access', () => {
   test('free users see why and where to upgrade; Pro users create a key, see it once, rotate and revoke it', async () => {
@@ -35,7 +38,9 @@ describe.skipIf(!browserAvailable)('API access', () => {
     const status = await page.evaluate(async () => {
       await fetch('/api/billing/create-trial-setup', { method: 'POST' });
       const res = await fetch('/api/billing/create-subscription', {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'pro', paymentMethodId: 'pm_demo_visa4242' }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ plan: 'pro', paymentMethodId: 'pm_demo_visa4242' }),
       });
       return res.status;
     });
@@ -78,7 +83,7 @@ describe.skipIf(!browserAvailable)('API access', () => {
     await ctx.close();
   }, 60_000);
 
-  test('the footer\'s API and Documentation links lead to the API reference', async () => {
+  test("the footer's API and Documentation links lead to the API reference", async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await page.goto(product.url);

@@ -10,7 +10,10 @@ beforeAll(async () => {
   product = await startProduct();
   browser = await launchBrowser();
 }, SETUP_TIMEOUT);
-afterAll(async () => { await browser?.close(); await product?.stop(); }, SETUP_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+}, SETUP_TIMEOUT);
 
 /** Signs in as a demo user through the product's own pages and links. */
 async function signIn(page: Page, email?: string) {
@@ -108,7 +111,9 @@ describe.skipIf(!browserAvailable)('signed-in shell', () => {
     await ctx.clearCookies();
     // The toast lives only for the 500 ms before the redirect: the page reports it the moment it appears.
     let toastSeen = false;
-    await page.exposeFunction('reportToast', () => { toastSeen = true; });
+    await page.exposeFunction('reportToast', () => {
+      toastSeen = true;
+    });
     await page.evaluate(() => {
       new MutationObserver(() => {
         if (document.body.innerText.includes('You are logged out. Logging in again...')) (window as any).reportToast();

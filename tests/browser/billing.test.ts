@@ -11,13 +11,18 @@ beforeAll(async () => {
   product = await startProduct({ CHECK_WORKER: 'off' });
   browser = await launchBrowser();
 }, SETUP_TIMEOUT);
-afterAll(async () => { await browser?.close(); await product?.stop(); }, SETUP_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+}, SETUP_TIMEOUT);
 
 async function openBilling(email: string): Promise<{ ctx: BrowserContext; page: Page; stripeRequests: string[] }> {
   const ctx = await newContext(browser);
   const page = await ctx.newPage();
   const stripeRequests: string[] = [];
-  page.on('request', (request) => { if (/stripe\.(com|network)/.test(request.url())) stripeRequests.push(request.url()); });
+  page.on('request', (request) => {
+    if (/stripe\.(com|network)/.test(request.url())) stripeRequests.push(request.url());
+  });
   await page.goto(`${product.url}/api/auth/demo?email=${encodeURIComponent(email)}`);
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   await page.goto(`${product.url}/billing`);
@@ -59,7 +64,9 @@ describe.skipIf(!browserAvailable)('billing', () => {
 
     await page.getByRole('button', { name: 'Cancel Subscription' }).click();
     const dialog = page.getByRole('alertdialog');
-    await dialog.getByText("Are you sure you want to cancel your subscription? You'll lose access to premium features at the end of your billing period.").waitFor();
+    await dialog
+      .getByText("Are you sure you want to cancel your subscription? You'll lose access to premium features at the end of your billing period.")
+      .waitFor();
     await dialog.getByRole('button', { name: 'Cancel Subscription' }).click();
     await page.getByText('Subscription Cancelled').first().waitFor();
     await page.getByText('Access until', { exact: true }).waitFor();
@@ -67,7 +74,9 @@ describe.skipIf(!browserAvailable)('billing', () => {
     // Access stays until the end of the period.
     expect(await fact(page, 'Products').textContent()).toBe('25');
     // What will happen, without contradiction: access until the trial ends, then Free, no charge.
-    await page.getByText(`Your trial is cancelled: you keep Starter until ${trialEnds}, then your account moves to the Free plan. Nothing more will be charged.`).waitFor();
+    await page
+      .getByText(`Your trial is cancelled: you keep Starter until ${trialEnds}, then your account moves to the Free plan. Nothing more will be charged.`)
+      .waitFor();
     expect(await page.getByText('No charges until then').count()).toBe(0);
     expect(await fact(page, 'Amount').textContent()).toBe('Nothing more');
     expect(await fact(page, 'Access until').textContent()).toBe(trialEnds);
@@ -88,7 +97,9 @@ describe.skipIf(!browserAvailable)('billing', () => {
     }
     await page.getByText('There is no “platinum” plan').waitFor();
     await page.goto(`${product.url}/subscribe?plan=free`);
-    await page.getByText(`Your Starter subscription is cancelled: your account moves to the Free plan on ${trialEnds}, and nothing more will be charged.`).waitFor();
+    await page
+      .getByText(`Your Starter subscription is cancelled: your account moves to the Free plan on ${trialEnds}, and nothing more will be charged.`)
+      .waitFor();
     await page.goto(`${product.url}/billing`);
 
     await page.reload();
@@ -104,10 +115,16 @@ describe.skipIf(!browserAvailable)('billing', () => {
     expect(await plan('Growth').getByText('Most Popular').isVisible()).toBe(true);
     expect(await plan('Free').getByRole('button', { name: 'Current Plan' }).isDisabled()).toBe(true);
     expect(await plan('Pro').getByText('14-Day Free Trial').isVisible()).toBe(true);
-    expect(await plan('Growth').getByRole('link', { name: /Start Free Trial/ }).getAttribute('href')).toBe('/subscribe?plan=growth');
+    expect(
+      await plan('Growth')
+        .getByRole('link', { name: /Start Free Trial/ })
+        .getAttribute('href'),
+    ).toBe('/subscribe?plan=growth');
     expect(await page.getByText('Demo billing: no real payments').isVisible()).toBe(true);
 
-    await plan('Pro').getByRole('link', { name: /Start Free Trial/ }).click();
+    await plan('Pro')
+      .getByRole('link', { name: /Start Free Trial/ })
+      .click();
     await page.getByRole('heading', { name: '14-Day Free Trial' }).waitFor();
     expect(await page.getByText('Pro plan', { exact: true }).first().isVisible()).toBe(true);
     await ctx.close();
@@ -134,7 +151,11 @@ describe.skipIf(!browserAvailable)('billing', () => {
     const plan = (name: string) => plans.getByRole('listitem', { name: `${name} plan` });
     await plan('Pro').getByRole('button', { name: 'Current Plan' }).waitFor();
     for (const lower of ['Starter', 'Growth']) {
-      expect(await plan(lower).getByRole('link', { name: `Downgrade to the ${lower} plan` }).isVisible()).toBe(true);
+      expect(
+        await plan(lower)
+          .getByRole('link', { name: `Downgrade to the ${lower} plan` })
+          .isVisible(),
+      ).toBe(true);
     }
     expect(await plan('Free').getByRole('button', { name: 'Downgrade' }).isEnabled()).toBe(true);
     expect(await plans.getByText(/Upgrade/).count()).toBe(0);

@@ -9,7 +9,17 @@ import { createApp } from '../../api/server.ts';
 import { signInDemo } from '../../api/testing/sign-in.ts';
 import { startTrial } from '../../api/testing/plans.ts';
 import { catalogueProductName as productName, seedCatalogue } from '../../api/testing/catalogue.ts';
-import { axeViolations, browserAvailable, describeViolations, freePort, launchBrowser, newContext, openProducts, startProduct, type RunningProduct } from './harness.ts';
+import {
+  axeViolations,
+  browserAvailable,
+  describeViolations,
+  freePort,
+  launchBrowser,
+  newContext,
+  openProducts,
+  startProduct,
+  type RunningProduct,
+} from './harness.ts';
 
 /**
  * The signed-in screens with a real catalogue: 1,000 products with a year of daily checks each
@@ -38,7 +48,10 @@ beforeAll(async () => {
   const url = `http://localhost:${port}`;
   const ctx = await createContext(loadConfig({ NODE_ENV: 'development', PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir }));
   const app = createApp(ctx);
-  for (const [email, products] of [[BIG, PRODUCTS], [SMALL, 3]] as const) {
+  for (const [email, products] of [
+    [BIG, PRODUCTS],
+    [SMALL, 3],
+  ] as const) {
     const user = await signInDemo(app, url, email);
     await startTrial(ctx, user.userId, 'pro');
     await seedCatalogue(ctx, user.userId, { products, days: DAYS });
@@ -58,8 +71,13 @@ afterAll(async () => {
  */
 async function msUntil(page: Page, selector: string, ready: 'some' | 'one' = 'some'): Promise<number> {
   await page.waitForFunction(
-    ([sel, want]) => { const n = document.querySelectorAll(sel!).length; return want === 'one' ? n === 1 : n > 0; },
-    [selector, ready], { polling: 'raf', timeout: 30_000 });
+    ([sel, want]) => {
+      const n = document.querySelectorAll(sel!).length;
+      return want === 'one' ? n === 1 : n > 0;
+    },
+    [selector, ready],
+    { polling: 'raf', timeout: 30_000 },
+  );
   return page.evaluate(() => Math.round(performance.now()));
 }
 
@@ -113,7 +131,9 @@ describe.skipIf(!browserAvailable)(`screens with ${PRODUCTS.toLocaleString('en-G
   test('Products, search, Price History and the dashboard are as quick as with 3 products', async () => {
     const big = await timeScreens(BIG, PRODUCTS);
     const small = await timeScreens(SMALL, 3);
-    console.log(`Each product checked daily for ${DAYS} days; from navigation start, Chromium headless:\n${describeFigures(PRODUCTS, big)}\n${describeFigures(3, small)}`);
+    console.log(
+      `Each product checked daily for ${DAYS} days; from navigation start, Chromium headless:\n${describeFigures(PRODUCTS, big)}\n${describeFigures(3, small)}`,
+    );
     // A page of cards, not the whole catalogue, is rendered at first.
     expect(big.cards).toBeLessThan(PRODUCTS);
     expect(small.cards).toBe(3);

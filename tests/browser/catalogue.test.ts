@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, browserAvailable, describeViolations, launchBrowser, SETUP_TIMEOUT, startProduct, type RunningProduct, openProducts } from './harness.ts';
+import {
+  axeViolations,
+  browserAvailable,
+  describeViolations,
+  launchBrowser,
+  SETUP_TIMEOUT,
+  startProduct,
+  type RunningProduct,
+  openProducts,
+} from './harness.ts';
 
 /**
  * The Products screen's catalogue tools: Import CSV (file picker, preview, errors, confirm),
@@ -26,14 +35,16 @@ afterAll(async () => {
   await product?.stop();
 }, SETUP_TIMEOUT);
 
-
 const card = (page: Page, name: string) =>
-  page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
-const toast = (page: Page, text: string) =>
-  page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
+  page
+    .getByRole('list', { name: 'Products' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) });
+const toast = (page: Page, text: string) => page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
 
 const csvFile = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
-const GOOD = 'name,url,selector,threshold,notes\n' +
+const GOOD =
+  'name,url,selector,threshold,notes\n' +
   '"Kettle, steel",https://shop.example.com/kettle,.price,-10,first\n' +
   'Toaster,https://shop.example.com/toaster,.price,any,\n' +
   'Blender,https://shop.example.com/blender,.price,,\n' +
@@ -98,7 +109,9 @@ describe.skipIf(!browserAvailable)('catalogue tools on the products screen', () 
     // Export: a CSV download of what is left.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^pricewatch-products-\d{4}-\d{2}-\d{2}\.csv$/);
-    const exported = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
+    const exported = readFileSync((await download.path())!, 'utf8')
+      .trimEnd()
+      .split('\r\n');
     expect(exported[0]).toBe('name,url,selector,threshold,currentPrice,currency,lastChecked,checkStatus');
     expect(exported.slice(1)).toEqual(['Blender,https://shop.example.com/blender,.price,-10,,GBP,,pending']);
     await ctx.close();
@@ -115,7 +128,8 @@ describe.skipIf(!browserAvailable)('catalogue tools on the products screen', () 
           if (violations.length) failures.push(`${what}:\n${describeViolations(violations)}`);
         };
         await page.request.post(`${product.url}/api/products/import`, {
-          headers: { Origin: product.url, 'content-type': 'text/csv' }, data: GOOD.split('\n').slice(0, 3).join('\n'),
+          headers: { Origin: product.url, 'content-type': 'text/csv' },
+          data: GOOD.split('\n').slice(0, 3).join('\n'),
         });
         await page.reload();
         await card(page, 'Toaster').waitFor();
@@ -126,7 +140,11 @@ describe.skipIf(!browserAvailable)('catalogue tools on the products screen', () 
         await dialog.getByText('Line 6, url: Please enter a valid URL').waitFor();
         await page.screenshot({ path: join(SHOTS, `import-errors-${size}-${theme}.png`) });
         await check('import dialog with errors');
-        await dialog.getByLabel('CSV file').setInputFiles(csvFile('more.csv', 'name,url,selector,threshold\nLamp,https://shop.example.com/lamp,.p,-10\nKettle,https://shop.example.com/kettle,.p,none\n'));
+        await dialog
+          .getByLabel('CSV file')
+          .setInputFiles(
+            csvFile('more.csv', 'name,url,selector,threshold\nLamp,https://shop.example.com/lamp,.p,-10\nKettle,https://shop.example.com/kettle,.p,none\n'),
+          );
         await dialog.getByText('1 product will be added. 1 row will be skipped: already tracked or repeated in the file.').waitFor();
         await page.screenshot({ path: join(SHOTS, `import-preview-${size}-${theme}.png`) });
         await check('import dialog with a preview');

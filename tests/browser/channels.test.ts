@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import {
-  axeViolations, browserAvailable, describeViolations, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct,
-} from './harness.ts';
+import { axeViolations, browserAvailable, describeViolations, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
 
 // Settings > Alert channels: why a Free user cannot add one; a paid user adds signed webhooks, sees the
 // secret once, tests them against a real receiver (one that accepts, one that fails), switches one
@@ -53,7 +51,9 @@ async function startTrial(page: Page) {
   const status = await page.evaluate(async () => {
     await fetch('/api/billing/create-trial-setup', { method: 'POST' });
     const res = await fetch('/api/billing/create-subscription', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'starter', paymentMethodId: 'pm_demo_visa4242' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ plan: 'starter', paymentMethodId: 'pm_demo_visa4242' }),
     });
     return res.status;
   });

@@ -40,7 +40,6 @@ afterAll(async () => {
 
 const shopHost = () => `127.0.0.1:${shop.port}`;
 
-
 async function addThroughApi(page: Page, name: string, path: string) {
   const res = await page.request.post(`${product.url}/api/products`, {
     data: { name, url: `http://127.0.0.1:${shop.port}/${path}`, selector: '.price', threshold: 'none' },
@@ -50,7 +49,10 @@ async function addThroughApi(page: Page, name: string, path: string) {
 }
 
 const card = (page: Page, name: string) =>
-  page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+  page
+    .getByRole('list', { name: 'Products' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) });
 const toast = (page: Page, text: string | RegExp) => page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text);
 
 describe.skipIf(!browserAvailable)('check health on the Products screen', () => {
@@ -74,7 +76,9 @@ describe.skipIf(!browserAvailable)('check health on the Products screen', () => 
     await card(page, 'Kettle').getByRole('button', { name: 'Check Now' }).click();
     await toast(page, 'Price checked').waitFor();
     await card(page, 'Toaster').getByRole('button', { name: 'Check Now' }).click();
-    await toast(page, /bot protection \(Cloudflare\) turned the check away/).first().waitFor();
+    await toast(page, /bot protection \(Cloudflare\) turned the check away/)
+      .first()
+      .waitFor();
 
     const panel = page.getByTestId('check-health');
     // A shop with trouble opens the panel by itself.
@@ -89,31 +93,34 @@ describe.skipIf(!browserAvailable)('check health on the Products screen', () => 
 
     // While the shop rests, Check Now does not knock: it says why and when.
     await card(page, 'Kettle').getByRole('button', { name: 'Check Now' }).click();
-    await toast(page, /Checks of 127\.0\.0\.1:\d+ are paused for another 1[45] minutes/).first().waitFor();
+    await toast(page, /Checks of 127\.0\.0\.1:\d+ are paused for another 1[45] minutes/)
+      .first()
+      .waitFor();
     const api = await (await page.request.get(`${product.url}/api/check-health`)).json();
     expect(api.hosts).toHaveLength(1);
     expect(api.hosts[0]).toMatchObject({ host: shopHost(), checks: 2, successes: 1, failures: { blocked: 1 }, browserNeeded: false });
     await ctx.close();
 
     // Both themes, phone and desktop: laid out within the screen, and readable.
-    for (const mobile of [false, true]) for (const theme of ['light', 'dark'] as const) {
-      const view = await openProducts(browser, product, email, { mobile, theme });
-      const panelView = view.page.getByTestId('check-health');
-      const hostRow = panelView.locator(`li[data-host="${shopHost()}"]`);
-      await hostRow.waitFor();
-      expect(await view.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
-      const paused = hostRow.getByText(/^Paused until/);
-      const reason = hostRow.getByText(/turned the check away/);
-      const rate = hostRow.getByText('50%', { exact: true });
-      for (const text of [paused, reason, rate, hostRow.getByText(shopHost())]) {
-        expect(await contrastOf(text)).toBeGreaterThanOrEqual(4.5);
+    for (const mobile of [false, true])
+      for (const theme of ['light', 'dark'] as const) {
+        const view = await openProducts(browser, product, email, { mobile, theme });
+        const panelView = view.page.getByTestId('check-health');
+        const hostRow = panelView.locator(`li[data-host="${shopHost()}"]`);
+        await hostRow.waitFor();
+        expect(await view.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+        const paused = hostRow.getByText(/^Paused until/);
+        const reason = hostRow.getByText(/turned the check away/);
+        const rate = hostRow.getByText('50%', { exact: true });
+        for (const text of [paused, reason, rate, hostRow.getByText(shopHost())]) {
+          expect(await contrastOf(text)).toBeGreaterThanOrEqual(4.5);
+        }
+        const box = (await panelView.boundingBox())!;
+        const width = mobile ? 390 : 1280;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+        expect(await view.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await view.ctx.close();
       }
-      const box = (await panelView.boundingBox())!;
-      const width = mobile ? 390 : 1280;
-      expect(box.x).toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width).toBeLessThanOrEqual(width);
-      expect(await view.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      await view.ctx.close();
-    }
   }, 120_000);
 });

@@ -31,7 +31,12 @@ beforeAll(async () => {
       }
       // The price is in the page's structured data and in an element the user's selector misses.
       if (pathname === '/lamp') {
-        const ld = JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Lamp', offers: { '@type': 'Offer', price: '19.99', priceCurrency: 'EUR' } });
+        const ld = JSON.stringify({
+          '@context': 'https://schema.org',
+          '@type': 'Product',
+          name: 'Lamp',
+          offers: { '@type': 'Offer', price: '19.99', priceCurrency: 'EUR' },
+        });
         return html('<h1>Lamp</h1><p class="amount">19,99 €</p>', `<script type="application/ld+json">${ld}</script>`);
       }
       if (pathname === '/stool' || pathname === '/bench') return html(`<h1>${pathname}</h1><span class="price">£10.00</span>`);
@@ -55,7 +60,6 @@ afterAll(async () => {
 
 const shopUrl = (path: string) => `http://127.0.0.1:${shop.port}/${path}`;
 
-
 async function addThroughApi(page: Page, name: string, path: string, selector = '.price') {
   const res = await page.request.post(`${product.url}/api/products`, {
     data: { name, url: shopUrl(path), selector, threshold: 'none' },
@@ -76,7 +80,10 @@ async function addInDialog(page: Page, name: string, path: string) {
 }
 
 const card = (page: Page, name: string) =>
-  page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+  page
+    .getByRole('list', { name: 'Products' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) });
 const toast = (page: Page, text: string | RegExp) => page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text);
 const dotTone = (c: Locator) => c.locator('[data-tone]').getAttribute('data-tone');
 
@@ -131,15 +138,16 @@ describe.skipIf(!browserAvailable)('what a card says about its checks', () => {
     expect(await dotTone(widget)).toBe('failing');
 
     // Readable in both themes, at phone and desktop widths.
-    for (const mobile of [false, true]) for (const theme of ['light', 'dark'] as const) {
-      const view = await openProducts(browser, product, email, { mobile, theme });
-      const c = card(view.page, 'Widget');
-      await c.getByText('Price checks keep failing').waitFor();
-      expect(await contrastOf(c.getByText('Price checks keep failing'))).toBeGreaterThanOrEqual(4.5);
-      expect(await contrastOf(c.getByText(/The shop says this page does not exist/))).toBeGreaterThanOrEqual(4.5);
-      expect(await view.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(mobile ? 390 : 1280);
-      await view.ctx.close();
-    }
+    for (const mobile of [false, true])
+      for (const theme of ['light', 'dark'] as const) {
+        const view = await openProducts(browser, product, email, { mobile, theme });
+        const c = card(view.page, 'Widget');
+        await c.getByText('Price checks keep failing').waitFor();
+        expect(await contrastOf(c.getByText('Price checks keep failing'))).toBeGreaterThanOrEqual(4.5);
+        expect(await contrastOf(c.getByText(/The shop says this page does not exist/))).toBeGreaterThanOrEqual(4.5);
+        expect(await view.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(mobile ? 390 : 1280);
+        await view.ctx.close();
+      }
 
     // The shop is back: healthy again.
     pages.widgetDown = false;

@@ -15,7 +15,12 @@ beforeAll(async () => {
     hostname: '127.0.0.1',
     port: 0,
     fetch() {
-      const ld = JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Lamp', offers: { '@type': 'Offer', price: lampPrice, priceCurrency: 'EUR' } });
+      const ld = JSON.stringify({
+        '@context': 'https://schema.org',
+        '@type': 'Product',
+        name: 'Lamp',
+        offers: { '@type': 'Offer', price: lampPrice, priceCurrency: 'EUR' },
+      });
       return new Response(
         `<!doctype html><html><head><title>Lamp</title><script type="application/ld+json">${ld}</script></head><body><h1>Lamp</h1><p class="price">€${lampPrice}</p></body></html>`,
         { headers: { 'content-type': 'text/html; charset=utf-8' } },
@@ -39,8 +44,8 @@ async function json(page: Page, path: string) {
   return (await page.request.get(`${product.url}${path}`)).json();
 }
 
-describe.skipIf(!browserAvailable)('prices in their currency, times in the user\'s time zone', () => {
-  test('a euro product reads in euros on every screen, and times follow the time zone setting, not the browser\'s', async () => {
+describe.skipIf(!browserAvailable)("prices in their currency, times in the user's time zone", () => {
+  test("a euro product reads in euros on every screen, and times follow the time zone setting, not the browser's", async () => {
     // The browser is in Los Angeles; the user's setting says Tokyo, their currency US dollars.
     const ctx = await newContext(browser, { timezoneId: 'America/Los_Angeles' });
     const page = await ctx.newPage();
@@ -50,7 +55,9 @@ describe.skipIf(!browserAvailable)('prices in their currency, times in the user\
       page.request[method](`${product.url}${path}`, { data, headers: { Origin: product.url } });
     const settings = { emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'daily', currency: 'USD', timezone: ZONE };
     expect((await send('put', '/api/settings', settings)).status()).toBe(200);
-    const { id } = await (await send('post', '/api/products', { name: 'Desk Lamp', url: `http://127.0.0.1:${shop.port}/lamp`, selector: '.price', threshold: 'any' })).json();
+    const { id } = await (
+      await send('post', '/api/products', { name: 'Desk Lamp', url: `http://127.0.0.1:${shop.port}/lamp`, selector: '.price', threshold: 'any' })
+    ).json();
     expect((await (await send('post', `/api/products/${id}/check-price`, {})).json()).currency).toBe('EUR');
     lampPrice = '19.99';
     await send('post', `/api/products/${id}/check-price`, {});
@@ -107,7 +114,10 @@ describe.skipIf(!browserAvailable)('prices in their currency, times in the user\
     await page.getByRole('combobox', { name: 'Timezone' }).click();
     await page.getByRole('option', { name: /Paris/ }).click();
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    await page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText('Settings saved').waitFor();
+    await page
+      .getByRole('region', { name: /notifications/i, includeHidden: true })
+      .getByText('Settings saved')
+      .waitFor();
     await page.goto(`${product.url}/price-history`);
     await main.getByText(`Last checked ${inZone(historyRow.lastChecked, 'Europe/Paris')}`).waitFor();
     await ctx.close();

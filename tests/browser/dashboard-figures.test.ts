@@ -13,9 +13,10 @@ beforeAll(async () => {
   shop = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    fetch: () => new Response(`<!doctype html><html><body><h1>Kettle</h1><span class="price">£${kettlePrice}</span></body></html>`, {
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-    }),
+    fetch: () =>
+      new Response(`<!doctype html><html><body><h1>Kettle</h1><span class="price">£${kettlePrice}</span></body></html>`, {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      }),
   });
   // Only Check Now checks: the figures cannot move behind the test's back.
   product = await startProduct({ CHECK_ALLOW_PRIVATE: 'true', CHECK_WORKER: 'off' });
@@ -62,14 +63,20 @@ describe.skipIf(!browserAvailable)('dashboard figures that agree', () => {
     await page.goto(`${product.url}/dashboard`);
     await summary(page, 'alerts').getByText('all read').waitFor();
     expect(await figure(page, 'alerts')).toBe(0);
-    expect(await summary(page, 'alerts').getByText(/new today/).count()).toBe(0);
+    expect(
+      await summary(page, 'alerts')
+        .getByText(/new today/)
+        .count(),
+    ).toBe(0);
     await close();
   }, 60_000);
 
   test('a price typed in by hand is not a detected drop; the next check measured from it is', async () => {
     const { page, close } = await signIn('manual-drops@example.com');
     const send = (path: string, data: unknown) => page.request.post(`${product.url}${path}`, { data, headers: { Origin: product.url } });
-    const { id } = await (await send('/api/products', { name: 'Kettle', url: `http://127.0.0.1:${shop.port}/kettle`, selector: '.price', threshold: 'any' })).json();
+    const { id } = await (
+      await send('/api/products', { name: 'Kettle', url: `http://127.0.0.1:${shop.port}/kettle`, selector: '.price', threshold: 'any' })
+    ).json();
     await send(`/api/products/${id}/check-price`, {});
     expect((await send(`/api/products/${id}/update-price`, { price: '50' })).status()).toBe(200);
     await page.reload();

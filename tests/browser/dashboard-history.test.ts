@@ -21,8 +21,8 @@ beforeAll(async () => {
       new URL(request.url).pathname === '/gone'
         ? new Response('Not found', { status: 404 })
         : new Response(`<!doctype html><html><head><title>${NAME}</title></head><body><h1>${NAME}</h1><p class="price">£${shopPrice}</p></body></html>`, {
-          headers: { 'content-type': 'text/html; charset=utf-8' },
-        }),
+            headers: { 'content-type': 'text/html; charset=utf-8' },
+          }),
   });
   product = await startProduct({ CHECK_ALLOW_PRIVATE: 'true' });
   browser = await launchBrowser();
@@ -74,7 +74,9 @@ describe.skipIf(!browserAvailable)('dashboard and price history', () => {
     await signIn(page, 'shopper@example.com');
     await seedProduct(page);
   }, SETUP_TIMEOUT);
-  afterAll(async () => { await ctx?.close(); });
+  afterAll(async () => {
+    await ctx?.close();
+  });
 
   test('the dashboard cards show the real figures and the last check', async () => {
     await page.goto(product.url + '/dashboard');
@@ -139,8 +141,12 @@ describe.skipIf(!browserAvailable)('dashboard and price history', () => {
       expect(await rows.count()).toBe(2);
       const rise = rows.nth(0);
       const shown = [
-        rise.getByText(NAME), rise.getByText('127.0.0.1'), rise.getByText('£80.00', { exact: true }), rise.getByText('£90.00', { exact: true }),
-        rise.getByText('+12.5%'), rise.getByText(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/),
+        rise.getByText(NAME),
+        rise.getByText('127.0.0.1'),
+        rise.getByText('£80.00', { exact: true }),
+        rise.getByText('£90.00', { exact: true }),
+        rise.getByText('+12.5%'),
+        rise.getByText(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/),
       ];
       for (const figure of shown) {
         const box = (await figure.boundingBox())!;
@@ -162,7 +168,12 @@ describe.skipIf(!browserAvailable)('dashboard and price history', () => {
       const p = await view.newPage();
       await signIn(p, 'taken-down@example.com');
       if (!(await (await p.request.get(product.url + '/api/products')).json()).length) {
-        const added = await post(p, '/api/products', { name: 'Withdrawn Boots', url: `http://127.0.0.1:${shop.port}/gone`, selector: '.price', threshold: 'none' });
+        const added = await post(p, '/api/products', {
+          name: 'Withdrawn Boots',
+          url: `http://127.0.0.1:${shop.port}/gone`,
+          selector: '.price',
+          threshold: 'none',
+        });
         expect((await post(p, `/api/products/${added.id}/check-price`)).success).toBe(false);
         await p.reload();
       }
@@ -186,7 +197,11 @@ describe.skipIf(!browserAvailable)('dashboard and price history', () => {
     for (const range of ['30D', '90D', '7D']) {
       await group.getByRole('button', { name: range }).click();
       expect(await group.getByRole('button', { name: range }).getAttribute('aria-pressed')).toBe('true');
-      await page.getByRole('img', { name: `Average daily price change, ${range}` }).locator('canvas').first().waitFor();
+      await page
+        .getByRole('img', { name: `Average daily price change, ${range}` })
+        .locator('canvas')
+        .first()
+        .waitFor();
     }
   });
 
@@ -270,8 +285,7 @@ describe.skipIf(!browserAvailable)('dashboard and price history', () => {
     const ctx2 = await newContext(browser);
     const page2 = await ctx2.newPage();
     await signIn(page2, 'expiring@example.com');
-    await page2.route('**/api/dashboard/stats', (route) =>
-      route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Unauthorized"}' }));
+    await page2.route('**/api/dashboard/stats', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Unauthorized"}' }));
     const login = page2.waitForRequest((req) => new URL(req.url()).pathname === '/api/login');
     await page2.goto(product.url + '/dashboard');
     await page2.getByText('Session Expired', { exact: true }).waitFor();

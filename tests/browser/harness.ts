@@ -25,24 +25,35 @@ export type RunningProduct = { url: string; dataDir: string; stop(): Promise<voi
  * A `dataDir` filled beforehand (see `freePort` for its address) starts the product on that data.
  */
 export async function startProduct(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): Promise<RunningProduct> {
-  const port = opts.port ?? await freePort();
+  const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'pricewatch-browser-'));
   const url = `http://localhost:${port}`;
   const proc: Subprocess = Bun.spawn([process.execPath, 'api/main.ts'], {
     cwd: join(import.meta.dir, '../..'),
     env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'development', PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, HOST: '127.0.0.1', ...env },
-    stdout: 'pipe', stderr: 'inherit',
+    stdout: 'pipe',
+    stderr: 'inherit',
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    try { if ((await fetch(`${url}/api/auth/user`)).status === 401) break; } catch {}
+    try {
+      if ((await fetch(`${url}/api/auth/user`)).status === 401) break;
+    } catch {}
     if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`The product exited (${proc.exitCode ?? proc.signalCode})`);
-    if (Date.now() > deadline) { proc.kill(); throw new Error('The product did not start within 60 s'); }
+    if (Date.now() > deadline) {
+      proc.kill();
+      throw new Error('The product did not start within 60 s');
+    }
     await Bun.sleep(200);
   }
   return {
-    url, dataDir,
-    async stop() { proc.kill('SIGTERM'); await proc.exited; rmSync(dataDir, { recursive: true, force: true }); },
+    url,
+    dataDir,
+    async stop() {
+      proc.kill('SIGTERM');
+      await proc.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -65,7 +76,9 @@ export async function newContext(browser: Browser, opts: { mobile?: boolean; jav
     timezoneId: opts.timezoneId,
   });
   const violations: string[] = [];
-  await context.exposeBinding('__cspViolation', ({ frame }, text: string) => { violations.push(`${frame.url()}: ${text}`); });
+  await context.exposeBinding('__cspViolation', ({ frame }, text: string) => {
+    violations.push(`${frame.url()}: ${text}`);
+  });
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       const report = (window as unknown as { __cspViolation: (text: string) => void }).__cspViolation;
@@ -106,7 +119,10 @@ export function contrastOf(locator: Locator): Promise<number> {
     const background = layers.reduceRight((below, top) => over(top, below), [255, 255, 255, 1]);
     const text = over(rgba(getComputedStyle(el).color), background);
     const luminance = (rgb: number[]) => {
-      const [r, g, b] = rgb.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+      const [r, g, b] = rgb.slice(0, 3).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
       return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
     };
     const [hi, lo] = [luminance(text), luminance(background)].sort((a, b) => b - a);
@@ -131,7 +147,10 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const { violations } = await axe.run(document, { resultTypes: ['violations'] });
     return violations.map(({ id, impact, help, nodes }) => ({
-      id, impact, help, nodes: nodes.map(({ target, failureSummary }) => ({ target: target.map(String), failureSummary: failureSummary ?? '' })),
+      id,
+      impact,
+      help,
+      nodes: nodes.map(({ target, failureSummary }) => ({ target: target.map(String), failureSummary: failureSummary ?? '' })),
     }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -140,7 +159,9 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 /** Violations as lines a person can act on: rule, impact, summary, and each element with what is wrong. */
 export function describeViolations(violations: AxeViolation[]): string {
   return violations
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}\n    ${n.failureSummary.replace(/\n/g, '\n    ')}`).join('\n')}`)
+    .map(
+      (v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}\n    ${n.failureSummary.replace(/\n/g, '\n    ')}`).join('\n')}`,
+    )
     .join('\n');
 }
 
@@ -155,7 +176,10 @@ export async function productWithHistory(opts: { email: string; name: string; pr
   const shop = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    fetch: () => new Response(`<!doctype html><title>Grinder</title><h1>Grinder</h1><p class="price">£${shopPrice}</p>`, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+    fetch: () =>
+      new Response(`<!doctype html><title>Grinder</title><h1>Grinder</h1><p class="price">£${shopPrice}</p>`, {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      }),
   });
   const product = await startProduct({ CHECK_ALLOW_PRIVATE: 'true', CHECK_WORKER: 'off' });
   const browser = await launchBrowser();
@@ -175,15 +199,22 @@ export async function productWithHistory(opts: { email: string; name: string; pr
   }
   await ctx.close();
   return {
-    product, browser,
-    async stop() { await browser.close(); await product.stop(); shop.stop(true); },
+    product,
+    browser,
+    async stop() {
+      await browser.close();
+      await product.stop();
+      shop.stop(true);
+    },
   };
 }
 
-
 /** A fresh browser context signed in as demo user `email`, on the Products screen; in a theme when given. */
 export async function openProducts(
-  browser: Browser, product: RunningProduct, email: string, opts: { mobile?: boolean; theme?: 'light' | 'dark' } = {},
+  browser: Browser,
+  product: RunningProduct,
+  email: string,
+  opts: { mobile?: boolean; theme?: 'light' | 'dark' } = {},
 ): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await newContext(browser, { mobile: opts.mobile });
   if (opts.theme) await ctx.addInitScript(`localStorage.setItem('vite-ui-theme', '${opts.theme}')`);

@@ -84,7 +84,10 @@ describe.skipIf(!browserAvailable)('layout', () => {
 
   test('on a phone the notification popover keeps a margin from both edges', async () => {
     const { ctx, page } = await signedIn({ mobile: true });
-    await page.getByRole('banner').getByRole('button', { name: /^Notifications/ }).click();
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Notifications/ })
+      .click();
     const popover = await box(page.getByRole('dialog', { name: 'Notifications' }));
     expect(popover.x).toBeGreaterThanOrEqual(8);
     expect(popover.x + popover.width).toBeLessThanOrEqual(390 - 8);
@@ -166,8 +169,20 @@ describe.skipIf(!browserAvailable)('layout', () => {
         ['green "OK"', card('Last Scan').getByText('OK', { exact: true })],
         ['orange "+N new today"', card('Active Alerts').getByText(/^\+\d+$/)],
         ['red change badge', page.getByRole('list', { name: 'Recent price changes' }).getByLabel(/^Up /).first()],
-        ['grey change badge', page.getByRole('list', { name: 'Recent price changes' }).getByLabel(/^Down /).first()],
-        ['unread count', page.getByRole('banner').getByRole('button', { name: /^Notifications/ }).locator('xpath=following-sibling::span')],
+        [
+          'grey change badge',
+          page
+            .getByRole('list', { name: 'Recent price changes' })
+            .getByLabel(/^Down /)
+            .first(),
+        ],
+        [
+          'unread count',
+          page
+            .getByRole('banner')
+            .getByRole('button', { name: /^Notifications/ })
+            .locator('xpath=following-sibling::span'),
+        ],
       ];
       const tooFaint: string[] = [];
       for (const [what, locator] of texts) {

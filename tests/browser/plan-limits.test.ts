@@ -40,14 +40,23 @@ beforeAll(async () => {
   const ctx = await createContext(loadConfig({ NODE_ENV: 'development', PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir }));
   const app = createApp(ctx);
   const send = async (cookie: string, method: string, path: string, body: unknown) => {
-    const res = await app.handle(new Request(new URL(path, url), {
-      method, headers: { cookie, origin: url, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    }));
+    const res = await app.handle(
+      new Request(new URL(path, url), {
+        method,
+        headers: { cookie, origin: url, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   };
   const addProducts = async (cookie: string, names: string[]) => {
     for (const name of names) {
-      await send(cookie, 'POST', '/api/products', { name, url: `https://shop.example/${name.toLowerCase().replace(' ', '-')}`, selector: '.price', threshold: 'none' });
+      await send(cookie, 'POST', '/api/products', {
+        name,
+        url: `https://shop.example/${name.toLowerCase().replace(' ', '-')}`,
+        selector: '.price',
+        threshold: 'none',
+      });
     }
   };
   const atLimit = await signInDemo(app, url, AT_LIMIT);
@@ -62,7 +71,12 @@ beforeAll(async () => {
   const downgraded = await signInDemo(app, url, DOWNGRADED);
   const downgradedTrial = await startTrial(ctx, downgraded.userId, 'growth');
   await send(downgraded.cookie, 'PUT', '/api/settings', {
-    emailNotifications: true, priceDropAlerts: true, weeklyReports: false, checkFrequency: 'hourly', currency: 'GBP', timezone: 'Europe/London',
+    emailNotifications: true,
+    priceDropAlerts: true,
+    weeklyReports: false,
+    checkFrequency: 'hourly',
+    currency: 'GBP',
+    timezone: 'Europe/London',
   });
   await endSubscription(ctx, downgraded.userId, downgradedTrial);
   await ctx.close();
@@ -134,7 +148,9 @@ describe.skipIf(!browserAvailable)('plan limits', () => {
         expect(await card(page, name).getByText('Checks paused', { exact: true }).count()).toBe(paused ? 2 : 0);
         expect(await card(page, name).getByRole('button', { name: 'Check Now' }).isDisabled()).toBe(paused);
       }
-      await card(page, 'Kitchen Scale').getByText(/^Your Free plan checks the first 3 products you added\./).waitFor();
+      await card(page, 'Kitchen Scale')
+        .getByText(/^Your Free plan checks the first 3 products you added\./)
+        .waitFor();
       await check(page, 'products-paused', view);
 
       // Billing on Free says which are paused now.
@@ -149,9 +165,11 @@ describe.skipIf(!browserAvailable)('plan limits', () => {
       const { page, close } = await open(CANCELLING, '/billing', view);
       await page.getByRole('button', { name: 'Cancel Subscription' }).click();
       const dialog = page.getByRole('alertdialog', { name: 'Cancel Subscription' });
-      await dialog.getByText(
-        /^After \d{1,2} [A-Z][a-z]{2,3} \d{4}, these 3 products keep being checked: Steel Kettle, Chrome Toaster, Glass Jug; these 2 pause: Burr Grinder, Kitchen Scale\./,
-      ).waitFor();
+      await dialog
+        .getByText(
+          /^After \d{1,2} [A-Z][a-z]{2,3} \d{4}, these 3 products keep being checked: Steel Kettle, Chrome Toaster, Glass Jug; these 2 pause: Burr Grinder, Kitchen Scale\./,
+        )
+        .waitFor();
       await check(page, 'cancel-dialog', view, false);
       await dialog.getByRole('button', { name: 'Keep Subscription' }).click();
       await close();

@@ -40,7 +40,6 @@ afterAll(async () => {
 
 const shopUrl = (path: string) => `http://127.0.0.1:${shop.port}/${path}`;
 
-
 /** Adds a product through the API, as the signed-in user of `page`. */
 async function addThroughApi(page: Page, body: { name: string; url: string; selector: string; threshold: string }) {
   const res = await page.request.post(`${product.url}/api/products`, { data: body, headers: { Origin: product.url } });
@@ -48,12 +47,19 @@ async function addThroughApi(page: Page, body: { name: string; url: string; sele
 }
 
 const card = (page: Page, name: string) =>
-  page.getByRole('list', { name: 'Products' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+  page
+    .getByRole('list', { name: 'Products' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) });
 /** What a card shows under one of its headings (Current Price, 24h Change). */
-const figure = (c: Locator, term: string) => c.locator('dl > div').filter({ has: c.page().getByText(term, { exact: true }) }).locator('dd').first();
+const figure = (c: Locator, term: string) =>
+  c
+    .locator('dl > div')
+    .filter({ has: c.page().getByText(term, { exact: true }) })
+    .locator('dd')
+    .first();
 // An open modal hides the rest of the page from assistive technology, the toasts' region included.
-const toast = (page: Page, text: string) =>
-  page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
+const toast = (page: Page, text: string) => page.getByRole('region', { name: /notifications/i, includeHidden: true }).getByText(text, { exact: true });
 
 describe.skipIf(!browserAvailable)('products screen', () => {
   test('add with validation, check now, edit, update manually, delete', async () => {
@@ -277,9 +283,7 @@ describe.skipIf(!browserAvailable)('products screen', () => {
 
   test("a signed-out products list says 'Session Expired'", async () => {
     const { ctx, page } = await openProducts(browser, product, 'expired-products@example.com');
-    await page.route('**/api/products', (route) =>
-      route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Unauthorized"}' }),
-    );
+    await page.route('**/api/products', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Unauthorized"}' }));
     await page.reload();
     await toast(page, 'Please log in again to continue.').waitFor();
     expect(await toast(page, 'Session Expired').isVisible()).toBe(true);
@@ -300,7 +304,12 @@ describe.skipIf(!browserAvailable)('toasts keep what matters in view', () => {
     await post('/api/billing/create-trial-setup');
     await post('/api/billing/create-subscription', { plan: 'starter', paymentMethodId: 'pm_demo_visa4242' });
     // The first has a long name: the toast refusing it again runs to several lines.
-    await addThroughApi(page, { name: 'Kettle 1, brushed steel, 1.7 litres, with temperature control and keep-warm', url: shopUrl('kettle?n=1'), selector: '.price', threshold: 'none' });
+    await addThroughApi(page, {
+      name: 'Kettle 1, brushed steel, 1.7 litres, with temperature control and keep-warm',
+      url: shopUrl('kettle?n=1'),
+      selector: '.price',
+      threshold: 'none',
+    });
     for (let i = 2; i <= 9; i++) await addThroughApi(page, { name: `Kettle ${i}`, url: shopUrl(`kettle?n=${i}`), selector: '.price', threshold: 'none' });
     await ctx.close();
   }, SETUP_TIMEOUT);

@@ -10,7 +10,10 @@ beforeAll(async () => {
   product = await startProduct();
   browser = await launchBrowser();
 }, SETUP_TIMEOUT);
-afterAll(async () => { await browser?.close(); await product?.stop(); }, SETUP_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+}, SETUP_TIMEOUT);
 
 const pages = [
   { path: '/', title: /Pricewatch/, heading: 'Never Miss a Price Drop Again', indexed: true },

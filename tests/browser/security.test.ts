@@ -10,7 +10,10 @@ beforeAll(async () => {
   product = await startProduct();
   browser = await launchBrowser();
 }, SETUP_TIMEOUT);
-afterAll(async () => { await browser?.close(); await product?.stop(); }, SETUP_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+}, SETUP_TIMEOUT);
 
 describe.skipIf(!browserAvailable)('Content-Security-Policy in the browser', () => {
   test('a script the policy does not name is refused, and the test context reports it', async () => {
@@ -43,7 +46,9 @@ describe.skipIf(!browserAvailable)('Content-Security-Policy in the browser', () 
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     const origins = new Set<string>();
-    page.on('request', (req) => { if (!req.url().startsWith('data:')) origins.add(new URL(req.url()).origin); });
+    page.on('request', (req) => {
+      if (!req.url().startsWith('data:')) origins.add(new URL(req.url()).origin);
+    });
     await page.goto(product.url + '/api/docs');
     await page.getByRole('heading', { name: /Pricewatch API/ }).waitFor();
     await page.getByText('/api/v1/products', { exact: true }).first().waitFor();

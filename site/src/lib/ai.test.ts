@@ -14,10 +14,14 @@ describe('AI Detect', () => {
   test("the server's reason when it refused; the spec's failure when it failed or was not reached", () => {
     const message = 'AI price detection is not part of the Free plan.';
     expect(detectionFailure(new ApiError(403, JSON.stringify({ message }), 'Forbidden'))).toEqual({ title: 'AI Detection Failed', description: message });
-    expect(detectionFailure(new ApiError(422, JSON.stringify({ message: 'The page could not be analysed: it timed out.' }), '')))
-      .toEqual({ title: 'AI Detection Failed', description: 'The page could not be analysed: it timed out.' });
-    expect(detectionFailure(new ApiError(400, JSON.stringify({ message: 'url: private addresses are not checked', field: 'url' }), '')))
-      .toEqual({ title: 'AI Detection Failed', description: 'private addresses are not checked' });
+    expect(detectionFailure(new ApiError(422, JSON.stringify({ message: 'The page could not be analysed: it timed out.' }), ''))).toEqual({
+      title: 'AI Detection Failed',
+      description: 'The page could not be analysed: it timed out.',
+    });
+    expect(detectionFailure(new ApiError(400, JSON.stringify({ message: 'url: private addresses are not checked', field: 'url' }), ''))).toEqual({
+      title: 'AI Detection Failed',
+      description: 'private addresses are not checked',
+    });
     expect(detectionFailure(new ApiError(500, JSON.stringify({ message: 'Something went wrong on our side.' }), ''))).toEqual(DETECTION_FAILED);
     expect(detectionFailure(new Error('Failed to fetch'))).toEqual({
       title: 'AI Detection Failed',

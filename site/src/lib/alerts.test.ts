@@ -3,8 +3,15 @@ import { alertToAnnounce, listSignature, NEWS_GRACE_MS, noticeLink, unreadSummar
 import { alertLabel as alertTypeLabel } from '../../../domain/alerts.ts';
 
 test('type labels', () => {
-  expect(['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock', 'other', ''].map(alertTypeLabel))
-    .toEqual(['Price Drop', 'Price Increase', 'Threshold Met', 'Out of Stock', 'Back in Stock', 'Alert', 'Alert']);
+  expect(['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock', 'other', ''].map(alertTypeLabel)).toEqual([
+    'Price Drop',
+    'Price Increase',
+    'Threshold Met',
+    'Out of Stock',
+    'Back in Stock',
+    'Alert',
+    'Alert',
+  ]);
 });
 
 test('was/now line only with both prices, in their currency', () => {
@@ -20,7 +27,8 @@ describe('alertToAnnounce', () => {
   const since = Date.parse('2026-06-10T10:00:00Z');
   const at = (iso: string) => new Date(Date.parse(iso)).toISOString();
   const n = (id: string, createdAt: string, isRead = false) => ({ id, isRead, createdAt: at(createdAt) });
-  const dayOld = n('day-old', '2026-06-09T10:00:00Z'), read = n('read', '2026-06-10T09:00:00Z', true);
+  const dayOld = n('day-old', '2026-06-09T10:00:00Z'),
+    read = n('read', '2026-06-10T09:00:00Z', true);
   const known = new Set([dayOld.id, read.id]);
   const none = new Set<string>();
   const now = since + 60_000;
@@ -64,7 +72,10 @@ test('what the bell counts, in words', () => {
 });
 
 test('the signature changes with new alerts and reads', () => {
-  const a = [{ id: '1', isRead: false }, { id: '2', isRead: true }];
+  const a = [
+    { id: '1', isRead: false },
+    { id: '2', isRead: true },
+  ];
   expect(listSignature(a)).toBe(listSignature([...a]));
   expect(listSignature(a)).not.toBe(listSignature([{ id: '1', isRead: true }, a[1]!]));
   expect(listSignature(a)).not.toBe(listSignature([{ id: '0', isRead: false }, ...a]));

@@ -26,7 +26,7 @@ const client = treaty<App>(typeof location === 'undefined' ? 'http://localhost' 
 export type User = Treaty.Data<typeof client.api.auth.user.get>;
 export type Settings = Parameters<typeof client.api.settings.put>[0];
 export type DashboardStats = Treaty.Data<typeof client.api.dashboard.stats.get>;
-export type PriceHistoryProduct = Treaty.Data<typeof client.api['price-history']['products']['get']>[number];
+export type PriceHistoryProduct = Treaty.Data<(typeof client.api)['price-history']['products']['get']>[number];
 export type PricePoint = PriceHistoryProduct['priceHistory'][number];
 export type HistoryRange = 'week' | 'month' | 'quarter' | 'year';
 export type DetailRange = HistoryRange | 'all';
@@ -54,7 +54,7 @@ export function isNotFoundError(error: unknown): boolean {
 
 export type Alert = Treaty.Data<typeof client.api.alerts.get>[number];
 export type AlertsQuery = Parameters<typeof client.api.alerts.page.get>[0]['query'];
-export type UnreadCount = Treaty.Data<typeof client.api.notifications['unread-count']['get']>;
+export type UnreadCount = Treaty.Data<(typeof client.api.notifications)['unread-count']['get']>;
 export type Notification = Treaty.Data<typeof client.api.notifications.get>[number];
 export type Backtest = Treaty.Data<ReturnType<typeof client.api.products>['alert-backtest']['get']>;
 
@@ -97,9 +97,7 @@ async function call<A extends Answer>(request: Promise<A>, options: CallOptions 
 export type BulkRequest = z.input<typeof BulkSchemas.BulkBody>;
 
 /** What an import answered: the counts, or why it imported nothing (bad rows, the plan's limit, a refused file). */
-export type ImportResult =
-  | { ok: true; answer: ImportAnswer }
-  | { ok: false; status: number; message: string; errors: CsvError[]; preview: CsvRow[] };
+export type ImportResult = { ok: true; answer: ImportAnswer } | { ok: false; status: number; message: string; errors: CsvError[]; preview: CsvRow[] };
 
 /**
  * Sends a CSV file to the import (a dry run for the preview). The body is the file itself, not
@@ -107,7 +105,10 @@ export type ImportResult =
  */
 async function importCsv(file: Blob, opts: { dryRun: boolean }): Promise<ImportResult> {
   const response = await fetch(`/api/products/import${opts.dryRun ? '?dryRun=1' : ''}`, {
-    method: 'POST', body: file, credentials: 'include', headers: { 'content-type': 'text/csv' },
+    method: 'POST',
+    body: file,
+    credentials: 'include',
+    headers: { 'content-type': 'text/csv' },
   });
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (response.ok) return { ok: true, answer: body as ImportAnswer };
@@ -156,8 +157,7 @@ export const api = {
   },
   history: {
     products: (timeFilter: HistoryRange) => call(client.api['price-history'].products.get({ query: { timeFilter } })),
-    detailed: (productId: string, timeFilter: DetailRange) =>
-      call(client.api['price-history'].detailed({ productId }).get({ query: { timeFilter } })),
+    detailed: (productId: string, timeFilter: DetailRange) => call(client.api['price-history'].detailed({ productId }).get({ query: { timeFilter } })),
   },
   ai: {
     detectSelector: (url: string) => call(client.api.ai['detect-selector'].post({ url })),
@@ -170,8 +170,7 @@ export const api = {
     /** Every unread alert, however many pages the screen has loaded. */
     markAllRead: () => call(client.api.alerts['mark-all-read'].post()),
     /** How many alerts a threshold ('' for none, 'any', or a drop percent) would have raised lately. */
-    backtest: (productId: string, threshold: string) =>
-      call(client.api.products({ id: productId })['alert-backtest'].get({ query: { threshold } })),
+    backtest: (productId: string, threshold: string) => call(client.api.products({ id: productId })['alert-backtest'].get({ query: { threshold } })),
   },
   notifications: {
     list: () => call(client.api.notifications.get()),

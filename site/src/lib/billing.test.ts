@@ -1,8 +1,17 @@
 import { describe, expect, test } from 'bun:test';
 import { ApiError, type BillingAnswer } from './api';
 import {
-  errorMessage, formatBillingDate, formatMonthly, formatPlanPrice, isCanceled, planAction, productLimitLabel, subscribeMode, subscribePlan,
-  subscriptionOutlook, withRetries,
+  errorMessage,
+  formatBillingDate,
+  formatMonthly,
+  formatPlanPrice,
+  isCanceled,
+  planAction,
+  productLimitLabel,
+  subscribeMode,
+  subscribePlan,
+  subscriptionOutlook,
+  withRetries,
 } from './billing';
 
 process.env.TZ = 'Europe/London';
@@ -99,17 +108,37 @@ describe('billing screens', () => {
   });
 
   test('error messages come from the server answer when there is one', () => {
-    expect(errorMessage(new ApiError(409, '{"message":"You are already subscribed to this plan."}', 'Conflict'))).toBe('You are already subscribed to this plan.');
+    expect(errorMessage(new ApiError(409, '{"message":"You are already subscribed to this plan."}', 'Conflict'))).toBe(
+      'You are already subscribed to this plan.',
+    );
     expect(errorMessage(new ApiError(502, '', 'Bad Gateway'))).toBe('Bad Gateway');
     expect(errorMessage(new Error('offline'))).toBe('offline');
   });
 
   test('the subscription is retried up to 3 times, never after a 401', async () => {
     let calls = 0;
-    await expect(withRetries(async () => { calls++; throw new Error('500: down'); }, 3, 0)).rejects.toThrow('500: down');
+    await expect(
+      withRetries(
+        async () => {
+          calls++;
+          throw new Error('500: down');
+        },
+        3,
+        0,
+      ),
+    ).rejects.toThrow('500: down');
     expect(calls).toBe(4);
     calls = 0;
-    await expect(withRetries(async () => { calls++; throw new ApiError(401, '{"message":"Unauthorized"}', 'Unauthorized'); }, 3, 0)).rejects.toThrow();
+    await expect(
+      withRetries(
+        async () => {
+          calls++;
+          throw new ApiError(401, '{"message":"Unauthorized"}', 'Unauthorized');
+        },
+        3,
+        0,
+      ),
+    ).rejects.toThrow();
     expect(calls).toBe(1);
     calls = 0;
     expect(await withRetries(async () => (++calls < 3 ? Promise.reject(new Error('x')) : 'ok'), 3, 0)).toBe('ok');

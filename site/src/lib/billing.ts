@@ -31,8 +31,7 @@ export const currentPlanId = (answer: BillingAnswer): PlanId => (answer.user.sub
 /** Cancelled: ended, or ending at the end of the period (access stays until then). */
 export const isCanceled = (sub: Subscription | null): boolean => !!sub && (sub.status === 'canceled' || sub.cancel_at_period_end);
 
-export const productLimitLabel = (maxProducts: number | null | undefined) =>
-  maxProducts === -1 ? 'Unlimited' : String(maxProducts ?? PLANS.free.maxProducts);
+export const productLimitLabel = (maxProducts: number | null | undefined) => (maxProducts === -1 ? 'Unlimited' : String(maxProducts ?? PLANS.free.maxProducts));
 
 /** '6 Dec 2026' for Unix seconds; a dash when absent. */
 export function formatBillingDate(seconds: number | null | undefined): string {

@@ -21,10 +21,12 @@ describe('catalogue rules', () => {
     expect(previewSummary({ created: 0, skipped: 0 })).toBe('Nothing new to add.');
     expect(importToast({ created: 1200, skipped: 0 })).toEqual({ title: 'Import complete', description: '1,200 products added.' });
     expect(bulkToast({ action: 'delete', count: 1 }).description).toBe('1 product no longer monitored.');
-    expect(bulkToast({ action: 'check-now', count: 3, queued: 3, paused: 1, beyondPlan: 0 }).description)
-      .toBe('3 products will be checked shortly, one page at a time per shop. 1 product waits for a shop that asked us to slow down.');
-    expect(bulkToast({ action: 'check-now', count: 5, queued: 3, paused: 0, beyondPlan: 2 }).description)
-      .toBe('3 products will be checked shortly, one page at a time per shop. 2 products beyond your plan\'s limit are paused and not checked.');
+    expect(bulkToast({ action: 'check-now', count: 3, queued: 3, paused: 1, beyondPlan: 0 }).description).toBe(
+      '3 products will be checked shortly, one page at a time per shop. 1 product waits for a shop that asked us to slow down.',
+    );
+    expect(bulkToast({ action: 'check-now', count: 5, queued: 3, paused: 0, beyondPlan: 2 }).description).toBe(
+      "3 products will be checked shortly, one page at a time per shop. 2 products beyond your plan's limit are paused and not checked.",
+    );
   });
 
   test('the selection keeps only products still listed', () => {

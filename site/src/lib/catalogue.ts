@@ -29,9 +29,7 @@ export function describeError(error: CsvError): string {
 /** What the dialog says a dry run found, before anything is imported. */
 export function previewSummary(answer: { created: number; skipped: number }): string {
   const skipped = answer.skipped ? ` ${plural(answer.skipped, 'row')} will be skipped: already tracked or repeated in the file.` : '';
-  return answer.created
-    ? `${plural(answer.created, 'product')} will be added.${skipped}`
-    : `Nothing new to add.${skipped}`;
+  return answer.created ? `${plural(answer.created, 'product')} will be added.${skipped}` : `Nothing new to add.${skipped}`;
 }
 
 /** The toast after an import. */
@@ -49,8 +47,13 @@ export function bulkToast(answer: BulkAnswer): { title: string; description: str
       return { title: 'Alert threshold set', description: `${plural(answer.count, 'product')} updated.` };
     case 'check-now': {
       const paused = answer.paused ? ` ${plural(answer.paused, 'product')} wait${answer.paused === 1 ? 's' : ''} for a shop that asked us to slow down.` : '';
-      const beyond = answer.beyondPlan ? ` ${plural(answer.beyondPlan, 'product')} beyond your plan's limit ${answer.beyondPlan === 1 ? 'is' : 'are'} paused and not checked.` : '';
-      return { title: 'Checks queued', description: `${plural(answer.queued, 'product')} will be checked shortly, one page at a time per shop.${paused}${beyond}` };
+      const beyond = answer.beyondPlan
+        ? ` ${plural(answer.beyondPlan, 'product')} beyond your plan's limit ${answer.beyondPlan === 1 ? 'is' : 'are'} paused and not checked.`
+        : '';
+      return {
+        title: 'Checks queued',
+        description: `${plural(answer.queued, 'product')} will be checked shortly, one page at a time per shop.${paused}${beyond}`,
+      };
     }
   }
 }

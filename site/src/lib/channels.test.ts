@@ -1,8 +1,17 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { ApiError } from './api';
 import {
-  alertTypesSummary, ALERT_TYPES, channelBody, channelsIncluded, channelTypeLabel, CHANNEL_TYPES, describeDelivery,
-  emptyDraft, fieldErrorOf, testOutcome, validateDraft,
+  alertTypesSummary,
+  ALERT_TYPES,
+  channelBody,
+  channelsIncluded,
+  channelTypeLabel,
+  CHANNEL_TYPES,
+  describeDelivery,
+  emptyDraft,
+  fieldErrorOf,
+  testOutcome,
+  validateDraft,
 } from './channels';
 import { setDisplayTimeZone } from './format';
 import { alertLabel } from '../../../domain/alerts.ts';
@@ -52,17 +61,34 @@ describe('the add form', () => {
     expect(validateDraft({ ...ok, alertTypes: [] })).toEqual({ alertTypes: 'Choose at least one alert type.' });
   });
 
-  test('the body holds only the chosen type\'s fields, trimmed, alert types in order', () => {
-    const draft = { ...emptyDraft('telegram'), url: 'https://left.over/', botToken: ' 1:a ', chatId: ' 42 ', alertTypes: ['back_in_stock', 'price_drop'] as const };
-    expect(channelBody({ ...draft, alertTypes: [...draft.alertTypes] })).toEqual({ type: 'telegram', botToken: '1:a', chatId: '42', alertTypes: ['price_drop', 'back_in_stock'] });
+  test("the body holds only the chosen type's fields, trimmed, alert types in order", () => {
+    const draft = {
+      ...emptyDraft('telegram'),
+      url: 'https://left.over/',
+      botToken: ' 1:a ',
+      chatId: ' 42 ',
+      alertTypes: ['back_in_stock', 'price_drop'] as const,
+    };
+    expect(channelBody({ ...draft, alertTypes: [...draft.alertTypes] })).toEqual({
+      type: 'telegram',
+      botToken: '1:a',
+      chatId: '42',
+      alertTypes: ['price_drop', 'back_in_stock'],
+    });
     expect(channelBody({ ...emptyDraft('webhook'), url: ' https://x.test/h ', name: ' Shop ' })).toEqual({
-      type: 'webhook', url: 'https://x.test/h', name: 'Shop', alertTypes: [...ALERT_TYPES],
+      type: 'webhook',
+      url: 'https://x.test/h',
+      name: 'Shop',
+      alertTypes: [...ALERT_TYPES],
     });
   });
 
   test('a 400 naming a field goes on that field; other errors do not', () => {
     const answer = (status: number, body: unknown) => new ApiError(status, JSON.stringify(body), '');
-    expect(fieldErrorOf(answer(400, { message: 'url: Use an https:// address.', field: 'url' }))).toEqual({ field: 'url', message: 'Use an https:// address.' });
+    expect(fieldErrorOf(answer(400, { message: 'url: Use an https:// address.', field: 'url' }))).toEqual({
+      field: 'url',
+      message: 'Use an https:// address.',
+    });
     expect(fieldErrorOf(answer(400, { message: 'alertTypes.0: bad', field: 'alertTypes.0' }))).toEqual({ field: 'alertTypes', message: 'bad' });
     expect(fieldErrorOf(answer(400, { message: 'Too long', field: 'name' }))).toEqual({ field: 'name', message: 'Too long' });
     expect(fieldErrorOf(answer(400, { message: 'The request body is not valid JSON.' }))).toBeNull();
@@ -81,11 +107,13 @@ test('a test outcome says what really happened', () => {
   expect(testOutcome({ delivered: false, status: null, error: 'connection refused' })).toBe('Test failed: connection refused');
 });
 
-test('a delivery reads as its outcome, status or error, and when it is tried again, in the user\'s time zone', () => {
+test("a delivery reads as its outcome, status or error, and when it is tried again, in the user's time zone", () => {
   setDisplayTimeZone('Asia/Tokyo');
   const now = new Date('2026-03-05T03:00:00Z');
   expect(describeDelivery({ delivered: true, status: 200, error: null, retryAt: null }, now)).toBe('Delivered · 200');
-  expect(describeDelivery({ delivered: false, status: 500, error: 'HTTP 500', retryAt: '2026-03-05T03:05:00Z' }, now)).toBe('Failed · 500 · will retry at 12:05');
+  expect(describeDelivery({ delivered: false, status: 500, error: 'HTTP 500', retryAt: '2026-03-05T03:05:00Z' }, now)).toBe(
+    'Failed · 500 · will retry at 12:05',
+  );
   expect(describeDelivery({ delivered: false, status: null, error: 'connection refused', retryAt: null }, now)).toBe('Failed · connection refused');
   expect(describeDelivery({ delivered: false, status: 410, error: 'Gone', retryAt: null }, now)).toBe('Failed · 410');
 });

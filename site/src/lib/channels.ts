@@ -14,11 +14,16 @@ export const MAX_NAME_LENGTH = 100;
 
 export function channelTypeLabel(type: string): string {
   switch (type) {
-    case 'webhook': return 'Webhook';
-    case 'slack': return 'Slack';
-    case 'discord': return 'Discord';
-    case 'telegram': return 'Telegram';
-    default: return 'Channel';
+    case 'webhook':
+      return 'Webhook';
+    case 'slack':
+      return 'Slack';
+    case 'discord':
+      return 'Discord';
+    case 'telegram':
+      return 'Telegram';
+    default:
+      return 'Channel';
   }
 }
 
@@ -26,7 +31,9 @@ export function channelTypeLabel(type: string): string {
 export function alertTypesSummary(types: readonly string[]): string {
   if (types.length === 0) return 'No alerts';
   if (ALERT_TYPES.every((t) => types.includes(t))) return 'All alerts';
-  return ALERT_TYPES.filter((t) => types.includes(t)).map(alertLabel).join(', ');
+  return ALERT_TYPES.filter((t) => types.includes(t))
+    .map(alertLabel)
+    .join(', ');
 }
 
 /** What the add form holds; only the fields of the chosen type are sent. */
@@ -40,7 +47,12 @@ export type ChannelDraft = {
 };
 
 export const emptyDraft = (type: ChannelType = 'webhook'): ChannelDraft => ({
-  type, url: '', botToken: '', chatId: '', name: '', alertTypes: [...ALERT_TYPES],
+  type,
+  url: '',
+  botToken: '',
+  chatId: '',
+  name: '',
+  alertTypes: [...ALERT_TYPES],
 });
 
 /** The fields the server names in a 400 answer. */
@@ -133,9 +145,19 @@ export function fieldErrorOf(error: unknown): { field: ChannelField; message: st
 type Outcome = { delivered: boolean; status: number | null; error: string | null };
 
 const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout',
-  410: 'Gone', 413: 'Payload Too Large', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
-  503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** What the receiver said besides its status: the server writes a refusal as 'HTTP 404: <start of its body>'. */

@@ -1,7 +1,19 @@
 import { describe, expect, test } from 'bun:test';
 import {
-  hasTrendData, percentRange, priceChartData, priceRange, priceTick, tickIndexes, timeAxisLabel, timeAxisLabels, timeRange,
-  trendChartData, trendDayLabel, trendDays, trendDayTitle, type DayOfChanges,
+  hasTrendData,
+  percentRange,
+  priceChartData,
+  priceRange,
+  priceTick,
+  tickIndexes,
+  timeAxisLabel,
+  timeAxisLabels,
+  timeRange,
+  trendChartData,
+  trendDayLabel,
+  trendDays,
+  trendDayTitle,
+  type DayOfChanges,
 } from './charts';
 import { setDisplayTimeZone } from './format';
 
@@ -21,7 +33,13 @@ describe('trend ranges', () => {
   test('7D, 30D and 90D take the last days, oldest first, ending today', () => {
     const days = ninetyDays();
     expect(trendDays(days, '7D').map((d) => d.date)).toEqual([
-      '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08',
+      '2026-03-02',
+      '2026-03-03',
+      '2026-03-04',
+      '2026-03-05',
+      '2026-03-06',
+      '2026-03-07',
+      '2026-03-08',
     ]);
     expect(trendDays(days, '30D')).toHaveLength(30);
     expect(trendDays(days, '30D')[0]!.date).toBe('2026-02-07');
@@ -85,10 +103,15 @@ describe('tickIndexes', () => {
 
 describe('priceChartData', () => {
   test('Unix seconds and prices, in the order given', () => {
-    expect(priceChartData([
-      { timestamp: '2026-03-01T00:00:00.000Z', price: 10 },
-      { timestamp: '2026-03-02T12:00:00.000Z', price: 9.5 },
-    ])).toEqual([[1772323200, 1772452800], [10, 9.5]]);
+    expect(
+      priceChartData([
+        { timestamp: '2026-03-01T00:00:00.000Z', price: 10 },
+        { timestamp: '2026-03-02T12:00:00.000Z', price: 9.5 },
+      ]),
+    ).toEqual([
+      [1772323200, 1772452800],
+      [10, 9.5],
+    ]);
     expect(priceChartData([])).toEqual([[], []]);
   });
 });
@@ -139,7 +162,16 @@ describe('timeAxisLabels', () => {
 
   test('never a label twice, whatever ticks the chart picks', () => {
     const start = at('2026-03-05T11:15:00Z');
-    for (const [step, span] of [[0.25, 2], [1, 10], [10, 90], [60, 600], [3600, 86_400], [43_200, 3 * 86_400], [86_400, 40 * 86_400], [7 * 86_400, 500 * 86_400]]) {
+    for (const [step, span] of [
+      [0.25, 2],
+      [1, 10],
+      [10, 90],
+      [60, 600],
+      [3600, 86_400],
+      [43_200, 3 * 86_400],
+      [86_400, 40 * 86_400],
+      [7 * 86_400, 500 * 86_400],
+    ]) {
       const splits = Array.from({ length: 8 }, (_, i) => start + i * step!);
       expect(distinct(timeAxisLabels(splits, span!))).toBe(true);
     }
@@ -178,7 +210,7 @@ describe('chart ranges', () => {
 });
 
 describe('priceTick', () => {
-  test('whole amounts without pence, otherwise two decimals, in the product\'s currency', () => {
+  test("whole amounts without pence, otherwise two decimals, in the product's currency", () => {
     expect(priceTick(130, 'GBP')).toBe('£130');
     expect(priceTick(1250, 'GBP')).toBe('£1,250');
     expect(priceTick(12.5, 'GBP')).toBe('£12.50');

@@ -57,5 +57,4 @@ export function pausedLabel(until: string | null, now: Date = new Date()): strin
 }
 
 /** Hosts with a problem: any failure in the window, or paused now. */
-export const hasTrouble = (hosts: readonly HostHealth[]) =>
-  hosts.some((h) => h.backedOffUntil !== null || Object.values(h.failures).some((n) => n > 0));
+export const hasTrouble = (hosts: readonly HostHealth[]) => hosts.some((h) => h.backedOffUntil !== null || Object.values(h.failures).some((n) => n > 0));

@@ -8,7 +8,10 @@ const now = new Date('2026-03-05T14:30:00Z');
 
 function stats(overrides: Partial<DashboardStats> = {}): DashboardStats {
   return {
-    productsCount: 0, priceDropsCount: 0, alertsCount: 0, recentChanges: [],
+    productsCount: 0,
+    priceDropsCount: 0,
+    alertsCount: 0,
+    recentChanges: [],
     lastScan: { at: null, status: null, failedCount: 0 },
     trends: { productsCount: null, priceDropsCount: null, alertsCount: null },
     priceTrends: [],
@@ -22,7 +25,10 @@ describe('statCards', () => {
   test('the four cards in order, figures from the stats', () => {
     const cards = statCards(stats({ productsCount: 12, priceDropsCount: 3, alertsCount: 2 }), now);
     expect(cards.map((c) => [c.title, c.value])).toEqual([
-      ['Products Monitored', '12'], ['Price Drops Detected', '3'], ['Active Alerts', '2'], ['Last Scan', 'Never'],
+      ['Products Monitored', '12'],
+      ['Price Drops Detected', '3'],
+      ['Active Alerts', '2'],
+      ['Last Scan', 'Never'],
     ]);
   });
 
@@ -67,12 +73,22 @@ describe('statCards', () => {
 
   test('last scan: real time and status', () => {
     const at = new Date(now.getTime() - 2 * 60_000).toISOString();
-    expect(card(stats({ lastScan: { at, status: 'ok', failedCount: 0 } }), 'scan'))
-      .toMatchObject({ value: '2m ago', change: 'OK', label: 'all systems', changeType: 'success' });
-    expect(card(stats({ lastScan: { at, status: 'ok', failedCount: 2 } }), 'scan'))
-      .toMatchObject({ change: 'OK', label: '2 products failing', changeType: 'warning' });
-    expect(card(stats({ lastScan: { at, status: 'failed', failedCount: 1 } }), 'scan'))
-      .toMatchObject({ change: 'Failed', label: '1 product failing', changeType: 'negative' });
+    expect(card(stats({ lastScan: { at, status: 'ok', failedCount: 0 } }), 'scan')).toMatchObject({
+      value: '2m ago',
+      change: 'OK',
+      label: 'all systems',
+      changeType: 'success',
+    });
+    expect(card(stats({ lastScan: { at, status: 'ok', failedCount: 2 } }), 'scan')).toMatchObject({
+      change: 'OK',
+      label: '2 products failing',
+      changeType: 'warning',
+    });
+    expect(card(stats({ lastScan: { at, status: 'failed', failedCount: 1 } }), 'scan')).toMatchObject({
+      change: 'Failed',
+      label: '1 product failing',
+      changeType: 'negative',
+    });
     expect(card(stats({ lastScan: { at: '2026-03-01T09:00:00Z', status: 'ok', failedCount: 0 } }), 'scan').value).toBe('1 Mar, 09:00');
   });
 });

@@ -19,8 +19,7 @@ export type StatCard = {
   changeType: ChangeType;
 };
 
-const byDirection = (percent: number): ChangeType =>
-  Number(percent.toFixed(1)) > 0 ? 'positive' : Number(percent.toFixed(1)) < 0 ? 'negative' : 'neutral';
+const byDirection = (percent: number): ChangeType => (Number(percent.toFixed(1)) > 0 ? 'positive' : Number(percent.toFixed(1)) < 0 ? 'negative' : 'neutral');
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -64,7 +63,5 @@ function lastScanFigures(scan: DashboardStats['lastScan'], now: number | Date): 
   const value = relativeTime(scan.at, now);
   const failing = scan.failedCount > 0 ? `${plural(scan.failedCount, 'product')} failing` : null;
   if (scan.status === 'failed') return { value, change: 'Failed', label: failing ?? 'latest check', changeType: 'negative' };
-  return failing
-    ? { value, change: 'OK', label: failing, changeType: 'warning' }
-    : { value, change: 'OK', label: 'all systems', changeType: 'success' };
+  return failing ? { value, change: 'OK', label: failing, changeType: 'warning' } : { value, change: 'OK', label: 'all systems', changeType: 'success' };
 }

@@ -177,7 +177,7 @@ describe("the user's time zone", () => {
       setDisplayTimeZone(null);
     }
   });
-  test('an unknown zone falls back on the browser\'s', () => {
+  test("an unknown zone falls back on the browser's", () => {
     setDisplayTimeZone('Mars/Olympus');
     expect(formatDateTime(at)).toBe('5 Mar 2026, 14:30');
   });

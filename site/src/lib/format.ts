@@ -80,8 +80,17 @@ export function zonedDate(seconds: number): Date {
   if (!timeZone) return date;
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-    }).formatToParts(date).map((p) => [p.type, Number(p.value)]),
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
+      .formatToParts(date)
+      .map((p) => [p.type, Number(p.value)]),
   );
   return new Date(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!, date.getMilliseconds());
 }
@@ -118,7 +127,10 @@ export function formatTimeOrDay(value: string | number | Date, now: number | Dat
 
 /** First and last name, else the e-mail's local part, else 'User'. */
 export function displayName(user: Person | null | undefined): string {
-  const name = [user?.firstName, user?.lastName].map((part) => part?.trim()).filter(Boolean).join(' ');
+  const name = [user?.firstName, user?.lastName]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
   return name || user?.email?.split('@')[0] || 'User';
 }
 

@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'bun:test';
-import {
-  changeVariant, DEFAULT_HISTORY_RANGE, DETAIL_RANGES, direction, filterByName, HISTORY_RANGES, rangeChange, sparklinePoints,
-} from './history';
+import { changeVariant, DEFAULT_HISTORY_RANGE, DETAIL_RANGES, direction, filterByName, HISTORY_RANGES, rangeChange, sparklinePoints } from './history';
 
 describe('ranges', () => {
   test('the list ranges and their labels, month by default', () => {
     expect(HISTORY_RANGES.map((r) => [r.value, r.label])).toEqual([
-      ['week', 'Last 7 days'], ['month', 'Last 30 days'], ['quarter', 'Last 3 months'], ['year', 'Last year'],
+      ['week', 'Last 7 days'],
+      ['month', 'Last 30 days'],
+      ['quarter', 'Last 3 months'],
+      ['year', 'Last year'],
     ]);
     expect(DEFAULT_HISTORY_RANGE).toBe('month');
   });

@@ -48,8 +48,14 @@ describe('the check frequency the Settings screen offers', () => {
 
   test('Growth and Pro: every choice, no note', () => {
     expect(frequencyChoices(growth, 'hourly')).toEqual({
-      options: [{ value: 'hourly', label: 'Hourly' }, { value: 'daily', label: 'Daily' }, { value: 'weekly', label: 'Weekly' }],
-      value: 'hourly', note: null, savedNote: null,
+      options: [
+        { value: 'hourly', label: 'Hourly' },
+        { value: 'daily', label: 'Daily' },
+        { value: 'weekly', label: 'Weekly' },
+      ],
+      value: 'hourly',
+      note: null,
+      savedNote: null,
     });
     expect(frequencyChoices(pro, 'weekly').value).toBe('weekly');
   });
@@ -97,14 +103,27 @@ describe('what moving to Free does to the products beyond its limit', () => {
 
   test('a trial ends on its trial end; many paused products are counted, not all named', () => {
     const trial = answer({
-      subscription: { status: 'trialing', trial_end: 1_795_000_000, current_period_end: 1_795_000_000, cancel_at_period_end: true, plan: 'growth', amount: 4900 },
+      subscription: {
+        status: 'trialing',
+        trial_end: 1_795_000_000,
+        current_period_end: 1_795_000_000,
+        cancel_at_period_end: true,
+        plan: 'growth',
+        amount: 4900,
+      },
       productsOnFree: { ...onFree, paused: [ref('Grinder')], pausedCount: 41 },
     });
-    expect(productsAfterEnd(trial)).toStartWith('After 18 Nov 2026, these 3 products keep being checked: Kettle, Toaster, Jug; these 41 pause: Grinder and 40 more.');
+    expect(productsAfterEnd(trial)).toStartWith(
+      'After 18 Nov 2026, these 3 products keep being checked: Kettle, Toaster, Jug; these 41 pause: Grinder and 40 more.',
+    );
   });
 
   test('on Free already: which are paused now', () => {
-    const ended = answer({ user: { subscriptionPlan: null, planLimits: { maxProducts: 3, checkFrequency: 'daily', aiDetection: false, apiAccess: false } }, subscription: null, productsOnFree: onFree });
+    const ended = answer({
+      user: { subscriptionPlan: null, planLimits: { maxProducts: 3, checkFrequency: 'daily', aiDetection: false, apiAccess: false } },
+      subscription: null,
+      productsOnFree: onFree,
+    });
     expect(productsAfterEnd(ended)).toBe(
       'Free checks 3 products: Kettle, Toaster, Jug. These 2 are paused: Grinder, Scale. ' +
         'Paused products keep their price history and are checked again when you upgrade, or once you remove others.',

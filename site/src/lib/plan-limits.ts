@@ -41,8 +41,7 @@ export function pausedCheckView(user: PlanHolder): PausedView {
 
 const frequencyLabel = (value: CheckFrequencySetting) => CHECK_FREQUENCIES.find((c) => c.value === value)!.label;
 
-const listed = (words: readonly string[]) =>
-  words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+const listed = (words: readonly string[]) => (words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
 
 export type FrequencyChoices = {
   /** Only the frequencies the plan checks at, fastest first. */
@@ -68,8 +67,10 @@ export function frequencyChoices(user: PlanHolder, saved: CheckFrequencySetting)
     options: CHECK_FREQUENCIES.filter((c) => allowed.includes(c.value)),
     value,
     note: faster.length ? `${listed(faster.map((c) => c.label))} checks come with the ${listed(plansWith)} plans.` : null,
-    savedNote: value === saved ? null
-      : `${frequencyLabel(saved)} was saved on an earlier plan. ${plan.name} checks prices ${allowed[0]} at most, so ${frequencyLabel(value)} applies.`,
+    savedNote:
+      value === saved
+        ? null
+        : `${frequencyLabel(saved)} was saved on an earlier plan. ${plan.name} checks prices ${allowed[0]} at most, so ${frequencyLabel(value)} applies.`,
   };
 }
 
@@ -100,7 +101,8 @@ export function productsAfterEnd(answer: BillingAnswer): string | null {
     return `Free checks ${onFree.checked.length} products: ${checked}. These ${onFree.pausedCount} are paused: ${paused}. ${RESUME}`;
   }
   const ends = formatBillingDate(sub.status === 'trialing' ? sub.trial_end : sub.current_period_end);
-  const keep = onFree.checked.length === 1 ? `this product keeps being checked: ${checked}` : `these ${onFree.checked.length} products keep being checked: ${checked}`;
+  const keep =
+    onFree.checked.length === 1 ? `this product keeps being checked: ${checked}` : `these ${onFree.checked.length} products keep being checked: ${checked}`;
   const pause = onFree.pausedCount === 1 ? `this one pauses: ${paused}` : `these ${onFree.pausedCount} pause: ${paused}`;
   return `After ${ends}, ${keep}; ${pause}. ${RESUME}`;
 }

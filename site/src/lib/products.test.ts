@@ -142,21 +142,31 @@ describe('checkView', () => {
     expect(checkView({ ...base, checkStatus: 'ok' }, now)).toEqual({ tone: 'ok', label: 'Checks working', line: 'Last checked: 5m ago' });
   });
   test('a price typed in by hand was not checked: the card says so, with when', () => {
-    const manual = { ...base, checkStatus: 'ok' as const, priceSource: 'manual' as const, lastPriceAt: '2026-03-05T14:29:50Z', lastChecked: '2026-03-05T14:29:50Z' };
+    const manual = {
+      ...base,
+      checkStatus: 'ok' as const,
+      priceSource: 'manual' as const,
+      lastPriceAt: '2026-03-05T14:29:50Z',
+      lastChecked: '2026-03-05T14:29:50Z',
+    };
     expect(checkView(manual, now)).toEqual({ tone: 'ok', label: 'Checks working', line: 'Price set by hand: Just now' });
     // The next check reads the page again: its time is the last check's.
     expect(checkView({ ...manual, priceSource: 'selector' }, now).line).toBe('Last checked: Just now');
   });
   test('a new product: its first check runs, then it waits, never green', () => {
-    expect(checkView({ ...base, checkStatus: 'pending', lastChecked: null, createdAt: '2026-03-05T14:29:50Z' }, now))
-      .toEqual({ tone: 'pending', label: 'Not checked yet', line: 'First check running…' });
-    expect(checkView({ ...base, checkStatus: 'pending', lastChecked: null, createdAt: '2026-03-05T14:20:00Z' }, now).line)
-      .toBe('Waiting for the first check');
+    expect(checkView({ ...base, checkStatus: 'pending', lastChecked: null, createdAt: '2026-03-05T14:29:50Z' }, now)).toEqual({
+      tone: 'pending',
+      label: 'Not checked yet',
+      line: 'First check running…',
+    });
+    expect(checkView({ ...base, checkStatus: 'pending', lastChecked: null, createdAt: '2026-03-05T14:20:00Z' }, now).line).toBe('Waiting for the first check');
   });
   test('failing checks: amber after a failure, red when they keep failing, with the reason', () => {
     const lastFailure = { message: 'The shop did not answer in time.', at: '2026-03-05T14:28:00Z' };
     expect(checkView({ ...base, checkStatus: 'failing', lastFailure }, now)).toEqual({
-      tone: 'warning', label: 'The last check failed: The shop did not answer in time.', line: 'Last check failed: 2m ago',
+      tone: 'warning',
+      label: 'The last check failed: The shop did not answer in time.',
+      line: 'Last check failed: 2m ago',
     });
     expect(checkView({ ...base, checkStatus: 'failing', isActive: false, lastFailure }, now).tone).toBe('failing');
   });
@@ -172,7 +182,9 @@ describe('selectorNote', () => {
     expect(selectorNote({ ...product, checkStatus: 'failing', priceSource: 'visible' })).toBeNull();
   });
   test("Check Now's own sentence is preferred", () => {
-    expect(selectorNote({ ...product, priceSource: 'visible' }, 'Read from X; your selector matched no price.')).toBe('Read from X; your selector matched no price.');
+    expect(selectorNote({ ...product, priceSource: 'visible' }, 'Read from X; your selector matched no price.')).toBe(
+      'Read from X; your selector matched no price.',
+    );
   });
 });
 

@@ -38,10 +38,14 @@ export function thresholdLabel(rule: AlertRule | null | undefined): string | nul
  */
 export function availabilityBadge(availability: string | null | undefined): { label: string; variant: 'danger' | 'outline' } | null {
   switch (availability) {
-    case 'OutOfStock': return { label: 'Out of stock', variant: 'danger' };
-    case 'PreOrder': return { label: 'Pre-order', variant: 'outline' };
-    case 'BackOrder': return { label: 'Backorder', variant: 'outline' };
-    default: return null;
+    case 'OutOfStock':
+      return { label: 'Out of stock', variant: 'danger' };
+    case 'PreOrder':
+      return { label: 'Pre-order', variant: 'outline' };
+    case 'BackOrder':
+      return { label: 'Backorder', variant: 'outline' };
+    default:
+      return null;
   }
 }
 

@@ -14,7 +14,8 @@ export const $unreadCounts = atom<UnreadCount | null>(null);
 
 /** The badge: every unread notification, not only those listed. */
 export const $unreadCount = computed([$notifications, $unreadCounts], (list, counts) =>
-  counts ? counts.alerts + counts.notices : list.filter((n) => !n.isRead).length);
+  counts ? counts.alerts + counts.notices : list.filter((n) => !n.isRead).length,
+);
 
 /**
  * Bumped whenever the list shows something new (an alert, a read), so the Alerts screen fetches
@@ -31,17 +32,21 @@ let loading: Promise<void> | null = null;
  */
 export function loadNotifications(opts: { fresh?: boolean } = {}): Promise<void> {
   if (opts.fresh && loading) return loading.then(() => loadNotifications());
-  loading ??= Promise.all([api.notifications.list(), api.notifications.unreadCount()]).then(
-    ([list, counts]) => {
-      const before = $unreadCounts.get();
-      const changed = listSignature(list) !== listSignature($notifications.get()) || counts.alerts !== before?.alerts || counts.notices !== before?.notices;
-      $notifications.set(list);
-      $unreadCounts.set(counts);
-      if (changed) $alertsVersion.set($alertsVersion.get() + 1);
-      announce(list);
-    },
-    () => {},
-  ).finally(() => { loading = null; });
+  loading ??= Promise.all([api.notifications.list(), api.notifications.unreadCount()])
+    .then(
+      ([list, counts]) => {
+        const before = $unreadCounts.get();
+        const changed = listSignature(list) !== listSignature($notifications.get()) || counts.alerts !== before?.alerts || counts.notices !== before?.notices;
+        $notifications.set(list);
+        $unreadCounts.set(counts);
+        if (changed) $alertsVersion.set($alertsVersion.get() + 1);
+        announce(list);
+      },
+      () => {},
+    )
+    .finally(() => {
+      loading = null;
+    });
   return loading;
 }
 

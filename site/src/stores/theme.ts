@@ -24,9 +24,7 @@ export const $theme = atom<Theme>(browser ? readStored() : 'system');
 const $systemDark = atom(darkQuery?.matches ?? false);
 
 /** What is on screen: 'system' resolved through the OS preference. */
-export const $resolvedTheme = computed([$theme, $systemDark], (theme, systemDark) =>
-  theme === 'system' ? (systemDark ? 'dark' : 'light') : theme,
-);
+export const $resolvedTheme = computed([$theme, $systemDark], (theme, systemDark) => (theme === 'system' ? (systemDark ? 'dark' : 'light') : theme));
 
 export function setTheme(theme: Theme): void {
   try {

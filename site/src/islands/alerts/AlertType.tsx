@@ -10,7 +10,11 @@ const TONES: Record<Tone, string> = {
   neutral: 'bg-muted text-muted-foreground',
 };
 const ICONS: Record<string, typeof Bell> = {
-  price_drop: TrendingDown, price_increase: TrendingUp, threshold_met: Target, out_of_stock: PackageX, back_in_stock: PackageCheck,
+  price_drop: TrendingDown,
+  price_increase: TrendingUp,
+  threshold_met: Target,
+  out_of_stock: PackageX,
+  back_in_stock: PackageCheck,
 };
 
 const alertStyle = (type: string) => ({ icon: ICONS[type] ?? Bell, className: TONES[alertTone(type)] });

@@ -178,9 +178,7 @@ function Alerts() {
               </span>
               <h2 className="text-lg font-semibold">No alerts found</h2>
               <p className="mt-1 max-w-md text-sm text-muted-foreground">
-                {filtering
-                  ? 'No alert matches this search and these filters.'
-                  : 'Price drops, increases and threshold hits on your products will appear here.'}
+                {filtering ? 'No alert matches this search and these filters.' : 'Price drops, increases and threshold hits on your products will appear here.'}
               </p>
             </Card>
           ) : (
@@ -253,5 +251,3 @@ function AlertCard({ alert, onMarkRead }: { alert: Alert; onMarkRead: () => void
     </Card>
   );
 }
-
-

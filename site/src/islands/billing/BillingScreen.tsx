@@ -3,9 +3,7 @@ import { useStore } from '@nanostores/react';
 import { Brain, CalendarClock, CalendarX, CirclePause, Clock, Gift, Package, PoundSterling, TriangleAlert } from 'lucide-react';
 import { CHECK_FREQUENCY_LABEL } from '../../../../api/billing/plans';
 import { isUnauthorizedError, type BillingAnswer } from '../../lib/api';
-import {
-  currentPlanId, formatBillingDate, formatMonthly, isCanceled, PLANS, productLimitLabel, subscribePath, subscriptionOutlook,
-} from '../../lib/billing';
+import { currentPlanId, formatBillingDate, formatMonthly, isCanceled, PLANS, productLimitLabel, subscribePath, subscriptionOutlook } from '../../lib/billing';
 import { productsAfterEnd } from '../../lib/plan-limits';
 import { cn } from '../../lib/utils';
 import { loadable, readStore } from '../../stores/query';
@@ -155,11 +153,7 @@ function CurrentPlan({ answer, onCancel }: { answer: BillingAnswer; onCancel: ()
           <Fact icon={Package} label="Products" value={productLimitLabel(limits.maxProducts)} />
           <Fact icon={Clock} label="Check Frequency" value={CHECK_FREQUENCY_LABEL[limits.checkFrequency]} />
           <Fact icon={Brain} label="AI Detection" value={limits.aiDetection ? 'Yes' : 'No'} />
-          <Fact
-            icon={CalendarClock}
-            label={canceled ? 'Access until' : 'Next Billing Date'}
-            value={sub ? formatBillingDate(sub.current_period_end) : '—'}
-          />
+          <Fact icon={CalendarClock} label={canceled ? 'Access until' : 'Next Billing Date'} value={sub ? formatBillingDate(sub.current_period_end) : '—'} />
           <Fact
             icon={PoundSterling}
             label="Amount"

@@ -16,7 +16,10 @@ export function CancelSubscriptionDialog({ subscription, productsAfterEnd, onClo
   async function cancel() {
     try {
       const answer = await api.billing.cancel();
-      toast({ title: 'Subscription Cancelled', description: `You keep access until ${formatBillingDate(answer.subscription?.current_period_end ?? subscription.current_period_end)}.` });
+      toast({
+        title: 'Subscription Cancelled',
+        description: `You keep access until ${formatBillingDate(answer.subscription?.current_period_end ?? subscription.current_period_end)}.`,
+      });
       onCancelled(answer);
     } catch (error) {
       if (!isUnauthorizedError(error)) toast({ title: 'Failed to cancel subscription. Please try again.', variant: 'destructive' });

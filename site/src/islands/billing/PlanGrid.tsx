@@ -74,7 +74,11 @@ export function PlanGrid({ answer, onDowngrade }: PlanGridProps) {
                   <Button asChild variant={plan.popular ? 'default' : 'outline'} className="w-full">
                     <a
                       href={action.href}
-                      aria-label={action.label === 'Upgrade' || action.label === 'Downgrade' ? `${action.label} to the ${plan.name} plan` : `${action.label} with the ${plan.name} plan`}
+                      aria-label={
+                        action.label === 'Upgrade' || action.label === 'Downgrade'
+                          ? `${action.label} to the ${plan.name} plan`
+                          : `${action.label} with the ${plan.name} plan`
+                      }
                     >
                       {action.label}
                     </a>

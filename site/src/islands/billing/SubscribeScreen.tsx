@@ -2,8 +2,19 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ArrowLeft, Check, Gift } from 'lucide-react';
 import { api, isUnauthorizedError, type BillingAnswer, type PaidPlanId, type TrialSetup } from '../../lib/api';
 import {
-  BILLING_SUCCESS_PATH, currentPlanId, errorMessage, formatBillingDate, formatPlanPrice, isCanceled, PLANS, subscribeMode, subscribePlan,
-  SUCCESS_REDIRECT_MS, TRIAL_DAYS, withRetries, type SubscribeMode,
+  BILLING_SUCCESS_PATH,
+  currentPlanId,
+  errorMessage,
+  formatBillingDate,
+  formatPlanPrice,
+  isCanceled,
+  PLANS,
+  subscribeMode,
+  subscribePlan,
+  SUCCESS_REDIRECT_MS,
+  TRIAL_DAYS,
+  withRetries,
+  type SubscribeMode,
 } from '../../lib/billing';
 import { toast } from '../../stores/toast';
 import { AppShell } from '../shell/AppShell';
@@ -31,10 +42,14 @@ const DAY_MS = 86_400_000;
 function wording(mode: Exclude<Mode, 'current'>, plan: PaidPlanId) {
   const name = PLANS[plan].name;
   switch (mode) {
-    case 'trial': return { title: `${TRIAL_DAYS}-Day Free Trial`, button: 'Start Free Trial', busy: 'Setting Up Trial...', done: 'Free Trial Started!' };
-    case 'paid': return { title: `Subscribe to ${name}`, button: 'Subscribe', busy: 'Subscribing...', done: 'Subscription Started' };
-    case 'change': return { title: `Switch to ${name}`, button: `Switch to ${name}`, busy: 'Switching Plan...', done: 'Plan Changed' };
-    case 'resume': return { title: `Resume ${name}`, button: `Resume ${name}`, busy: 'Resuming...', done: 'Subscription Resumed' };
+    case 'trial':
+      return { title: `${TRIAL_DAYS}-Day Free Trial`, button: 'Start Free Trial', busy: 'Setting Up Trial...', done: 'Free Trial Started!' };
+    case 'paid':
+      return { title: `Subscribe to ${name}`, button: 'Subscribe', busy: 'Subscribing...', done: 'Subscription Started' };
+    case 'change':
+      return { title: `Switch to ${name}`, button: `Switch to ${name}`, busy: 'Switching Plan...', done: 'Plan Changed' };
+    case 'resume':
+      return { title: `Resume ${name}`, button: `Resume ${name}`, busy: 'Resuming...', done: 'Subscription Resumed' };
   }
 }
 
@@ -94,7 +109,10 @@ function Subscribe({ plan, asked }: { plan: PaidPlanId | 'free' | null; asked: s
       ) : plan === 'free' ? (
         <NothingToSetUp {...freePlanWords(answer)} />
       ) : subscribeMode(plan, answer) === 'current' ? (
-        <NothingToSetUp title={`You are on the ${PLANS[plan].name} plan`} text="There is nothing to set up. Choose another plan on the Billing page to switch." />
+        <NothingToSetUp
+          title={`You are on the ${PLANS[plan].name} plan`}
+          text="There is nothing to set up. Choose another plan on the Billing page to switch."
+        />
       ) : (
         <SubscribeForm plan={plan} answer={answer} setup={setup} />
       )}
@@ -125,8 +143,14 @@ function freePlanWords(answer: BillingAnswer): { title: string; text: string } {
   const name = PLANS[currentPlanId(answer)].name;
   const ends = formatBillingDate(sub.status === 'trialing' ? sub.trial_end : sub.current_period_end);
   return isCanceled(sub)
-    ? { title: 'Moving to the Free plan', text: `Your ${name} subscription is cancelled: your account moves to the Free plan on ${ends}, and nothing more will be charged.` }
-    : { title: 'Moving to the Free plan', text: `To move to Free, cancel your ${name} subscription on the Billing page. You keep ${name} until ${ends}, and nothing more will be charged.` };
+    ? {
+        title: 'Moving to the Free plan',
+        text: `Your ${name} subscription is cancelled: your account moves to the Free plan on ${ends}, and nothing more will be charged.`,
+      }
+    : {
+        title: 'Moving to the Free plan',
+        text: `To move to Free, cancel your ${name} subscription on the Billing page. You keep ${name} until ${ends}, and nothing more will be charged.`,
+      };
 }
 
 function SubscribeForm({ plan, answer, setup }: { plan: PaidPlanId; answer: BillingAnswer; setup: TrialSetup | null }) {
@@ -156,9 +180,12 @@ function SubscribeForm({ plan, answer, setup }: { plan: PaidPlanId; answer: Bill
       setBusy(false);
       return;
     }
-    const description = mode === 'trial' ? `Your ${TRIAL_DAYS}-day free trial of ${details.name} has started.`
-      : mode === 'resume' ? `Your ${details.name} subscription continues.`
-      : `You are now on the ${details.name} plan.`;
+    const description =
+      mode === 'trial'
+        ? `Your ${TRIAL_DAYS}-day free trial of ${details.name} has started.`
+        : mode === 'resume'
+          ? `Your ${details.name} subscription continues.`
+          : `You are now on the ${details.name} plan.`;
     // Said here only: the Billing page it opens next does not say it again.
     toast({ title: words.done, description });
     // Stays busy until the Billing page opens.
@@ -188,9 +215,11 @@ function SubscribeForm({ plan, answer, setup }: { plan: PaidPlanId; answer: Bill
   const summary = {
     trial: `Try ${details.name} free for ${TRIAL_DAYS} days, then ${price}. Cancel before ${trialEnds} and you will not be charged.`,
     paid: `${price}, charged today. Your free trial has already been used.`,
-    change: takesBack + (currentTrialEnd
-      ? `Your free trial continues until ${currentTrialEnd}, then ${details.name} is ${price}.`
-      : `${details.name} is ${price} from now on; the difference for this month is settled on your next invoice.`),
+    change:
+      takesBack +
+      (currentTrialEnd
+        ? `Your free trial continues until ${currentTrialEnd}, then ${details.name} is ${price}.`
+        : `${details.name} is ${price} from now on; the difference for this month is settled on your next invoice.`),
     resume: currentTrialEnd
       ? `Your trial is cancelled and ends on ${currentTrialEnd}. Resume it to keep ${details.name}: from ${currentTrialEnd} it is ${price}.`
       : `Your subscription is cancelled and ends on ${formatBillingDate(sub?.current_period_end)}. Resume it to keep ${details.name} at ${price}.`,

@@ -2,8 +2,19 @@ import { useState, type ComponentType, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { onMount } from 'nanostores';
 import {
-  ArrowDownRight, ArrowUpRight, Bell, ChartLine, CircleCheck, Clock, History, Minus, Package, Plus,
-  TrendingDown, TrendingUp, TriangleAlert,
+  ArrowDownRight,
+  ArrowUpRight,
+  Bell,
+  ChartLine,
+  CircleCheck,
+  Clock,
+  History,
+  Minus,
+  Package,
+  Plus,
+  TrendingDown,
+  TrendingUp,
+  TriangleAlert,
 } from 'lucide-react';
 import { isUnauthorizedError, type DashboardStats } from '../../lib/api';
 import { DEFAULT_TREND_RANGE, hasTrendData, TREND_RANGES, trendDays, type TrendRange } from '../../lib/charts';
@@ -306,7 +317,9 @@ function HistoryTableCard({ changes }: { changes: Change[] | null }) {
                 <li key={`${change.productId}-${change.timestamp}`} className="py-3 first:pt-0 last:pb-0">
                   <div className="flex items-start justify-between gap-3">
                     <div className="min-w-0">
-                      <p className="line-clamp-2 break-words font-medium" title={change.productName}>{change.productName}</p>
+                      <p className="line-clamp-2 break-words font-medium" title={change.productName}>
+                        {change.productName}
+                      </p>
                       <p className="truncate text-xs text-muted-foreground">{hostWithoutWww(change.url)}</p>
                     </div>
                     <p className={cn('shrink-0 font-medium tabular-nums', change.currentPrice > change.previousPrice && 'text-destructive')}>
@@ -318,7 +331,9 @@ function HistoryTableCard({ changes }: { changes: Change[] | null }) {
                     <p className="tabular-nums">
                       <span className="sr-only">From </span>
                       <span className="text-muted-foreground">{formatPrice(change.previousPrice, change.currency)}</span>
-                      <span aria-hidden="true" className="px-1.5 text-muted-foreground">→</span>
+                      <span aria-hidden="true" className="px-1.5 text-muted-foreground">
+                        →
+                      </span>
                       <span className="sr-only"> to </span>
                       <span className="font-medium">{formatPrice(change.currentPrice, change.currency)}</span>
                     </p>
@@ -338,11 +353,21 @@ function HistoryTableCard({ changes }: { changes: Change[] | null }) {
               <table className="w-full min-w-[36rem] text-sm">
                 <thead className="sticky top-0 z-10 bg-card shadow-[inset_0_-1px_0_var(--border)]">
                   <tr className="text-left text-muted-foreground">
-                    <th scope="col" className="py-2 pr-4 font-medium">Product</th>
-                    <th scope="col" className="py-2 pr-4 text-right font-medium">Previous Price</th>
-                    <th scope="col" className="py-2 pr-4 text-right font-medium">Current Price</th>
-                    <th scope="col" className="py-2 pr-4 text-right font-medium">Change</th>
-                    <th scope="col" className="py-2 font-medium">Time</th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Product
+                    </th>
+                    <th scope="col" className="py-2 pr-4 text-right font-medium">
+                      Previous Price
+                    </th>
+                    <th scope="col" className="py-2 pr-4 text-right font-medium">
+                      Current Price
+                    </th>
+                    <th scope="col" className="py-2 pr-4 text-right font-medium">
+                      Change
+                    </th>
+                    <th scope="col" className="py-2 font-medium">
+                      Time
+                    </th>
                   </tr>
                 </thead>
                 <tbody>

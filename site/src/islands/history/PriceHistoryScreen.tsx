@@ -2,9 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { ExternalLink, History, Search } from 'lucide-react';
 import { api, isUnauthorizedError, type DetailRange, type HistoryRange, type PriceHistoryProduct, type PricePoint } from '../../lib/api';
 import { formatDateTime, formatPrice, formatSignedPercent, hostWithoutWww } from '../../lib/format';
-import {
-  changeVariant, DEFAULT_HISTORY_RANGE, DETAIL_RANGES, direction, filterByName, HISTORY_RANGES, rangeChange, sparklinePoints,
-} from '../../lib/history';
+import { changeVariant, DEFAULT_HISTORY_RANGE, DETAIL_RANGES, direction, filterByName, HISTORY_RANGES, rangeChange, sparklinePoints } from '../../lib/history';
 import { cn } from '../../lib/utils';
 import { toast } from '../../stores/toast';
 import { AppShell } from '../shell/AppShell';
@@ -69,14 +67,7 @@ function PriceHistory() {
             Search products
           </Label>
           <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            id={searchId}
-            type="search"
-            placeholder="Search products..."
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            className="pl-9"
-          />
+          <Input id={searchId} type="search" placeholder="Search products..." value={query} onChange={(e) => setQuery(e.target.value)} className="pl-9" />
         </div>
         <div className="sm:w-48">
           <Label htmlFor={rangeId} className="sr-only">
@@ -123,8 +114,6 @@ function PriceHistory() {
   );
 }
 
-
-
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The whole row opens the dialog: the name is its button, stretched over the row; the open link sits above it. */
@@ -139,7 +128,10 @@ function HistoryRow({ product, onOpen }: { product: PriceHistoryProduct; onOpen:
             type="button"
             onClick={onOpen}
             aria-haspopup="dialog"
-            className={cn('cursor-pointer text-left after:absolute after:inset-0 after:rounded-xl after:content-[""]', 'outline-none focus-visible:after:ring-2 focus-visible:after:ring-ring')}
+            className={cn(
+              'cursor-pointer text-left after:absolute after:inset-0 after:rounded-xl after:content-[""]',
+              'outline-none focus-visible:after:ring-2 focus-visible:after:ring-ring',
+            )}
           >
             {product.name}
           </button>
@@ -161,7 +153,10 @@ function HistoryRow({ product, onOpen }: { product: PriceHistoryProduct; onOpen:
         aria-label={`Open ${product.name} product page in a new tab`}
         title="Open product page"
         onClick={(e) => e.stopPropagation()}
-        className={cn('relative z-10 order-3 flex size-9 shrink-0 sm:order-none items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground', focusRing)}
+        className={cn(
+          'relative z-10 order-3 flex size-9 shrink-0 sm:order-none items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground',
+          focusRing,
+        )}
       >
         <ExternalLink aria-hidden="true" className="size-4" />
       </a>
@@ -173,7 +168,11 @@ const SPARK_WIDTH = 120;
 const SPARK_HEIGHT = 36;
 
 function Sparkline({ points, changePercent, currency }: { points: PricePoint[]; changePercent: number; currency: string }) {
-  const line = sparklinePoints(points.map((p) => p.price), SPARK_WIDTH, SPARK_HEIGHT);
+  const line = sparklinePoints(
+    points.map((p) => p.price),
+    SPARK_WIDTH,
+    SPARK_HEIGHT,
+  );
   const label =
     points.length === 0
       ? 'No prices in this range'
@@ -186,13 +185,32 @@ function Sparkline({ points, changePercent, currency }: { points: PricePoint[]; 
       viewBox={`0 0 ${SPARK_WIDTH} ${SPARK_HEIGHT}`}
       width={SPARK_WIDTH}
       height={SPARK_HEIGHT}
-      className={cn('order-4 col-span-2 h-9 w-full shrink-0 sm:order-none sm:w-[120px]', direction(changePercent) === 'rise' ? 'text-destructive' : 'text-brand')}
+      className={cn(
+        'order-4 col-span-2 h-9 w-full shrink-0 sm:order-none sm:w-[120px]',
+        direction(changePercent) === 'rise' ? 'text-destructive' : 'text-brand',
+      )}
       preserveAspectRatio="none"
     >
       {line ? (
-        <polyline points={line} fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinejoin="round" strokeLinecap="round" vectorEffect="non-scaling-stroke" />
+        <polyline
+          points={line}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth={1.75}
+          strokeLinejoin="round"
+          strokeLinecap="round"
+          vectorEffect="non-scaling-stroke"
+        />
       ) : (
-        <line x1={0} x2={SPARK_WIDTH} y1={SPARK_HEIGHT / 2} y2={SPARK_HEIGHT / 2} className="stroke-border" strokeDasharray="4 4" vectorEffect="non-scaling-stroke" />
+        <line
+          x1={0}
+          x2={SPARK_WIDTH}
+          y1={SPARK_HEIGHT / 2}
+          y2={SPARK_HEIGHT / 2}
+          className="stroke-border"
+          strokeDasharray="4 4"
+          vectorEffect="non-scaling-stroke"
+        />
       )}
     </svg>
   );

@@ -63,12 +63,7 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
       onSubmit={submit}
       onCloseAutoFocus={onCloseAutoFocus}
     >
-      <ProductFields
-        values={form}
-        errors={errors}
-        onChange={change}
-        disabled={pending}
-      />
+      <ProductFields values={form} errors={errors} onChange={change} disabled={pending} />
       <Field label="Alert Threshold" error={errors.threshold} hint="When to alert you about this product's price.">
         {(control) => (
           <OptionSelect {...control} value={form.threshold} options={ADD_THRESHOLDS} onChange={(value) => change('threshold', value)} disabled={pending} />

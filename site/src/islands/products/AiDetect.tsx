@@ -2,7 +2,15 @@ import { useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Sparkles } from 'lucide-react';
 import { api, isUnauthorizedError, type SelectorSuggestion } from '../../lib/api';
-import { AI_DETECT_NOT_IN_PLAN, AI_DETECT_UPGRADE, aiDetectionIncluded, DETECTION_FAILED, detectionFailure, detectUrlProblem, NO_SELECTORS } from '../../lib/ai';
+import {
+  AI_DETECT_NOT_IN_PLAN,
+  AI_DETECT_UPGRADE,
+  aiDetectionIncluded,
+  DETECTION_FAILED,
+  detectionFailure,
+  detectUrlProblem,
+  NO_SELECTORS,
+} from '../../lib/ai';
 import { subscribePath } from '../../lib/billing';
 import { $user } from '../../stores/auth';
 import { toast } from '../../stores/toast';
@@ -70,7 +78,12 @@ export function AiDetectButton({ detecting, disabled, onClick }: { detecting: bo
 }
 
 /** The detected selectors to pick from, best first; picking one fills the selector field. */
-export function SelectorSuggestions({ suggestions, selected, onPick, disabled }: {
+export function SelectorSuggestions({
+  suggestions,
+  selected,
+  onPick,
+  disabled,
+}: {
   suggestions: SelectorSuggestion[];
   selected: string;
   onPick: (selector: string) => void;

@@ -33,7 +33,8 @@ export function CheckHealthPanel() {
 
   const expanded = chosen ?? (hosts !== null && hasTrouble(hosts));
   const paused = hosts?.filter((h) => pausedLabel(h.backedOffUntil) !== null).length ?? 0;
-  const summary = hosts === null ? '' : hosts.length === 0 ? 'No checks yet' : `${hosts.length} shop${hosts.length === 1 ? '' : 's'}${paused ? ` · ${paused} paused` : ''}`;
+  const summary =
+    hosts === null ? '' : hosts.length === 0 ? 'No checks yet' : `${hosts.length} shop${hosts.length === 1 ? '' : 's'}${paused ? ` · ${paused} paused` : ''}`;
 
   return (
     <Card className="overflow-hidden" data-testid="check-health">
@@ -81,9 +82,7 @@ function HostRow({ host }: { host: HostHealth }) {
       <div className="flex flex-wrap items-center gap-2">
         <Globe aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
         <span className="min-w-0 break-all font-medium">{host.host}</span>
-        {host.browserNeeded && (
-          <Badge className="border-transparent bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200">Needs a browser</Badge>
-        )}
+        {host.browserNeeded && <Badge className="border-transparent bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200">Needs a browser</Badge>}
         {paused && (
           <Badge className="border-transparent bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200">
             <PauseCircle aria-hidden="true" />
@@ -101,7 +100,11 @@ function HostRow({ host }: { host: HostHealth }) {
           <dd
             className={cn(
               'font-semibold tabular-nums',
-              host.successes === host.checks ? 'text-green-700 dark:text-green-300' : host.successes === 0 ? 'text-red-700 dark:text-red-300' : 'text-amber-800 dark:text-amber-300',
+              host.successes === host.checks
+                ? 'text-green-700 dark:text-green-300'
+                : host.successes === 0
+                  ? 'text-red-700 dark:text-red-300'
+                  : 'text-amber-800 dark:text-amber-300',
             )}
           >
             {successRate(host)}

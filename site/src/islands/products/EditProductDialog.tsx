@@ -80,13 +80,7 @@ export function EditProductDialog({ product, onClose, onSaved, onCloseAutoFocus,
       onSubmit={submit}
       onCloseAutoFocus={onCloseAutoFocus}
     >
-      <ProductFields
-        values={form}
-        errors={errors}
-        onChange={change}
-        disabled={pending}
-        autoFocusSelector={fixSelector}
-      />
+      <ProductFields values={form} errors={errors} onChange={change} disabled={pending} autoFocusSelector={fixSelector} />
       <Field
         label="Alert Threshold (%)"
         error={errors.threshold}
@@ -130,7 +124,10 @@ function ThresholdBacktest({ productId, threshold }: { productId: string; thresh
     let current = true;
     // Typing '12.5' asks once, not for '1', '12' and '12.'.
     const timer = setTimeout(() => {
-      api.alerts.backtest(productId, text).then((answer) => current && setResult({ threshold: text, answer }), () => {});
+      api.alerts.backtest(productId, text).then(
+        (answer) => current && setResult({ threshold: text, answer }),
+        () => {},
+      );
     }, 300);
     return () => {
       current = false;

@@ -1,9 +1,7 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { Download, FileUp, TriangleAlert } from 'lucide-react';
 import { api, type ImportResult } from '../../lib/api';
-import {
-  describeError, importToast, looksLikeCsv, MAX_IMPORT_BYTES, previewSummary, TEMPLATE_FILENAME, TEMPLATE_HREF,
-} from '../../lib/catalogue';
+import { describeError, importToast, looksLikeCsv, MAX_IMPORT_BYTES, previewSummary, TEMPLATE_FILENAME, TEMPLATE_HREF } from '../../lib/catalogue';
 import { cn } from '../../lib/utils';
 import { toast } from '../../stores/toast';
 import { Button } from '../ui/Button';
@@ -79,13 +77,16 @@ export function ImportCsvDialog({ onClose, onImported, onCloseAutoFocus }: Impor
         <DialogHeader>
           <DialogTitle>Import CSV</DialogTitle>
           <DialogDescription>
-            Add many products at once from a CSV file with the columns name, url, selector and threshold (none, any or a drop such as -10).
-            Other columns are ignored.
+            Add many products at once from a CSV file with the columns name, url, selector and threshold (none, any or a drop such as -10). Other columns are
+            ignored.
           </DialogDescription>
         </DialogHeader>
 
         <div
-          onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
           onDragLeave={() => setDragging(false)}
           onDrop={drop}
           data-testid="csv-drop-zone"
@@ -96,7 +97,9 @@ export function ImportCsvDialog({ onClose, onImported, onCloseAutoFocus }: Impor
         >
           <FileUp aria-hidden="true" className="size-8 text-muted-foreground" />
           <p className="text-sm text-muted-foreground">Drag a CSV file here, or</p>
-          <label htmlFor={inputId} className="sr-only">CSV file</label>
+          <label htmlFor={inputId} className="sr-only">
+            CSV file
+          </label>
           <input
             ref={inputRef}
             id={inputId}
@@ -104,7 +107,10 @@ export function ImportCsvDialog({ onClose, onImported, onCloseAutoFocus }: Impor
             accept=".csv,text/csv"
             className="sr-only"
             disabled={pending}
-            onChange={(e) => { void choose(e.target.files?.[0]); e.target.value = ''; }}
+            onChange={(e) => {
+              void choose(e.target.files?.[0]);
+              e.target.value = '';
+            }}
           />
           <Button variant="outline" onClick={() => inputRef.current?.click()} disabled={pending}>
             Choose file
@@ -112,7 +118,11 @@ export function ImportCsvDialog({ onClose, onImported, onCloseAutoFocus }: Impor
           {stage.kind !== 'empty' && <p className="break-all text-sm font-medium">{stage.file.name}</p>}
         </div>
 
-        <a href={TEMPLATE_HREF} download={TEMPLATE_FILENAME} className="inline-flex w-fit items-center gap-1.5 text-sm font-medium text-primary underline-offset-4 hover:underline">
+        <a
+          href={TEMPLATE_HREF}
+          download={TEMPLATE_FILENAME}
+          className="inline-flex w-fit items-center gap-1.5 text-sm font-medium text-primary underline-offset-4 hover:underline"
+        >
           <Download aria-hidden="true" className="size-4" />
           Download template
         </a>
@@ -162,18 +172,30 @@ function Preview({ result }: { result: ImportResult }) {
           <table className="w-full text-left text-sm">
             <thead className="bg-muted/60 text-xs text-muted-foreground">
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium">Line</th>
-                <th scope="col" className="px-3 py-2 font-medium">Name</th>
-                <th scope="col" className="px-3 py-2 font-medium">URL</th>
-                <th scope="col" className="px-3 py-2 font-medium">Threshold</th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Line
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  URL
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Threshold
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.map((row) => (
                 <tr key={row.line} className="border-t">
                   <td className="px-3 py-2 tabular-nums">{row.line}</td>
-                  <td className="max-w-48 truncate px-3 py-2" title={row.name}>{row.name}</td>
-                  <td className="max-w-56 truncate px-3 py-2" title={row.url}>{row.url}</td>
+                  <td className="max-w-48 truncate px-3 py-2" title={row.name}>
+                    {row.name}
+                  </td>
+                  <td className="max-w-56 truncate px-3 py-2" title={row.url}>
+                    {row.url}
+                  </td>
                   <td className="px-3 py-2">{row.threshold || 'none'}</td>
                 </tr>
               ))}
@@ -200,7 +222,9 @@ function Preview({ result }: { result: ImportResult }) {
           {result.errors.length > 0 && (
             <ul className="max-h-48 list-disc overflow-y-auto pl-5 text-sm" aria-label="Errors in the file">
               {result.errors.map((e, i) => (
-                <li key={i} className="break-words">{describeError(e)}</li>
+                <li key={i} className="break-words">
+                  {describeError(e)}
+                </li>
               ))}
             </ul>
           )}

@@ -40,9 +40,7 @@ export function ProductSkeletons() {
 function Message({ icon, title, children, actions }: { icon: ReactNode; title: string; children: ReactNode; actions: ReactNode }) {
   return (
     <Card className="flex flex-col items-center px-6 py-14 text-center">
-      <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground [&_svg]:size-6">
-        {icon}
-      </span>
+      <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground [&_svg]:size-6">{icon}</span>
       <h2 className="text-lg font-semibold">{title}</h2>
       <p className="mt-1 max-w-md text-sm text-muted-foreground">{children}</p>
       <div className="mt-6 flex flex-wrap justify-center gap-2">{actions}</div>

@@ -155,7 +155,13 @@ export function ProductCard({ product, onAction, selected, onSelectedChange, rec
             <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
             <span>{note}</span>
           </p>
-          <Button variant="outline" size="sm" className="mt-2" onClick={() => onAction('fix-selector', product)} aria-label={`Fix the selector of ${product.name}`}>
+          <Button
+            variant="outline"
+            size="sm"
+            className="mt-2"
+            onClick={() => onAction('fix-selector', product)}
+            aria-label={`Fix the selector of ${product.name}`}
+          >
             <Pencil aria-hidden="true" />
             Fix selector
           </Button>
@@ -205,7 +211,6 @@ export function ProductCard({ product, onAction, selected, onSelectedChange, rec
     </Card>
   );
 }
-
 
 /** A rise reads in the destructive colour, a drop in green, no change neutral (docs/product.md#figures-currencies-and-times). */
 function Change({ percent }: { percent: number | null }) {

@@ -192,7 +192,11 @@ function Products() {
       </p>
 
       {products === null ? (
-        failed ? <LoadFailed onRetry={refreshProducts} /> : <ProductSkeletons />
+        failed ? (
+          <LoadFailed onRetry={refreshProducts} />
+        ) : (
+          <ProductSkeletons />
+        )
       ) : products.length === 0 ? (
         <NoProducts onAdd={addProduct} />
       ) : visible.length === 0 ? (
@@ -266,11 +270,7 @@ function Products() {
       )}
       {dialog?.kind === 'price' && <UpdatePriceDialog {...dialogProps} product={dialog.product} onSaved={() => changed()} />}
       {dialog?.kind === 'delete' && 'product' in dialog && (
-        <DeleteProductDialog
-          {...dialogProps}
-          product={dialog.product}
-          onDeleted={() => changed((list) => list.filter((p) => p.id !== dialog.product.id))}
-        />
+        <DeleteProductDialog {...dialogProps} product={dialog.product} onDeleted={() => changed((list) => list.filter((p) => p.id !== dialog.product.id))} />
       )}
     </div>
   );

@@ -47,8 +47,7 @@ export function UpdatePriceDialog({ product, onClose, onSaved, onCloseAutoFocus 
       title="Update Price Manually"
       description={
         <>
-          Enter the price you see for <span className="font-medium text-foreground">{product.name}</span>. Current
-          price: {current}.
+          Enter the price you see for <span className="font-medium text-foreground">{product.name}</span>. Current price: {current}.
         </>
       }
       submitLabel="Update Price"

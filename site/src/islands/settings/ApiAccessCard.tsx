@@ -8,7 +8,14 @@ import { apiKeyFieldText } from '../../lib/plan-limits';
 import { loadable, readStore } from '../../stores/query';
 import { toast } from '../../stores/toast';
 import {
-  AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle,
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
 } from '../ui/AlertDialog';
 import { Button } from '../ui/Button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/Card';
@@ -97,7 +104,14 @@ export function ApiAccessCard() {
         <Label htmlFor={id}>API Key</Label>
         <div className="flex gap-2">
           {status || failed ? (
-            <Input id={id} readOnly value={shown} aria-describedby={noteId} className={isKey ? 'font-mono' : undefined} onFocus={(e) => e.currentTarget.select()} />
+            <Input
+              id={id}
+              readOnly
+              value={shown}
+              aria-describedby={noteId}
+              className={isKey ? 'font-mono' : undefined}
+              onFocus={(e) => e.currentTarget.select()}
+            />
           ) : (
             <Skeleton className="h-9 w-full" />
           )}
@@ -155,11 +169,9 @@ function KeyNote({ status, failed, fresh }: { status: ApiKeyStatus | null; faile
   if (!status) return <>{'Loading…'}</>;
   if (fresh) return <>{'Copy this key now and keep it secret: it is not shown again. Send it as "Authorization: Bearer <key>".'}</>;
   if (status.apiAccess) {
-    return status.hasKey ? (
-      `Created ${formatDateTime(status.createdAt)}. For security the full key is shown only once; rotate it if it is lost.`
-    ) : (
-      'Create a key to read your data from your own tools.'
-    );
+    return status.hasKey
+      ? `Created ${formatDateTime(status.createdAt)}. For security the full key is shown only once; rotate it if it is lost.`
+      : 'Create a key to read your data from your own tools.';
   }
   return (
     <>

@@ -122,9 +122,7 @@ export function ChannelsSection() {
               <div className="flex flex-wrap items-center gap-3">
                 {addButton}
                 {atLimit && (
-                  <p className="text-sm text-muted-foreground">
-                    You have {MAX_CHANNELS} channels, the most a plan allows. Remove one to add another.
-                  </p>
+                  <p className="text-sm text-muted-foreground">You have {MAX_CHANNELS} channels, the most a plan allows. Remove one to add another.</p>
                 )}
               </div>
             )}
@@ -154,8 +152,8 @@ function NoChannels({ addButton }: { addButton: ReactNode }) {
       <BellRing aria-hidden="true" className="mx-auto size-8 text-muted-foreground" />
       <h3 className="mt-3 font-medium">No channels yet</h3>
       <p className="mx-auto mt-1 max-w-md text-sm text-muted-foreground">
-        A channel delivers your price and stock alerts the moment they are raised: to a signed webhook of your own, a Slack or
-        Discord channel, or a Telegram chat.
+        A channel delivers your price and stock alerts the moment they are raised: to a signed webhook of your own, a Slack or Discord channel, or a Telegram
+        chat.
       </p>
       {addButton && <div className="mt-4">{addButton}</div>}
     </div>

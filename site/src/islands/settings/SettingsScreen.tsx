@@ -66,7 +66,10 @@ function SettingsForm() {
     }
   }
 
-  const set = <K extends keyof Settings>(key: K) => (value: Settings[K]) => setEdits((e) => ({ ...e, [key]: value }));
+  const set =
+    <K extends keyof Settings>(key: K) =>
+    (value: Settings[K]) =>
+      setEdits((e) => ({ ...e, [key]: value }));
 
   if (!user) return null;
   const frequency = frequencyChoices(user, settings.checkFrequency);

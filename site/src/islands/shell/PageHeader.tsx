@@ -75,15 +75,7 @@ function Avatar({ user }: { user: User }) {
   const className = 'size-8 shrink-0 rounded-full';
   if (user.profileImageUrl && !imageFailed) {
     // Decorative: the name is right next to it.
-    return (
-      <img
-        src={user.profileImageUrl}
-        alt=""
-        referrerPolicy="no-referrer"
-        onError={() => setImageFailed(true)}
-        className={`${className} object-cover`}
-      />
-    );
+    return <img src={user.profileImageUrl} alt="" referrerPolicy="no-referrer" onError={() => setImageFailed(true)} className={`${className} object-cover`} />;
   }
   return (
     <span aria-hidden="true" className={`${className} flex items-center justify-center bg-brand text-sm font-medium text-brand-foreground`}>

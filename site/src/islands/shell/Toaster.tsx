@@ -58,10 +58,7 @@ export function Toaster() {
             <Toast.Title className="text-sm font-semibold">{t.title}</Toast.Title>
             {t.description && <Toast.Description className="text-sm opacity-90">{t.description}</Toast.Description>}
           </div>
-          <Toast.Close
-            aria-label="Close"
-            className={cn('absolute right-2 top-2 rounded-md p-1 opacity-70 transition-opacity hover:opacity-100', focusRing)}
-          >
+          <Toast.Close aria-label="Close" className={cn('absolute right-2 top-2 rounded-md p-1 opacity-70 transition-opacity hover:opacity-100', focusRing)}>
             <X aria-hidden="true" className="size-4" />
           </Toast.Close>
         </Toast.Root>

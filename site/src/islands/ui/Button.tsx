@@ -18,8 +18,7 @@ const sizes = {
   icon: 'size-9',
 };
 
-export const focusRing =
-  'outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background';
+export const focusRing = 'outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background';
 
 export type ButtonProps = ComponentProps<'button'> & {
   variant?: keyof typeof variants;

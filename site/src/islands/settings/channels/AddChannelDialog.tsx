@@ -32,7 +32,15 @@ export function AddChannelDialog({ onClose, onAdded }: AddChannelDialogProps) {
       onSubmit={submit}
     >
       <FormError message={formError} />
-      <TypePicker value={draft.type} error={errors.type} disabled={pending} onChange={(type) => { setDraft((d) => ({ ...d, type })); setErrors({}); }} />
+      <TypePicker
+        value={draft.type}
+        error={errors.type}
+        disabled={pending}
+        onChange={(type) => {
+          setDraft((d) => ({ ...d, type }));
+          setErrors({});
+        }}
+      />
       <TargetFields draft={draft} errors={errors} disabled={pending} set={set} />
       <Field label="Name (optional)" error={errors.name} hint="How the channel is listed here. Left empty, Pricewatch names it after its type and address.">
         {(control) => <Input {...control} value={draft.name} onChange={(e) => set('name', e.target.value)} autoComplete="off" disabled={pending} />}

@@ -49,7 +49,11 @@ export function TestOutcome({ tested }: { tested: TestDelivery | null }) {
     <p role="status" className={cn('text-sm', tested && (tested.delivered ? 'text-success' : 'text-destructive'))}>
       {tested && (
         <span className="inline-flex items-start gap-1.5">
-          {tested.delivered ? <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" /> : <CircleX aria-hidden="true" className="mt-0.5 size-4 shrink-0" />}
+          {tested.delivered ? (
+            <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          ) : (
+            <CircleX aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          )}
           {testOutcome(tested)}
         </span>
       )}

@@ -65,10 +65,18 @@ function DeliveriesTable({ channelId, channelName, version }: { channelId: strin
       <caption className="sr-only">Recent deliveries to {channelName}</caption>
       <thead className="text-xs text-muted-foreground">
         <tr className="border-b">
-          <th scope="col" className="py-2 pr-2 font-medium">Time</th>
-          <th scope="col" className="py-2 pr-2 font-medium">Alert</th>
-          <th scope="col" className="py-2 pr-2 font-medium">Outcome</th>
-          <th scope="col" className="py-2 text-right font-medium">Attempt</th>
+          <th scope="col" className="py-2 pr-2 font-medium">
+            Time
+          </th>
+          <th scope="col" className="py-2 pr-2 font-medium">
+            Alert
+          </th>
+          <th scope="col" className="py-2 pr-2 font-medium">
+            Outcome
+          </th>
+          <th scope="col" className="py-2 text-right font-medium">
+            Attempt
+          </th>
         </tr>
       </thead>
       <tbody>

@@ -36,10 +36,27 @@ export function EditChannelDialog({ channel, onClose, onSaved }: EditChannelDial
       <FormError message={formError} />
       <Field label="Name" error={errors.name}>
         {(control) => (
-          <Input {...control} value={name} onChange={(e) => { setName(e.target.value); setErrors((x) => ({ ...x, name: undefined })); }} autoComplete="off" disabled={pending} />
+          <Input
+            {...control}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setErrors((x) => ({ ...x, name: undefined }));
+            }}
+            autoComplete="off"
+            disabled={pending}
+          />
         )}
       </Field>
-      <AlertTypesField value={alertTypes} error={errors.alertTypes} disabled={pending} onChange={(types) => { setAlertTypes(types); setErrors((x) => ({ ...x, alertTypes: undefined })); }} />
+      <AlertTypesField
+        value={alertTypes}
+        error={errors.alertTypes}
+        disabled={pending}
+        onChange={(types) => {
+          setAlertTypes(types);
+          setErrors((x) => ({ ...x, alertTypes: undefined }));
+        }}
+      />
     </FormDialog>
   );
 }

@@ -28,8 +28,8 @@ export function SecretDialog({ shown, onClose }: { shown: ShownSecret; onClose: 
         <DialogHeader>
           <DialogTitle>{shown.rotated ? 'New signing secret' : 'Signing secret'}</DialogTitle>
           <DialogDescription>
-            Copy this secret now and keep it safe: it will not be shown again. Your receiver uses it to verify the webhook-signature header
-            of each request from {shown.channelName} (Standard Webhooks).
+            Copy this secret now and keep it safe: it will not be shown again. Your receiver uses it to verify the webhook-signature header of each request from{' '}
+            {shown.channelName} (Standard Webhooks).
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">

@@ -4,8 +4,10 @@ import { Field } from '../../products/FormDialog';
 import { Input } from '../../ui/Input';
 
 const HELP: Record<ChannelType, ReactNode> = {
-  webhook: 'The https address of your receiver. Pricewatch POSTs each alert as JSON, signed the Standard Webhooks way; you get the signing secret once the channel is added.',
-  slack: 'In Slack, create an app with Incoming Webhooks, add a webhook to your workspace and pick a channel, then copy its URL (https://hooks.slack.com/services/…).',
+  webhook:
+    'The https address of your receiver. Pricewatch POSTs each alert as JSON, signed the Standard Webhooks way; you get the signing secret once the channel is added.',
+  slack:
+    'In Slack, create an app with Incoming Webhooks, add a webhook to your workspace and pick a channel, then copy its URL (https://hooks.slack.com/services/…).',
   discord: 'In Discord, open the channel’s settings, then Integrations, Webhooks, New Webhook, and Copy Webhook URL (https://discord.com/api/webhooks/…).',
   telegram: null,
 };
@@ -31,9 +33,21 @@ export function TargetFields(props: TargetFieldsProps) {
 function TelegramFields({ draft, errors, disabled, set }: TargetFieldsProps) {
   return (
     <>
-      <Field label="Bot token" error={errors.botToken} hint="Message @BotFather in Telegram, send /newbot and copy the token it gives you (like 123456:ABC-DEF…).">
+      <Field
+        label="Bot token"
+        error={errors.botToken}
+        hint="Message @BotFather in Telegram, send /newbot and copy the token it gives you (like 123456:ABC-DEF…)."
+      >
         {(control) => (
-          <Input {...control} value={draft.botToken} onChange={(e) => set('botToken', e.target.value)} autoComplete="off" spellCheck={false} className="font-mono" disabled={disabled} />
+          <Input
+            {...control}
+            value={draft.botToken}
+            onChange={(e) => set('botToken', e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            disabled={disabled}
+          />
         )}
       </Field>
       <Field
@@ -42,7 +56,15 @@ function TelegramFields({ draft, errors, disabled, set }: TargetFieldsProps) {
         hint="The chat’s numeric id (like -1001234567890), or @channelname for a public channel. Add your bot to the chat first."
       >
         {(control) => (
-          <Input {...control} value={draft.chatId} onChange={(e) => set('chatId', e.target.value)} autoComplete="off" spellCheck={false} className="font-mono" disabled={disabled} />
+          <Input
+            {...control}
+            value={draft.chatId}
+            onChange={(e) => set('chatId', e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            disabled={disabled}
+          />
         )}
       </Field>
     </>

@@ -39,5 +39,9 @@ export function useChannelForm() {
 /** A refusal that belongs to no field, above the dialog's buttons. */
 export function FormError({ message }: { message: string | null }) {
   if (!message) return null;
-  return <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">{message}</p>;
+  return (
+    <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
+      {message}
+    </p>
+  );
 }
