@@ -230,7 +230,8 @@ describe.skipIf(skip)("the browser's own pages are never read as the shop's", ()
 describe.skipIf(skip)('render slots are shared fairly between users', () => {
   test("one user's many renders of a page that never settles do not keep another user's waiting behind them", async () => {
     // One slot, so renders run one after another and the shop sees them in the order they started.
-    const shared = createRenderer({ fetcher, concurrency: 1, timeoutMs: 400 });
+    // Each render gives up after its timeout, long enough for a busy machine to send the request.
+    const shared = createRenderer({ fetcher, concurrency: 1, timeoutMs: 1500 });
     try {
       const started = () => requests.filter((r) => r.startsWith('/busy?'));
       const before = started().length;
