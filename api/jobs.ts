@@ -21,7 +21,7 @@ export function startJobs(ctx: AppContext, role: Role, modules: readonly Module[
   for (const job of jobs) {
     if ('cron' in job)
       schedules.push(
-        new Cron(job.cron, { name: `${job.name}-${crypto.randomUUID()}`, protect: true }, async () => {
+        new Cron(job.cron, { protect: true }, async () => {
           await track(job.name, job.run(ctx));
         }),
       );

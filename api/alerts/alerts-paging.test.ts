@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT);
 afterAll(() => ctx.close(), SETUP_TIMEOUT);
 
-const { json, alertsOf, notificationsOf, userWithProduct, userWithAlerts } = alertsApi(() => ({ ctx, api }));
+const { json, alertsOf, notificationsOf, userWithProduct, userWithAlerts, alertIdsRead } = alertsApi(() => ({ ctx, api }));
 
 describe('the Alerts screen, a page at a time', () => {
   type Listed = { id: string; type: string; productName: string; message: string; isRead: boolean };
@@ -166,14 +166,7 @@ describe('the Alerts screen, a page at a time', () => {
       ...Array.from({ length: 5 }, () => api.request('/api/alerts/mark-all-read', { method: 'POST', cookie: u.cookie })),
     ];
     expect((await Promise.all(calls)).map((r) => r.status)).toEqual(calls.map(() => 200));
-    const { events } = await ctx.store.readStream(`alerts-${u.userId}`);
-    const named = events.flatMap((e) =>
-      e.type === 'AllNotificationsRead'
-        ? (e.data as { alertIds: string[] }).alertIds
-        : e.type === 'AlertRead' || e.type === 'NotificationRead'
-          ? [(e.data as { alertId: string }).alertId]
-          : [],
-    );
+    const named = await alertIdsRead(u.userId);
     expect(named.sort()).toEqual([...u.ids].sort());
   });
 

@@ -204,9 +204,9 @@ export async function claimBatches(sql: Sql, opts: ClaimOptions): Promise<Batch[
       };
     });
     // A new batch's id is fixed at its first claim, so its retries are the same e-mail.
-    const fresh = batches.filter((b) => rows.some((r) => r.id === b.itemIds[0] && r.batch_id === null));
-    const ids = fresh.flatMap((b) => b.itemIds),
-      batchIds = fresh.flatMap((b) => b.itemIds.map(() => b.id));
+    const batchOf = new Map(batches.flatMap((b) => b.itemIds.map((id) => [id, b.id] as const)));
+    const ids = rows.filter((r) => r.batch_id === null).map((r) => r.id);
+    const batchIds = ids.map((id) => batchOf.get(id)!);
     if (ids.length) {
       await tx`
         UPDATE email_outbox SET batch_id = t.batch_id

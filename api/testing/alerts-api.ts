@@ -30,5 +30,17 @@ export function alertsApi(under: () => Under) {
     return { ...u, ids: alerts.map((a: { id: string }) => a.id) as string[] };
   }
 
-  return { json, alertsOf, notificationsOf, eventsOf, userWithProduct, userWithAlerts };
+  /** Every alert id the user's read events name, once per naming: a read recorded twice shows twice. */
+  async function alertIdsRead(userId: string): Promise<string[]> {
+    const { events } = await under().ctx.store.readStream(`alerts-${userId}`);
+    return events.flatMap((e) =>
+      e.type === 'AllNotificationsRead'
+        ? (e.data as { alertIds: string[] }).alertIds
+        : e.type === 'AlertRead' || e.type === 'NotificationRead'
+          ? [(e.data as { alertId: string }).alertId]
+          : [],
+    );
+  }
+
+  return { json, alertsOf, notificationsOf, eventsOf, userWithProduct, userWithAlerts, alertIdsRead };
 }
