@@ -176,6 +176,7 @@ describe('alert read state', () => {
       alertId: 'a1',
       userId: 'u1',
       productId: 'p1',
+      standing: null,
       type: 'price_drop',
       productName: 'Kettle',
       productUrl: 'https://shop.example/k',

@@ -82,7 +82,22 @@ const withUnknownAvailability = { 1: (d: object) => ({ ...d, availability: null 
 /** Which fetcher read the page: its HTML as served, or as a browser rendered it. */
 const pageFetcher = z.enum(['static', 'browser']).default('static');
 /** Before version 3 every page was read as served. */
-const observedUpcasters = { ...withUnknownAvailability, 2: (d: object) => ({ ...d, fetcher: 'static' }) };
+const observedUpcasters = { ...withUnknownAvailability, 2: (d: object) => ({ ...d, fetcher: 'static' }), 3: (d: object) => ({ ...d, identifiers: null }) };
+
+/**
+ * How a product is known beyond its name: a GTIN as 14 digits (GTIN-8/12/13 padded with zeros),
+ * a manufacturer part number with its brand, and the shop's own SKU.
+ */
+export const ProductIdentifiers = z.object({
+  gtin: z
+    .string()
+    .regex(/^\d{14}$/)
+    .nullable(),
+  mpn: z.string().min(1).max(100).nullable(),
+  sku: z.string().min(1).max(100).nullable(),
+  brand: z.string().min(1).max(100).nullable(),
+});
+export type ProductIdentifiers = z.infer<typeof ProductIdentifiers>;
 
 const paidPlan = z.enum(['starter', 'growth', 'pro']);
 const billingProvider = z.enum(['stripe', 'demo']);
@@ -149,6 +164,38 @@ const DeliveryAttempt = z.object({
   at: z.string().datetime(),
 });
 
+/**
+ * The shop owner's own catalogue (docs/catalogue.md): own products (stream `own-product-<id>`),
+ * the stores they are read from (stream `catalogue-source-<id>`) and the owner's catalogue
+ * settings (stream `catalogue-<userId>`).
+ */
+const ownProductId = z.string().min(1);
+const sourceId = z.string().min(1);
+export const SOURCE_KINDS = ['shopify', 'woocommerce', 'merchant-feed'] as const;
+const currencyCode = z.string().regex(/^[A-Z]{3}$/);
+const shortText = (max: number) => z.string().min(1).max(max).nullable();
+/** What an own product is, apart from its price: as the source or the CSV file states it. */
+export const OwnProductDetails = z.object({
+  title: z.string().min(1).max(300),
+  /** The variant's own name ("XL / Red"); null for a product without variants. */
+  variant: shortText(200),
+  sku: shortText(100),
+  gtin: ProductIdentifiers.shape.gtin,
+  mpn: shortText(100),
+  brand: shortText(100),
+  /** The compare-at or regular price when the product is on sale. */
+  regularPrice: money.nullable(),
+  /** What the owner pays for it (CSV only: stores do not publish it). */
+  cost: money.nullable(),
+  url: z.string().url().max(2000).nullable(),
+  imageUrl: z.string().max(2000).nullable(),
+  availability,
+});
+export type OwnProductDetails = z.infer<typeof OwnProductDetails>;
+/** Where a link came from: the owner's hand, an accepted suggestion, or the automatic GTIN setting. */
+export const LINK_ORIGINS = ['hand', 'suggestion', 'gtin'] as const;
+const ownLink = z.object({ ownProductId, userId, productId });
+
 export const events = {
   UserSignedUp: define(
     'UserSignedUp',
@@ -176,7 +223,7 @@ export const events = {
    */
   PriceObserved: define(
     'PriceObserved',
-    3,
+    4,
     z.object({
       productId,
       userId,
@@ -193,6 +240,8 @@ export const events = {
       /** An out-of-stock page that still shows a price is an observation with availability OutOfStock. */
       availability,
       fetcher: pageFetcher,
+      /** The product identifiers the page states (docs/catalogue.md#matching); null before version 4 and when it states none. */
+      identifiers: ProductIdentifiers.nullable().default(null),
     }),
     observedUpcasters,
   ),
@@ -278,7 +327,7 @@ export const events = {
    */
   AlertRaised: define(
     'AlertRaised',
-    1,
+    2,
     z.object({
       alertId,
       userId,
@@ -297,11 +346,30 @@ export const events = {
       thresholdPercent: z.number().nullable(),
       message: z.string().min(1),
       trigger: z.object({
-        eventType: z.enum(['PriceObserved', 'PriceManuallySet', 'PriceCheckFailed']),
+        eventType: z.enum(['PriceObserved', 'PriceManuallySet', 'PriceCheckFailed', 'OwnPriceChanged', 'OwnProductImported']),
         position: z.number().int().positive(),
         at: z.string().datetime(),
       }),
+      /**
+       * For `undercut` and `cheapest`: the owner's product and the competitor it is measured against
+       * (`productId` is that competitor's tracked product). Null for the other alerts and before version 2.
+       */
+      standing: z
+        .object({
+          ownProductId,
+          ownTitle: z.string().min(1),
+          ownPrice: money,
+          competitorName: z.string().min(1),
+          competitorHost: z.string(),
+          competitorPrice: money,
+          /** The owner's price minus the competitor's: positive when undercut. */
+          gap: z.number().finite(),
+          gapPercent: z.number().finite().nullable(),
+        })
+        .nullable()
+        .default(null),
     }),
+    { 1: (d: object) => d },
   ),
   /** Read on the Alerts screen. */
   AlertRead: define('AlertRead', 1, z.object({ alertId, userId })),
@@ -345,6 +413,74 @@ export const events = {
       link: z.string().startsWith('/'),
       at: z.string().datetime(),
     }),
+  ),
+
+  /** An own product read for the first time from a source (or a CSV row); `externalId` is its id there (the CSV's SKU). */
+  OwnProductImported: define(
+    'OwnProductImported',
+    1,
+    OwnProductDetails.extend({
+      ownProductId,
+      userId,
+      /** Null for a CSV row. */
+      sourceId: sourceId.nullable(),
+      externalId: z.string().min(1).max(200),
+      price: money,
+      currency: currencyCode,
+      at: z.string().datetime(),
+    }),
+  ),
+  /** Its details as the source states them now (the price has its own event). */
+  OwnProductChanged: define('OwnProductChanged', 1, OwnProductDetails.extend({ ownProductId, userId, at: z.string().datetime() })),
+  /** The owner's own price changed: the owner's price history. */
+  OwnPriceChanged: define(
+    'OwnPriceChanged',
+    1,
+    z.object({ ownProductId, userId, price: money, previousPrice: money, currency: currencyCode, at: z.string().datetime() }),
+  ),
+  /** Gone from its source, its source removed, or deleted by the owner. */
+  OwnProductRemoved: define('OwnProductRemoved', 1, z.object({ ownProductId, userId })),
+  /** A tracked competitor product is compared with this own product. */
+  CompetitorLinked: define('CompetitorLinked', 1, ownLink.extend({ via: z.enum(LINK_ORIGINS) })),
+  CompetitorUnlinked: define('CompetitorUnlinked', 1, ownLink),
+  /** A suggested match the owner turned down: never suggested again. */
+  MatchRejected: define('MatchRejected', 1, ownLink),
+
+  SourceConnected: define('SourceConnected', 1, z.object({ sourceId, userId, kind: z.enum(SOURCE_KINDS), url: z.string().url().max(2000) })),
+  /** A read of the source that changed something, or the first that worked after failures. */
+  SourceSynced: define(
+    'SourceSynced',
+    1,
+    z.object({
+      sourceId,
+      userId,
+      imported: z.number().int().nonnegative(),
+      changed: z.number().int().nonnegative(),
+      removed: z.number().int().nonnegative(),
+      skipped: z.number().int().nonnegative(),
+      at: z.string().datetime(),
+    }),
+  ),
+  /** A read that failed, with a reason the owner can act on (the same codes as price checks). */
+  SourceFailed: define(
+    'SourceFailed',
+    1,
+    z.object({
+      sourceId,
+      userId,
+      code: z.string().min(1),
+      reason: z.string().min(1).max(1000),
+      httpStatus: z.number().int().nullable(),
+      at: z.string().datetime(),
+    }),
+  ),
+  SourceRemoved: define('SourceRemoved', 1, z.object({ sourceId, userId })),
+
+  /** How the owner's position is judged, and whether GTIN matches are accepted without asking. */
+  CatalogueSettingsChanged: define(
+    'CatalogueSettingsChanged',
+    1,
+    z.object({ userId, competitivePercent: z.number().min(0).max(20), autoAcceptGtin: z.boolean() }),
   ),
 } as const;
 

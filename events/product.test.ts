@@ -11,6 +11,7 @@ const added: ProductEvent = { type: 'ProductAdded', data: { productId: 'p1', use
 const removed: ProductEvent = { type: 'ProductRemoved', data: { productId: 'p1', userId: 'u1' } };
 
 const observation: Observation = {
+  identifiers: null,
   price: 24.99,
   currency: 'GBP',
   source: 'selector',

@@ -10,6 +10,7 @@ const alert = (over: Partial<AlertMail> = {}): AlertMail => ({
   alertId: 'a1',
   userId: 'u1',
   productId: 'p1',
+  standing: null,
   type: 'price_drop',
   productName: 'Kettle',
   productUrl: 'https://shop.example/kettle',

@@ -7,6 +7,7 @@ const alert: AlertMessage = {
   alertId: '0f8fad5b-d9cb-469f-a165-70867728950e',
   userId: 'u1',
   productId: 'p1',
+  standing: null,
   type: 'price_drop',
   productName: 'Kettle <b>& Co</b> @everyone',
   productUrl: 'https://shop.example.com/kettle',

@@ -198,6 +198,7 @@ function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['
         url: target.url,
         httpStatus: reading.status,
         pageHash: hashOf(reading.body),
+        identifiers: null,
         observedAt,
         ...(imageUrl ? { imageUrl } : {}),
         availability: found.availability,

@@ -19,6 +19,7 @@ afterAll(() => ctx.close());
 type Observation = EventOf<'PriceObserved'>['data'];
 const base: Omit<Observation, 'productId' | 'userId' | 'observedAt' | 'pageHash'> = {
   price: 149,
+  identifiers: null,
   currency: 'GBP',
   source: 'selector',
   selector: '.price',

@@ -67,6 +67,7 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
           matchedText: found.matchedText,
           url,
           httpStatus: 200,
+          identifiers: null,
           imageUrl,
           pageHash: createHash('sha256').update(html).digest('hex'),
           observedAt: at.toISOString(),

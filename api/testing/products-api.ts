@@ -60,6 +60,7 @@ export const observed = (
     currency: 'GBP',
     source: 'json-ld',
     selector: null,
+    identifiers: null,
     matchedText: `£${price}`,
     url: kettle.url,
     httpStatus: 200,
