@@ -13,6 +13,8 @@ const PRODUCT_PAGE = `<!doctype html><html><head><title>Kettle</title>
 const APP_SHELL = `<!doctype html><html><head><title>Kettle</title></head><body><div id="root"></div>
 <script>setTimeout(() => { document.getElementById('root').innerHTML = '<h1>Kettle</h1><div class="buy"><span class="price">£19.99</span><button>Add to basket</button></div>'; }, 300);</script></body></html>`;
 
+const NO_IDENTIFIERS = { gtin: null, mpn: null, sku: null, brand: null };
+
 async function run(args: string[], env: Record<string, string> = {}) {
   const proc = Bun.spawn([process.execPath, SCRIPT, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });
   const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
@@ -31,17 +33,17 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 describe('bun run extract on a saved page', () => {
   test('with a selector', async () => {
     const { output, exitCode } = await run([pagePath, '--selector', 'p.price']);
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'p.price', availability: 'InStock' });
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'p.price', availability: 'InStock', identifiers: NO_IDENTIFIERS });
     expect(exitCode).toBe(0);
   });
   test('without a selector, from structured data', async () => {
     const { output, exitCode } = await run([pagePath]);
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null, availability: 'InStock' });
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null, availability: 'InStock', identifiers: NO_IDENTIFIERS });
     expect(exitCode).toBe(0);
   });
   test('a failing selector falls back to structured data and says why on stderr', async () => {
     const { output, stderr, exitCode } = await run([pagePath, '--selector=.nothing']);
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null, availability: 'InStock' });
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null, availability: 'InStock', identifiers: NO_IDENTIFIERS });
     expect(stderr).toContain('.nothing');
     expect(exitCode).toBe(0);
   });
@@ -69,6 +71,28 @@ describe('bun run extract on a saved page', () => {
     const { output } = await run([soldOut, '--url', 'https://shop.example/kettle']);
     expect(output).toMatchObject({ price: 24.99, availability: 'OutOfStock' });
   });
+  test("the product's identifiers are printed beside its price, and beside an error when the page has no price", async () => {
+    const stated = join(folder, 'stated.html');
+    const identified = '"gtin13":"5012345678900","mpn":"KX-200","sku":"KET-17","brand":{"@type":"Brand","name":"Acme"}';
+    await writeFile(stated, PRODUCT_PAGE.replace('"name":"Kettle",', `"name":"Kettle",${identified},`));
+    const found = await run([stated]);
+    expect(found.output).toEqual({
+      price: 24.99,
+      currency: 'GBP',
+      source: 'json-ld',
+      selector: null,
+      availability: 'InStock',
+      identifiers: { gtin: '05012345678900', mpn: 'KX-200', sku: 'KET-17', brand: 'Acme' },
+    });
+    const noPrice = join(folder, 'stated-no-price.html');
+    await writeFile(
+      noPrice,
+      `<html><head><script type="application/ld+json">{"@type":"Product","name":"Kettle",${identified}}</script></head><body><h1>Kettle</h1></body></html>`,
+    );
+    const failed = await run([noPrice]);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.output).toMatchObject({ code: 'no-price', identifiers: { gtin: '05012345678900', mpn: 'KX-200', sku: 'KET-17', brand: 'Acme' } });
+  });
   test('--url must be an address', async () => {
     const { output, exitCode } = await run([pagePath, '--url', 'kettle']);
     expect(output.code).toBe('usage');
@@ -85,6 +109,7 @@ describe('bun run extract on a saved page', () => {
     await writeFile(empty, '<html><body><h1>Nothing here</h1></body></html>');
     const { output, exitCode } = await run([empty]);
     expect(output.code).toBe('no-price');
+    expect(output.identifiers).toEqual(NO_IDENTIFIERS);
     expect(exitCode).toBe(1);
   });
   test('a missing file is a JSON error', async () => {
@@ -118,7 +143,7 @@ describe('bun run extract on a url', () => {
 
   test('fetches the page and reads the price', async () => {
     const { output, exitCode } = await run([`http://127.0.0.1:${server.port}/kettle`, '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins', availability: 'InStock' });
+    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins', availability: 'InStock', identifiers: NO_IDENTIFIERS });
     expect(exitCode).toBe(0);
   });
   test('a page that cannot be fetched is a JSON error', async () => {
@@ -144,7 +169,14 @@ describe('bun run extract on a url', () => {
       const detect = await run([`http://127.0.0.1:${server.port}/app`, '--detect'], { CHECK_ALLOW_PRIVATE: 'true' });
       expect(detect.output.suggestions[0]).toMatchObject({ price: 19.99 });
       const forced = await run([`http://127.0.0.1:${server.port}/kettle`, '--render', '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
-      expect(forced.output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins', availability: 'InStock' });
+      expect(forced.output).toEqual({
+        price: 24.99,
+        currency: 'GBP',
+        source: 'selector',
+        selector: 'ins',
+        availability: 'InStock',
+        identifiers: NO_IDENTIFIERS,
+      });
       expect(forced.stderr).toContain('Rendered in the browser.');
       const plain = await run([`http://127.0.0.1:${server.port}/kettle`, '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
       expect(plain.stderr).not.toContain('Rendered');

@@ -4,8 +4,12 @@
  *   bun run extract <url | saved .html file> [--url ADDRESS] [--selector CSS] [--detect] [--render]
  *
  * Prints one JSON object on stdout:
- *   {"price": 24.99, "currency": "GBP", "source": "selector", "selector": ".price", "availability": "InStock"}   exit 0
- *   {"error": "<reason a person can act on>", "code": "<machine code>", "availability": null}                    exit 1
+ *   {"price": 24.99, "currency": "GBP", "source": "selector", "selector": ".price", "availability": "InStock",
+ *    "identifiers": {"gtin": "05012345678900", "mpn": "KX-200", "sku": "KET-17", "brand": "Acme"}}              exit 0
+ *   {"error": "<reason a person can act on>", "code": "<machine code>", "availability": null,
+ *    "identifiers": {"gtin": null, "mpn": null, "sku": null, "brand": null}}                                     exit 1
+ * `identifiers` are the product identifiers the page states (GTIN as 14 digits), each null when it
+ * states none; a page that could not be read at all prints only the error and its code.
  * With --detect, the verified selector suggestions AI Detect offers, best first ([] when there are none):
  *   {"suggestions": [{"selector", "description", "confidence", "price", "currency"}, ...], "availability": "InStock"}   exit 0
  * A suggestion's selector given back with --selector yields the same price.
@@ -22,6 +26,7 @@
 import { readFile } from 'node:fs/promises';
 import { detectPriceSelectors } from '../api/ai/detect.ts';
 import { extractPriceFromDocument } from '../api/reading/extract.ts';
+import { readIdentifiers, type ProductIdentifiers } from '../api/reading/identifiers.ts';
 import { createFetcher } from '../api/fetching/fetcher.ts';
 import { parsePage, type Document } from '../api/reading/page.ts';
 import { needsRendering, readPage } from '../api/checks/read-page.ts';
@@ -102,7 +107,12 @@ if (args.detect) {
   }));
   finish({ suggestions, availability: extractPriceFromDocument(document, { url }).availability }, 0);
 }
+// Always the four fields, so scripts reading the output need not tell a missing field from a null one.
+const NO_IDENTIFIERS: ProductIdentifiers = { gtin: null, mpn: null, sku: null, brand: null };
 const result = extractPriceFromDocument(document, { selector: args.selector, url });
-if (!result.ok) finish({ error: result.reason, code: result.code, availability: result.availability }, 1);
+// A page without a price can still state what product it is.
+if (!result.ok)
+  finish({ error: result.reason, code: result.code, availability: result.availability, identifiers: readIdentifiers(document, { url }) ?? NO_IDENTIFIERS }, 1);
 if (result.warning) console.error(result.warning);
-finish({ price: result.price, currency: result.currency, source: result.source, selector: result.selector, availability: result.availability }, 0);
+const identifiers = result.identifiers ?? NO_IDENTIFIERS;
+finish({ price: result.price, currency: result.currency, source: result.source, selector: result.selector, availability: result.availability, identifiers }, 0);

@@ -137,6 +137,34 @@ describe('POST /api/products/:id/check-price', () => {
     expect((await productRow(id)).current_price).toBe(12);
   });
 
+  test("the observation records the product identifiers of the page's product, not of the products beside it", async () => {
+    const { userId, cookie } = await signedIn();
+    const product = (sku: string, gtin13: string, price: string) => ({
+      '@type': 'Product',
+      name: sku,
+      sku,
+      gtin13,
+      mpn: `MPN-${sku}`,
+      brand: { '@type': 'Brand', name: 'Acme' },
+      offers: { '@type': 'Offer', price, priceCurrency: 'GBP' },
+    });
+    const html = `<!doctype html><html><head><title>Kettles</title>
+      <script type="application/ld+json">${JSON.stringify([product('KET-1', '4006381333931', '19.00'), product('KET-2', '5012345678900', '24.99')])}</script>
+      </head><body><h1>Kettles</h1><ul><li class="one"><span class="price">£19.00</span></li><li class="two"><span class="price">£24.99</span></li></ul></body></html>`;
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }) });
+    try {
+      const id = await addProduct(api.ctx, userId, `http://127.0.0.1:${server.port}/kettles`, '.two .price');
+      expect(await (await checkPrice(id, cookie)).json()).toMatchObject({ success: true, price: 24.99 });
+      const [observed] = await checkEvents(id);
+      expect(observed).toMatchObject({
+        type: 'PriceObserved',
+        data: { price: 24.99, identifiers: { gtin: '05012345678900', mpn: 'MPN-KET-2', sku: 'KET-2', brand: 'Acme' } },
+      });
+    } finally {
+      server.stop(true);
+    }
+  });
+
   test("signed out 401; unknown or another user's product 404", async () => {
     const owner = await signedIn();
     const other = await signedIn();

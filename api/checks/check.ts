@@ -198,7 +198,7 @@ function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['
         url: target.url,
         httpStatus: reading.status,
         pageHash: hashOf(reading.body),
-        identifiers: null,
+        identifiers: found.identifiers,
         observedAt,
         ...(imageUrl ? { imageUrl } : {}),
         availability: found.availability,

@@ -63,6 +63,11 @@ describe('repeatsObservation', () => {
   test('only the time and the page version may differ', () => {
     expect(repeatsObservation(last, { ...last, observedAt: '2026-11-01T01:00:00.000Z', pageHash: 'b' })).toBe(true);
   });
+  test('identifiers read back from the log with their keys in another order are the same', () => {
+    const stated = { ...last, identifiers: { mpn: 'K-17', sku: null, gtin: '05012345678900', brand: 'Acme' } };
+    expect(repeatsObservation(stated, { ...last, identifiers: { gtin: '05012345678900', mpn: 'K-17', sku: null, brand: 'Acme' } })).toBe(true);
+    expect(repeatsObservation(stated, { ...last, identifiers: { gtin: '05012345678900', mpn: 'K-18', sku: null, brand: 'Acme' } })).toBe(false);
+  });
   test('anything the page said differently is news', () => {
     for (const change of [
       { price: 148 },

@@ -6,6 +6,12 @@
  */
 const PER_CHECK = new Set(['observedAt', 'pageHash']);
 
+/** JSON with object keys in one order: jsonb gives an object back with its keys reordered. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
+
 export function repeatsObservation(last: Record<string, unknown>, next: Record<string, unknown>): boolean {
   const keys = new Set([...Object.keys(last), ...Object.keys(next)]);
   for (const key of keys) {
@@ -13,7 +19,7 @@ export function repeatsObservation(last: Record<string, unknown>, next: Record<s
     const a = last[key],
       b = next[key];
     if (a === b) continue;
-    if (a === undefined || b === undefined || typeof a !== 'object' || typeof b !== 'object' || JSON.stringify(a) !== JSON.stringify(b)) return false;
+    if (a === undefined || b === undefined || typeof a !== 'object' || typeof b !== 'object' || canonical(a) !== canonical(b)) return false;
   }
   return true;
 }

@@ -55,6 +55,18 @@ function card(origin: string, product: DemoProduct, at: Date): string {
     <span class="card-price">${gbp(demoPriceAt(product, at))}</span></li>`;
 }
 
+/**
+ * Each product's barcode (GTIN-13, valid check digit) and manufacturer part number, stated in the
+ * JSON-LD as shops do, so the demo's observations carry product identifiers.
+ */
+const IDENTIFIERS: Record<string, { gtin13: string; mpn: string }> = {
+  'aurora-anc-headphones': { gtin13: '5060412001472', mpn: 'SQ-AUR-ANC1' },
+  'precision-burr-grinder': { gtin13: '5056171003826', mpn: 'KF-PCB48' },
+  'stride-trail-shoes': { gtin13: '5052384011269', mpn: 'NP-STR-TR5' },
+  'glow-smart-kettle': { gtin13: '5038061005905', mpn: 'HT-GLW17' },
+  'rover-daypack-25': { gtin13: '5052384013485', mpn: 'NP-RVR-25' },
+};
+
 /** A product page as it looked at `at`; `price` overrides the selling price (tests). */
 export function productPage(origin: string, product: DemoProduct, opts: { at: Date; price?: number }): string {
   const price = opts.price ?? demoPriceAt(product, opts.at);
@@ -69,6 +81,7 @@ export function productPage(origin: string, product: DemoProduct, opts: { at: Da
     image,
     description: product.description,
     sku: product.slug.toUpperCase(),
+    ...IDENTIFIERS[product.slug],
     url,
     offers: { '@type': 'Offer', price: price.toFixed(2), priceCurrency: 'GBP', availability: 'https://schema.org/InStock', url },
   };

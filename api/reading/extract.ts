@@ -17,6 +17,7 @@ import type { Availability, StructuredPrice, StructuredSource } from './structur
 import { pageAvailability } from './availability.ts';
 import { regionCurrency } from './page-currency.ts';
 import { statedPriceShown, visiblePrice } from './visible-price.ts';
+import { readIdentifiers, type ProductIdentifiers } from './identifiers.ts';
 
 export type { Availability };
 
@@ -39,6 +40,8 @@ export interface ExtractedPrice {
   /** Set with `warning`: how the selector failed. */
   selectorFailure?: ExtractionFailureCode;
   availability: Availability | null;
+  /** The GTIN, MPN, SKU and brand the page states for the product whose price this is; null when it states none. */
+  identifiers: ProductIdentifiers | null;
 }
 
 export interface ExtractionFailure {
@@ -71,11 +74,12 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
   let structured: StructuredPrice[] | undefined;
   const structuredPrices = () => (structured ??= structuredDataPrices(document, { url: opts.url }));
   const availability = pageAvailability(document, { url: opts.url });
+  const finish = <T extends ExtractionResult>(result: T): T => withIdentifiers(withAvailability(result, availability), document, opts.url);
 
-  if (!selector) return withAvailability(priceWithoutSelector(document, structuredPrices(), opts.url), availability);
+  if (!selector) return finish(priceWithoutSelector(document, structuredPrices(), opts.url));
   const pageCurrency = () => structuredPrices().find((price) => price.currency)?.currency ?? declaredCurrency(document) ?? regionCurrency(document, opts.url);
   const bySelector = extractBySelector(document, selector, pageCurrency, opts.url);
-  if (bySelector.ok || bySelector.code === 'invalid-selector') return withAvailability(bySelector, availability);
+  if (bySelector.ok || bySelector.code === 'invalid-selector') return finish(bySelector);
   // A selector that matches nothing says nothing about the page: it is read as without one. One that
   // matched text without a price, or several prices, named the wrong place; only the page's statement stands in.
   const missed = bySelector.code === 'selector-no-match';
@@ -83,12 +87,12 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
   if (fallback?.ok) {
     const where = fallback.source === 'page' ? 'price next to the product title' : 'structured data';
     const warning = `${bySelector.reason} The price was taken from the page’s ${where} instead.`;
-    return withAvailability({ ...fallback, warning, selectorFailure: bySelector.code }, availability);
+    return finish({ ...fallback, warning, selectorFailure: bySelector.code });
   }
   const either = missed
     ? 'Nor does the page state a price in its structured data or show one next to the product title.'
     : 'The page has no price in structured data either.';
-  return withAvailability({ ...bySelector, reason: `${bySelector.reason} ${either}` }, availability);
+  return finish({ ...bySelector, reason: `${bySelector.reason} ${either}` });
 }
 
 /** Whether the selector alone reads a price here: the cheap question a render asks while it waits. */
@@ -119,6 +123,7 @@ function priceWithoutSelector(document: Document, structured: StructuredPrice[],
       matchedText: visible.text,
       warning: null,
       availability: null,
+      identifiers: null,
     };
   }
   return stated ?? failure('no-price', NO_PRICE);
@@ -127,6 +132,11 @@ function priceWithoutSelector(document: Document, structured: StructuredPrice[],
 /** A page that sells its product at a price and says nothing of stock is taken to have it in stock. */
 function withAvailability<T extends ExtractionResult>(result: T, availability: Availability | null): T {
   return { ...result, availability: availability ?? (result.ok ? 'InStock' : null) };
+}
+
+/** The identifiers of the product whose price was read: on a page of several products, the price tells which. */
+function withIdentifiers<T extends ExtractionResult>(result: T, document: Document, url: string | undefined): T {
+  return result.ok ? { ...result, identifiers: readIdentifiers(document, { url, price: result.price }) } : result;
 }
 
 function failure(code: ExtractionFailureCode, reason: string, matchedText: string | null = null): ExtractionFailure {
@@ -145,6 +155,7 @@ function fromStructuredData(prices: StructuredPrice[]): ExtractedPrice | null {
     matchedText: best.raw,
     warning: null,
     availability: null,
+    identifiers: null,
   };
 }
 
@@ -179,6 +190,7 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
       matchedText: stated.raw,
       warning: null,
       availability: null,
+      identifiers: null,
     };
   }
   // Or the state the page's scripts keep (all of them: a page has many scripts); the page's title picks the product in it.
@@ -195,6 +207,7 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
       matchedText: stated.raw,
       warning: null,
       availability: null,
+      identifiers: null,
     };
   }
 
@@ -216,7 +229,17 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
     );
   }
   const { text, reading } = priced.find(({ reading }) => reading.currency) ?? priced[0];
-  return { ok: true, price: reading.amount, currency: reading.currency, source: 'selector', selector, matchedText: text, warning: null, availability: null };
+  return {
+    ok: true,
+    price: reading.amount,
+    currency: reading.currency,
+    source: 'selector',
+    selector,
+    matchedText: text,
+    warning: null,
+    availability: null,
+    identifiers: null,
+  };
 }
 
 /** The price in an element's text, else in its content/value attributes. */
