@@ -5,6 +5,7 @@ import { eventLogModule } from './event-log/index.ts';
 import { authModule } from './auth/index.ts';
 import { settingsModule } from './settings/index.ts';
 import { productsModule } from './products/index.ts';
+import { catalogueModule } from './catalogue/index.ts';
 import { fetchingModule } from './fetching/index.ts';
 import { checksModule } from './checks/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
@@ -31,6 +32,7 @@ export const modules = [
   checksModule,
   dashboardModule,
   historyModule,
+  catalogueModule,
   checkHealthModule,
   demoShopModule,
   billingModule,

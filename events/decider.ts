@@ -1,5 +1,5 @@
-import type { DomainEvent } from './catalogue.ts';
-import { ConcurrencyError, type EventStore, type AppendResult } from './store.ts';
+import { upcastAndValidate, type DomainEvent } from './catalogue.ts';
+import { ConcurrencyError, type EventStore, type AppendResult, type Checkpoint } from './store.ts';
 import type { Sql } from '../db/index.ts';
 
 /** A pure aggregate: decide(command, state) -> events, evolve(state, event) -> state. */
@@ -59,4 +59,44 @@ export async function handleCommand<S, C, E extends DomainEvent>(
       if (!(err instanceof ConcurrencyError) || attempt >= attempts || opts.tx) throw err;
     }
   }
+}
+
+/**
+ * Decides commands on many streams of one aggregate and appends every event in one statement in
+ * the caller's transaction: all or nothing (an import of a thousand own products). Commands on
+ * the same stream are decided in order, each after the events of the one before. The first
+ * refusal throws before anything is written. Answers the checkpoint of the last event, or null
+ * when nothing changed.
+ */
+export async function handleCommandsOnStreams<S, C, E extends DomainEvent>(
+  store: EventStore,
+  decider: Decider<S, C, E>,
+  streamOf: (command: C) => string,
+  commands: readonly C[],
+  tx: Sql,
+): Promise<{ events: E[]; checkpoint: Checkpoint | null }> {
+  const streamIds = [...new Set(commands.map(streamOf))];
+  if (!streamIds.length) return { events: [], checkpoint: null };
+  const rows = await tx<{ stream_id: string; version: string; type: string | null; schema_version: number | null; data: unknown }[]>`
+    SELECT s.stream_id, s.version, e.type, e.schema_version, e.data
+    FROM streams s LEFT JOIN events e ON e.stream_id = s.stream_id
+    WHERE s.stream_id = ANY(${streamIds}::text[])
+    ORDER BY s.stream_id, e.stream_version`;
+  const streams = new Map<string, { version: number; state: S; decided: E[] }>();
+  for (const r of rows) {
+    const stream = streams.get(r.stream_id) ?? { version: Number(r.version), state: decider.initialState(), decided: [] };
+    if (r.type) stream.state = decider.evolve(stream.state, { type: r.type, data: upcastAndValidate(r.type, r.schema_version!, r.data) } as E);
+    streams.set(r.stream_id, stream);
+  }
+  for (const command of commands) {
+    const id = streamOf(command);
+    const stream = streams.get(id) ?? { version: 0, state: decider.initialState(), decided: [] };
+    const events = decider.decide(command, stream.state);
+    stream.state = events.reduce(decider.evolve, stream.state);
+    stream.decided.push(...events);
+    streams.set(id, stream);
+  }
+  const batch = [...streams].flatMap(([streamId, s]) => (s.decided.length ? [{ streamId, expected: s.version || ('no_stream' as const), events: s.decided }] : []));
+  if (!batch.length) return { events: [], checkpoint: null };
+  return { events: batch.flatMap((b) => b.events), checkpoint: await store.appendToStreams(batch, tx) };
 }

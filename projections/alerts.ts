@@ -37,7 +37,9 @@ export const alertsProjection: Projection = {
     -- Stock alerts may know no price (a sold-out page often shows none).
     ALTER TABLE alerts ALTER COLUMN previous_price DROP NOT NULL;
     ALTER TABLE alerts ALTER COLUMN current_price DROP NOT NULL;
-    ALTER TABLE alerts ALTER COLUMN change_percent DROP NOT NULL;`,
+    ALTER TABLE alerts ALTER COLUMN change_percent DROP NOT NULL;
+    -- Undercut and cheapest alerts: the owner's product and the competitor it was measured against.
+    ALTER TABLE alerts ADD COLUMN IF NOT EXISTS standing jsonb;`,
   handles: ['AlertRaised', 'NoticeRaised', 'AlertRead', 'NotificationRead', 'AllNotificationsRead'],
 
   async apply(tx, recorded) {
@@ -63,6 +65,7 @@ export const alertsProjection: Projection = {
               is_read: false,
               read_at: null,
               created_at: e.data.trigger.at,
+              standing: e.data.standing,
             },
           ]
         : e.type === 'NoticeRaised'
@@ -87,6 +90,7 @@ export const alertsProjection: Projection = {
                 is_read: false,
                 read_at: null,
                 created_at: e.data.at,
+                standing: null,
               },
             ]
           : [],

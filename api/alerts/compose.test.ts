@@ -5,6 +5,7 @@ import { batchIdFor } from './outbox.ts';
 import { alertIdFor } from './reactor.ts';
 import { decideAlert } from '../../events/alert.ts';
 import { formatPrice } from '../../site/src/lib/format.ts';
+import { standingMessage, standingOf } from '../../domain/alerts.ts';
 
 const alert = (over: Partial<AlertMail> = {}): AlertMail => ({
   alertId: 'a1',
@@ -137,6 +138,63 @@ describe('stock alert e-mail', () => {
     expect(mail.subject).toBe('2 alerts: Kettle');
     expect(mail.text).toContain('2 products you monitor have changed.');
     expect(mail.text.indexOf('(Price Drop)')).toBeLessThan(mail.text.indexOf('(Out of Stock)'));
+  });
+});
+
+describe('undercut and cheapest e-mail', () => {
+  const standing = (ownPrice: number, competitorPrice: number) =>
+    standingOf({ ownProductId: 'o1', title: 'Trail Jacket', price: ownPrice }, { name: 'Acme', host: 'acme.example', price: competitorPrice });
+  const position = (type: 'undercut' | 'cheapest', ownPrice: number, competitorPrice: number, over: Partial<AlertMail> = {}) => {
+    const s = standing(ownPrice, competitorPrice);
+    return alert({
+      type,
+      productName: 'Acme',
+      productUrl: 'https://acme.example/jacket',
+      previousPrice: ownPrice,
+      currentPrice: competitorPrice,
+      changePercent: null,
+      message: standingMessage(type, s, 'GBP'),
+      standing: s,
+      trigger: { eventType: type === 'undercut' ? 'PriceObserved' : 'OwnPriceChanged', position: 10, at: '2026-03-02T09:00:00.000Z' },
+      ...over,
+    });
+  };
+
+  test('undercut: the competitor, both prices and the gap', () => {
+    const mail = composeAlertEmail([position('undercut', 99, 95)], 'https://pw.example');
+    expect(mail.subject).toBe('Undercut: Acme is at £95.00 for your Trail Jacket');
+    expect(mail.text).toContain('A competitor went below your price.');
+    expect(mail.text).toContain(
+      [
+        'Trail Jacket (Undercut)',
+        '  Acme (acme.example) undercut your Trail Jacket: £95.00 against your £99.00 (£4.00, 4.2% below you).',
+        '  Your price:     £99.00',
+        '  Acme:           £95.00',
+        '  Gap:            £4.00, 4.2% below you',
+        '  Their page:     https://acme.example/jacket',
+      ].join('\n'),
+    );
+    expect(mail.html).toContain('Undercut');
+    expect(mail.html).toContain('View Acme’s page');
+    expect(mail.html).not.toContain('>Change<');
+  });
+
+  test("cheapest: you're the cheapest again, the competitor's price beside yours", () => {
+    const mail = composeAlertEmail([position('cheapest', 99, 101)], 'https://pw.example');
+    expect(mail.subject).toBe("You're the cheapest for Trail Jacket again");
+    expect(mail.text).toContain("You're the cheapest for Trail Jacket again: £99.00, Acme is at £101.00.");
+    expect(mail.text).toContain('Gap:            £2.00, 2.0% above you');
+    expect(mail.html).toContain('You&#39;re cheapest');
+  });
+
+  test('with other alerts: one e-mail, named by the own product', () => {
+    const mail = composeAlertEmail(
+      [position('undercut', 99, 95, { alertId: 'a2', trigger: { eventType: 'PriceObserved', position: 12, at: '2026-03-02T09:00:00.000Z' } }), alert()],
+      'https://pw.example',
+    );
+    expect(mail.subject).toBe('2 alerts: Kettle and 1 more');
+    expect(mail.text).toContain('2 products you monitor have changed.');
+    expect(mail.text.indexOf('Kettle (Price Drop)')).toBeLessThan(mail.text.indexOf('Trail Jacket (Undercut)'));
   });
 });
 

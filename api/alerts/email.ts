@@ -1,5 +1,5 @@
 import { formatMoney, formatSignedMoney } from '../../domain/money.ts';
-import { alertColour, alertLabel, TONE_COLOURS } from '../../domain/alerts.ts';
+import { alertColour, alertLabel, gapText, isPositionAlert, TONE_COLOURS } from '../../domain/alerts.ts';
 import type { EventData } from '../../events/catalogue.ts';
 
 /**
@@ -13,6 +13,9 @@ export type AlertMail = EventData<'AlertRaised'>;
 export type ComposedMail = { subject: string; text: string; html: string };
 
 const isStock = (a: AlertMail) => a.type === 'out_of_stock' || a.type === 'back_in_stock';
+const isPrice = (a: AlertMail) => !isStock(a) && !isPositionAlert(a.type);
+/** What an alert is about: the product, or for undercut and cheapest the owner's own product. */
+const titleOf = (a: AlertMail) => a.standing?.ownTitle ?? a.productName;
 const price = (n: number | null, currency: string | null) => (n === null ? 'unknown' : formatMoney(n, currency));
 
 /** '+5.0%', '-10.0%'. */
@@ -30,8 +33,15 @@ function change(a: AlertMail): string | null {
   return `${percent}(${formatSignedMoney(a.currentPrice - a.previousPrice, a.currency)})`;
 }
 
-/** The figures an alert's card lists; a stock alert lists the prices it knows. */
+/** The figures an alert's card lists; a stock alert lists the prices it knows; undercut and cheapest both sides and the gap. */
 function figures(a: AlertMail): [label: string, value: string][] {
+  if (a.standing) {
+    return [
+      ['Your price', price(a.standing.ownPrice, a.currency)],
+      [a.standing.competitorName, price(a.standing.competitorPrice, a.currency)],
+      ['Gap', gapText(a.standing, a.currency)],
+    ];
+  }
   if (!isStock(a))
     return [
       ['Previous price', price(a.previousPrice, a.currency)],
@@ -50,12 +60,36 @@ function alertSubject(alerts: readonly AlertMail[]): string {
   if (alerts.length === 1 && first?.type === 'back_in_stock') {
     return `Back in stock: ${first.productName}${first.currentPrice === null ? '' : ` at ${formatMoney(first.currentPrice, first.currency)}`}`;
   }
+  if (alerts.length === 1 && first?.standing) {
+    const s = first.standing;
+    return first.type === 'undercut'
+      ? `Undercut: ${s.competitorName} is at ${formatMoney(s.competitorPrice, first.currency)} for your ${s.ownTitle}`
+      : `You're the cheapest for ${s.ownTitle} again`;
+  }
   if (alerts.length === 1 && first && first.currentPrice !== null && first.changePercent !== null) {
     const what = first.type === 'price_increase' ? 'Price increase' : first.type === 'threshold_met' ? 'Price alert' : 'Price drop';
     return `${what}: ${first.productName} is now ${formatMoney(first.currentPrice, first.currency)} (${signedPercent(first.changePercent)})`;
   }
-  const names = [...new Set(alerts.map((a) => a.productName))];
-  return `${alerts.length} ${alerts.some(isStock) ? 'alerts' : 'price alerts'}: ${names[0]}${names.length > 1 ? ` and ${names.length - 1} more` : ''}`;
+  const names = [...new Set(alerts.map(titleOf))];
+  return `${alerts.length} ${alerts.every(isPrice) ? 'price alerts' : 'alerts'}: ${names[0]}${names.length > 1 ? ` and ${names.length - 1} more` : ''}`;
+}
+
+function introOf(sorted: readonly AlertMail[]): string {
+  if (sorted.length === 1) {
+    switch (sorted[0]!.type) {
+      case 'out_of_stock':
+        return 'A product you monitor has gone out of stock.';
+      case 'back_in_stock':
+        return 'A product you monitor is back in stock.';
+      case 'undercut':
+        return 'A competitor went below your price.';
+      case 'cheapest':
+        return "You're the cheapest again.";
+      default:
+        return 'A price you monitor has changed.';
+    }
+  }
+  return sorted.every(isPrice) ? `${sorted.length} prices you monitor have changed.` : `${sorted.length} products you monitor have changed.`;
 }
 
 function layout(title: string, body: string, footer: string): string {
@@ -79,23 +113,17 @@ export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: strin
   const sorted = [...alerts].sort((a, b) => a.trigger.position - b.trigger.position);
   const alertsUrl = `${publicUrl}/alerts`,
     settingsUrl = `${publicUrl}/settings`;
-  const intro = !sorted.some(isStock)
-    ? sorted.length === 1
-      ? 'A price you monitor has changed.'
-      : `${sorted.length} prices you monitor have changed.`
-    : sorted.length === 1
-      ? sorted[0]!.type === 'out_of_stock'
-        ? 'A product you monitor has gone out of stock.'
-        : 'A product you monitor is back in stock.'
-      : `${sorted.length} products you monitor have changed.`;
+  const intro = introOf(sorted);
 
   const text = [
     intro,
     '',
     ...sorted.flatMap((a) => [
-      `${a.productName} (${alertLabel(a.type)})`,
+      `${titleOf(a)} (${alertLabel(a.type)})`,
       `  ${a.message}`,
-      ...[...figures(a), ['Product page', a.productUrl] as [string, string]].map(([label, value]) => `  ${`${label}: `.padEnd(16)}${value}`),
+      ...[...figures(a), [a.standing ? 'Their page' : 'Product page', a.productUrl] as [string, string]].map(
+        ([label, value]) => `  ${`${label}: `.padEnd(16)}${value}`,
+      ),
       '',
     ]),
     `See all your alerts: ${alertsUrl}`,
@@ -109,7 +137,7 @@ export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: strin
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border:1px solid #e4e4e7;border-radius:6px;margin:0 0 12px">
 <tr><td style="padding:16px">
 <p style="margin:0 0 4px"><span style="display:inline-block;font-size:12px;font-weight:600;color:${alertColour(a.type)}">${escapeHtml(alertLabel(a.type))}</span></p>
-<p style="margin:0 0 8px;font-size:16px;font-weight:600">${escapeHtml(a.productName)}</p>
+<p style="margin:0 0 8px;font-size:16px;font-weight:600">${escapeHtml(titleOf(a))}</p>
 <p style="margin:0 0 12px;font-size:14px;color:#52525b">${escapeHtml(a.message)}</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="font-size:14px;margin:0 0 12px">
 ${figures(a)
@@ -119,7 +147,7 @@ ${figures(a)
   )
   .join('\n')}
 </table>
-<a href="${escapeHtml(a.productUrl)}" style="font-size:14px;color:#2563eb">View product page</a>
+<a href="${escapeHtml(a.productUrl)}" style="font-size:14px;color:#2563eb">${a.standing ? `View ${escapeHtml(a.standing.competitorName)}’s page` : 'View product page'}</a>
 </td></tr></table>`,
     )
     .join('');

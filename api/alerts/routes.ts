@@ -5,7 +5,7 @@ import { authentication } from '../auth/plugin.ts';
 import { idOf } from '../http/ids.ts';
 import { parseInput, queryParam, textUpTo } from '../http/validation.ts';
 import { upcastAndValidate, type AlertRule } from '../../events/catalogue.ts';
-import { ALERT_TYPES } from '../../domain/alerts.ts';
+import { ALERT_TYPES, type Standing } from '../../domain/alerts.ts';
 import { DomainError, fold } from '../../events/decider.ts';
 import type { AppendResult } from '../../events/store.ts';
 import { transaction, type Sql } from '../../db/index.ts';
@@ -30,6 +30,8 @@ export type AlertItem = {
   currency: string;
   /** Positive for a rise; null without both prices or from a price of 0. */
   changePercent: number | null;
+  /** Undercut and cheapest alerts: the owner's product and the competitor it was measured against; null for the others. */
+  standing: Standing | null;
   isRead: boolean;
   createdAt: string;
 };
@@ -58,6 +60,7 @@ type Row = {
   current_price: number | null;
   currency: string;
   change_percent: number | null;
+  standing: Standing | null;
   is_read: boolean;
   created_at: Date;
 };
@@ -115,7 +118,7 @@ async function listAlerts(ctx: AppContext, userId: string, limit: number, opts: 
   const { withNotices = false, filter = {} } = opts;
   const rows = await ctx.sql<Row[]>`
     SELECT a.id, a.type, a.product_id, a.product_name, a.product_image, a.product_url, a.message, a.previous_price, a.current_price,
-           coalesce(a.currency, s.currency, ${DEFAULT_SETTINGS.currency}) AS currency, a.change_percent, a.is_read, a.created_at
+           coalesce(a.currency, s.currency, ${DEFAULT_SETTINGS.currency}) AS currency, a.change_percent, a.standing, a.is_read, a.created_at
     FROM alerts a LEFT JOIN user_settings s ON s.user_id = a.user_id
     WHERE a.user_id = ${userId} AND (${withNotices} OR a.product_id <> '') ${matching(ctx.sql, filter)}
       ${filter.before ? ctx.sql`AND (a.created_at, ${filter.before}::text) < ((SELECT created_at FROM alerts WHERE id = ${filter.before}), a.id)` : ctx.sql``}
@@ -132,6 +135,7 @@ async function listAlerts(ctx: AppContext, userId: string, limit: number, opts: 
     currentPrice: r.current_price,
     currency: r.currency,
     changePercent: r.change_percent,
+    standing: r.standing,
     isRead: r.is_read,
     createdAt: r.created_at.toISOString(),
   }));

@@ -14,6 +14,10 @@ export type Plan = {
   priceGbp: number;
   /** -1 means unlimited. */
   maxProducts: number;
+  /** The owner's own products in the catalogue, counted apart from competitor products; -1 means unlimited. */
+  maxOwnProducts: number;
+  /** Whether the catalogue can be read from a connected store (every plan can import a CSV file). */
+  storeSources: boolean;
   checkFrequency: CheckFrequency;
   /** Minutes between scheduled checks of one product. */
   checkIntervalMinutes: number;
@@ -30,6 +34,8 @@ export const PLANS: Record<PlanId, Plan> = {
     name: 'Free',
     priceGbp: 0,
     maxProducts: 3,
+    maxOwnProducts: 3,
+    storeSources: false,
     checkFrequency: 'daily',
     checkIntervalMinutes: 1440,
     aiDetection: false,
@@ -42,6 +48,8 @@ export const PLANS: Record<PlanId, Plan> = {
     name: 'Starter',
     priceGbp: 18,
     maxProducts: 25,
+    maxOwnProducts: 25,
+    storeSources: true,
     checkFrequency: 'daily',
     checkIntervalMinutes: 1440,
     aiDetection: true,
@@ -54,6 +62,8 @@ export const PLANS: Record<PlanId, Plan> = {
     name: 'Growth',
     priceGbp: 49,
     maxProducts: 100,
+    maxOwnProducts: 100,
+    storeSources: true,
     checkFrequency: 'hourly',
     checkIntervalMinutes: 60,
     aiDetection: true,
@@ -67,6 +77,8 @@ export const PLANS: Record<PlanId, Plan> = {
     name: 'Pro',
     priceGbp: 99,
     maxProducts: -1,
+    maxOwnProducts: -1,
+    storeSources: true,
     checkFrequency: 'quarter-hourly',
     checkIntervalMinutes: 15,
     aiDetection: true,

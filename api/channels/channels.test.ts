@@ -78,7 +78,7 @@ describe('adding channels', () => {
       enabled: true,
       disabledReason: null,
       lastDelivery: null,
-      alertTypes: ['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock'],
+      alertTypes: ['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock', 'undercut', 'cheapest'],
     });
     expect(hook.body.secret).toMatch(/^whsec_/);
     expect(hook.body.target).toBe(`${receivers.url}/…1234`);

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
 import { describeEndpoint, messageIdFor, newWebhookSecret, requestFor, type AlertMessage } from './messages.ts';
 import { nextAttemptAt } from './deliverer.ts';
+import { standingMessage, standingOf } from '../../domain/alerts.ts';
 
 const alert: AlertMessage = {
   alertId: '0f8fad5b-d9cb-469f-a165-70867728950e',
@@ -150,6 +151,53 @@ describe('chat messages', () => {
     expect(body).toMatchObject({ chat_id: '-100', parse_mode: 'HTML' });
     expect(body.text.split('\n')[0]).toBe('<b>Kettle &lt;b&gt;&amp; Co&lt;/b&gt; @everyone</b>');
     expect(body.text).toContain('Was €20.00 · now €18.00');
+  });
+});
+
+describe('undercut and cheapest messages', () => {
+  const standing = standingOf({ ownProductId: 'o1', title: 'Trail Jacket', price: 99 }, { name: 'Acme', host: 'acme.example', price: 95 });
+  const undercut: AlertMessage = {
+    ...alert,
+    type: 'undercut',
+    productName: 'Acme',
+    productUrl: 'https://acme.example/jacket',
+    previousPrice: 99,
+    currentPrice: 95,
+    currency: 'GBP',
+    changePercent: null,
+    message: standingMessage('undercut', standing, 'GBP'),
+    standing,
+  };
+  const send = (endpoint: Parameters<typeof requestFor>[0], a: AlertMessage = undercut) =>
+    JSON.parse(requestFor(endpoint, 'c1', { kind: 'alert', alert: a }, ctx).body);
+
+  test('name the competitor, both prices and the gap, under the own product', () => {
+    expect(undercut.message).toBe('Acme (acme.example) undercut your Trail Jacket: £95.00 against your £99.00 (£4.00, 4.2% below you).');
+    const slack = send({ type: 'slack', url: 'https://hooks.slack.com/services/T/B/x' });
+    expect(slack.text).toBe(`Trail Jacket: ${undercut.message}`);
+    expect(slack.blocks[1].text.text).toBe(`*Undercut:* ${undercut.message}`);
+    expect(slack.blocks[1].fields.map((f: { text: string }) => f.text)).toEqual(['*Yours*\n£99.00', '*Acme*\n£95.00']);
+    const discord = send({ type: 'discord', url: 'https://discord.com/api/webhooks/1/x' });
+    expect(discord.embeds[0]).toMatchObject({ title: 'Trail Jacket', url: 'https://acme.example/jacket', description: undercut.message, color: 0xdc2626 });
+    expect(discord.embeds[0].fields).toEqual([
+      { name: 'Yours', value: '£99.00', inline: true },
+      { name: 'Acme', value: '£95.00', inline: true },
+      { name: 'Alert', value: 'Undercut', inline: true },
+    ]);
+    const telegram = send({ type: 'telegram', botToken: '123:abc', chatId: '-100' });
+    expect(telegram.text).toContain('<b>Trail Jacket</b>\nUndercut: Acme (acme.example) undercut');
+    expect(telegram.text).toContain('Yours £99.00 · Acme £95.00');
+    const webhook = send({ type: 'webhook', url: 'https://h.example.com', secret: newWebhookSecret() });
+    expect(webhook.data).toMatchObject({ alertType: 'undercut', productName: 'Acme', previousPrice: 99, currentPrice: 95, standing });
+  });
+
+  test('cheapest: in the good news colour, with the label the app shows', () => {
+    const cheaper = standingOf({ ownProductId: 'o1', title: 'Trail Jacket', price: 99 }, { name: 'Acme', host: 'acme.example', price: 101 });
+    const cheapest = { ...undercut, type: 'cheapest' as const, currentPrice: 101, standing: cheaper, message: standingMessage('cheapest', cheaper, 'GBP') };
+    expect(cheapest.message).toBe("You're the cheapest for Trail Jacket again: £99.00, Acme is at £101.00.");
+    const discord = send({ type: 'discord', url: 'https://discord.com/api/webhooks/1/x' }, cheapest);
+    expect(discord.embeds[0].color).toBe(0x16a34a);
+    expect(discord.embeds[0].fields[2]).toEqual({ name: 'Alert', value: "You're cheapest", inline: true });
   });
 });
 

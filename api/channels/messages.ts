@@ -60,6 +60,19 @@ export function describeEndpoint(endpoint: Endpoint): string {
 // Requests
 
 const price = (value: number | null, currency: string | null) => (value === null ? '—' : formatMoney(value, currency));
+/** What an alert is about: the product, or for undercut and cheapest the owner's own product. */
+const titleOf = (a: AlertMessage) => a.standing?.ownTitle ?? a.productName;
+/** The two prices a message shows: before and now, or for undercut and cheapest the owner's and the competitor's. */
+const pricesOf = (a: AlertMessage): [label: string, value: string][] =>
+  a.standing
+    ? [
+        ['Yours', price(a.standing.ownPrice, a.currency)],
+        [a.standing.competitorName, price(a.standing.competitorPrice, a.currency)],
+      ]
+    : [
+        ['Was', price(a.previousPrice, a.currency)],
+        ['Now', price(a.currentPrice, a.currency)],
+      ];
 const historyUrl = (publicUrl: string) => `${publicUrl}/price-history`;
 const TEST_TEXT = 'Test message from Pricewatch: this channel works, and price alerts will arrive here.';
 
@@ -85,6 +98,8 @@ export function webhookBody(message: ChannelMessage, now: Date, channelId: strin
       thresholdPercent: a.thresholdPercent,
       message: a.message,
       at: a.trigger.at,
+      // Undercut and cheapest: the owner's product and the competitor it was measured against.
+      ...(a.standing ? { standing: a.standing } : {}),
     },
   });
 }
@@ -99,16 +114,13 @@ export function slackBody(message: ChannelMessage, publicUrl: string): string {
   const a = message.alert;
   return JSON.stringify({
     // Shown in notifications and where blocks cannot be.
-    text: `${a.productName}: ${a.message}`,
+    text: `${titleOf(a)}: ${a.message}`,
     blocks: [
-      { type: 'header', text: { type: 'plain_text', text: a.productName.slice(0, 150), emoji: false } },
+      { type: 'header', text: { type: 'plain_text', text: titleOf(a).slice(0, 150), emoji: false } },
       {
         type: 'section',
         text: { type: 'mrkdwn', text: `*${slackEscape(alertLabel(a.type))}:* ${slackEscape(a.message)}` },
-        fields: [
-          { type: 'mrkdwn', text: `*Was*\n${slackEscape(price(a.previousPrice, a.currency))}` },
-          { type: 'mrkdwn', text: `*Now*\n${slackEscape(price(a.currentPrice, a.currency))}` },
-        ],
+        fields: pricesOf(a).map(([label, value]) => ({ type: 'mrkdwn', text: `*${slackEscape(label)}*\n${slackEscape(value)}` })),
       },
       {
         type: 'actions',
@@ -132,13 +144,12 @@ export function discordBody(message: ChannelMessage, publicUrl: string): string 
     allowed_mentions,
     embeds: [
       {
-        title: a.productName.slice(0, 256),
+        title: titleOf(a).slice(0, 256),
         url: a.productUrl,
         description: a.message.slice(0, 4096),
         color: Number.parseInt(alertColour(a.type).slice(1), 16),
         fields: [
-          { name: 'Was', value: price(a.previousPrice, a.currency), inline: true },
-          { name: 'Now', value: price(a.currentPrice, a.currency), inline: true },
+          ...pricesOf(a).map(([name, value]) => ({ name: name.slice(0, 256), value, inline: true })),
           { name: 'Alert', value: alertLabel(a.type), inline: true },
         ],
         footer: { text: 'Pricewatch' },
@@ -157,9 +168,13 @@ export function telegramBody(message: ChannelMessage, chatId: string, publicUrl:
       ? htmlEscape(TEST_TEXT)
       : (({ alert: a }) =>
           [
-            `<b>${htmlEscape(a.productName)}</b>`,
+            `<b>${htmlEscape(titleOf(a))}</b>`,
             `${htmlEscape(alertLabel(a.type))}: ${htmlEscape(a.message)}`,
-            `Was ${htmlEscape(price(a.previousPrice, a.currency))} · now ${htmlEscape(price(a.currentPrice, a.currency))}`,
+            a.standing
+              ? pricesOf(a)
+                  .map(([label, value]) => htmlEscape(`${label} ${value}`))
+                  .join(' · ')
+              : `Was ${htmlEscape(price(a.previousPrice, a.currency))} · now ${htmlEscape(price(a.currentPrice, a.currency))}`,
             `<a href="${htmlEscape(a.productUrl)}">Product page</a> · <a href="${htmlEscape(historyUrl(publicUrl))}">Price history</a>`,
           ].join('\n'))(message);
   return JSON.stringify({ chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });

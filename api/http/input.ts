@@ -104,3 +104,19 @@ export const jsonInput = new Elysia({ name: 'json-input' })
     if (Object.values(params ?? {}).some((v) => typeof v !== 'string' || !isStorableText(v))) throw new DomainError('Not found', 404);
     refuseUnstorable(query);
   });
+
+/**
+ * An uploaded CSV file as text: 415 for another content type, 413 past `limit` bytes before
+ * reading more, 400 for bytes that are not UTF-8 (a spreadsheet's other encodings).
+ */
+export async function readCsvUpload(request: Request, limit: number): Promise<string> {
+  if (!/^\s*(text\/csv|application\/csv)\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+    throw new DomainError('Send the file as CSV (Content-Type: text/csv).', 415);
+  }
+  const bytes = await readBodyBytes(request, limit);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new DomainError('The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.', 400);
+  }
+}

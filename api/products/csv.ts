@@ -69,10 +69,11 @@ export const neutralised = (text: string) => (FORMULA_START.test(text) ? `'${tex
 /** A text cell as the import reads it: the inverse of `neutralised`. */
 export const unneutralised = (text: string) => (NEUTRALISED.test(text) ? text.slice(1) : text);
 
-const lineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;
+/** Line breaks inside a record's cells: where it starts is the parser's line count minus these. */
+export const lineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;
 
 /** Where csv-parse says a malformed record is; it counts lines from 1 like we do. */
-const parserLine = (err: unknown) => {
+export const parserLine = (err: unknown) => {
   const lines = (err as { lines?: unknown }).lines;
   return typeof lines === 'number' && lines > 0 ? lines : 1;
 };

@@ -1,8 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { DomainError } from '../../events/decider.ts';
-import { readBodyBytes } from '../http/input.ts';
+import { readCsvUpload } from '../http/input.ts';
 import { uncheckableUrlReason } from '../fetching/address-guard.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import { queueChecksPolitely } from '../checks/queue.ts';
@@ -25,16 +24,6 @@ export type ImportAnswer =
   | { dryRun: true; created: number; skipped: number; duplicates: Duplicate[]; preview: CsvRow[] };
 type Refusal = { status: 400 | 403; message: string; errors?: CsvError[]; remaining?: number; preview?: CsvRow[] };
 
-const isCsv = (contentType: string | null) => /^\s*(text\/csv|application\/csv)\s*(;|$)/i.test(contentType ?? '');
-
-function utf8(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new DomainError('The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.', 400);
-  }
-}
-
 const fitMessage = (planName: string, remaining: number, adding: number) =>
   `Your ${planName} plan has room for ${remaining} more product${remaining === 1 ? '' : 's'}, and this file would add ${adding}. ` +
   'Nothing was imported. Remove some rows or upgrade your plan.';
@@ -51,9 +40,8 @@ export function productImportRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/api/products' }).use(authentication(ctx)).post(
     '/import',
     async ({ request, userId, set }) => {
-      if (!isCsv(request.headers.get('content-type'))) throw new DomainError('Send the file as CSV (Content-Type: text/csv).', 415);
       const dryRun = ['1', 'true'].includes(new URL(request.url).searchParams.get('dryRun') ?? '');
-      const text = utf8(await readBodyBytes(request, MAX_IMPORT_BYTES));
+      const text = await readCsvUpload(request, MAX_IMPORT_BYTES);
 
       const refuse = (refusal: Refusal) => {
         set.status = refusal.status;

@@ -1,0 +1,21 @@
+import type { Module } from '../module.ts';
+import { catalogueProjection } from '../../projections/catalogue.ts';
+import { catalogueRoutes } from './routes.ts';
+import { catalogueImportRoutes } from './import.ts';
+import { SYNC_SCHEDULE_DDL, syncDueSources } from './sync.ts';
+import { standingAlertsReactor } from './standing-alerts.ts';
+
+/**
+ * The owner's own catalogue: products read from their store or a CSV file, linked to the
+ * competitor products they track, and where the owner stands against them (docs/catalogue.md).
+ */
+export const catalogueModule = {
+  name: 'catalogue',
+  ddl: [SYNC_SCHEDULE_DDL],
+  projections: [catalogueProjection],
+  // Undercut and cheapest-again alerts.
+  reactors: (store) => [standingAlertsReactor(store)],
+  bodyRoutes: catalogueImportRoutes,
+  routes: catalogueRoutes,
+  jobs: [{ name: 'read connected stores', roles: ['server'], cron: '* * * * *', run: (ctx) => syncDueSources(ctx) }],
+} satisfies Module;
