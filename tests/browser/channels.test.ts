@@ -183,7 +183,9 @@ describe.skipIf(!browserAvailable)('Alert channels', () => {
     // Only price alerts to the shop backend; at least one type must stay.
     await channel(page, 'Shop backend').getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Shop backend' });
-    for (const type of ['Price Drop', 'Price Increase', 'Threshold Met', 'Out of Stock', 'Back in Stock']) await edit.getByLabel(type).uncheck();
+    for (const type of ['Price Drop', 'Price Increase', 'Threshold Met', 'Out of Stock', 'Back in Stock', 'Undercut', "You're cheapest"]) {
+      await edit.getByLabel(type).uncheck();
+    }
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.getByText('Choose at least one alert type.').waitFor();
     for (const type of ['Price Drop', 'Price Increase', 'Threshold Met']) await edit.getByLabel(type).check();

@@ -3,12 +3,14 @@ import { alertToAnnounce, listSignature, NEWS_GRACE_MS, noticeLink, unreadSummar
 import { alertLabel as alertTypeLabel } from '../../../domain/alerts.ts';
 
 test('type labels', () => {
-  expect(['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock', 'other', ''].map(alertTypeLabel)).toEqual([
+  expect(['price_drop', 'price_increase', 'threshold_met', 'out_of_stock', 'back_in_stock', 'undercut', 'cheapest', 'other', ''].map(alertTypeLabel)).toEqual([
     'Price Drop',
     'Price Increase',
     'Threshold Met',
     'Out of Stock',
     'Back in Stock',
+    'Undercut',
+    "You're cheapest",
     'Alert',
     'Alert',
   ]);
@@ -20,6 +22,7 @@ test('was/now line only with both prices, in their currency', () => {
   expect(wasNowLine({ previousPrice: null, currentPrice: 18, currency: 'GBP' })).toBeNull();
   expect(wasNowLine({ previousPrice: 18, currentPrice: 18, currency: 'GBP' })).toBeNull();
   expect(wasNowLine({ previousPrice: '20', currentPrice: null, currency: 'GBP' })).toBeNull();
+  expect(wasNowLine({ type: 'undercut', previousPrice: 99, currentPrice: 95, currency: 'GBP' })).toBeNull();
 });
 
 describe('alertToAnnounce', () => {

@@ -1,6 +1,6 @@
 /** Pure rules of the Alerts screen and the notifications popover (docs/product.md#alerts). */
 import { formatPrice } from './format';
-import type { ALERT_TYPES } from '../../../domain/alerts.ts';
+import { isPositionAlert, type ALERT_TYPES } from '../../../domain/alerts.ts';
 
 export type AlertTypeFilter = 'all' | (typeof ALERT_TYPES)[number];
 export type StatusFilter = 'all' | 'unread' | 'read';
@@ -25,9 +25,12 @@ export function unreadSummary(c: { alerts: number; notices: number }): string | 
   return parts.length ? parts.join(' · ') : null;
 }
 
-/** The popover's 'Was £x · Now £y', only when both prices exist and differ (a stock alert may keep its price). */
-export function wasNowLine(n: { previousPrice: number | string | null; currentPrice: number | string | null; currency: string }): string | null {
-  return n.previousPrice != null && n.currentPrice != null && Number(n.previousPrice) !== Number(n.currentPrice)
+/**
+ * The popover's 'Was £x · Now £y', only when both prices exist and differ (a stock alert may keep its price).
+ * Never for undercut and cheapest: their two prices are the owner's and a competitor's, which the message names.
+ */
+export function wasNowLine(n: { type?: string; previousPrice: number | string | null; currentPrice: number | string | null; currency: string }): string | null {
+  return !isPositionAlert(n.type ?? '') && n.previousPrice != null && n.currentPrice != null && Number(n.previousPrice) !== Number(n.currentPrice)
     ? `Was ${formatPrice(n.previousPrice, n.currency)} · Now ${formatPrice(n.currentPrice, n.currency)}`
     : null;
 }

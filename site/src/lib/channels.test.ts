@@ -20,7 +20,15 @@ afterEach(() => setDisplayTimeZone(undefined));
 
 test('labels for every channel type and alert type', () => {
   expect(CHANNEL_TYPES.map(channelTypeLabel)).toEqual(['Webhook', 'Slack', 'Discord', 'Telegram']);
-  expect(ALERT_TYPES.map(alertLabel)).toEqual(['Price Drop', 'Price Increase', 'Threshold Met', 'Out of Stock', 'Back in Stock']);
+  expect(ALERT_TYPES.map(alertLabel)).toEqual([
+    'Price Drop',
+    'Price Increase',
+    'Threshold Met',
+    'Out of Stock',
+    'Back in Stock',
+    'Undercut',
+    "You're cheapest",
+  ]);
   expect(channelTypeLabel('pager')).toBe('Channel');
   expect(alertTypesSummary([...ALERT_TYPES])).toBe('All alerts');
   expect(alertTypesSummary(['back_in_stock', 'price_drop'])).toBe('Price Drop, Back in Stock');

@@ -1,4 +1,4 @@
-import { Bell, PackageCheck, PackageX, Target, TrendingDown, TrendingUp } from 'lucide-react';
+import { Bell, PackageCheck, PackageX, Swords, Target, TrendingDown, TrendingUp, Trophy } from 'lucide-react';
 import { alertLabel, alertTone, type Tone } from '../../../../domain/alerts.ts';
 import { cn } from '../../lib/utils';
 
@@ -15,6 +15,8 @@ const ICONS: Record<string, typeof Bell> = {
   threshold_met: Target,
   out_of_stock: PackageX,
   back_in_stock: PackageCheck,
+  undercut: Swords,
+  cheapest: Trophy,
 };
 
 const alertStyle = (type: string) => ({ icon: ICONS[type] ?? Bell, className: TONES[alertTone(type)] });

@@ -14,6 +14,7 @@ import { Input } from '../ui/Input';
 import { OptionSelect } from '../ui/Select';
 import { Skeleton } from '../ui/Skeleton';
 import { AlertTypeBadge, AlertTypeIcon } from './AlertType';
+import { ALERT_TYPES, alertLabel } from '../../../../domain/alerts.ts';
 import { ProductImage } from '../ui/ProductImage';
 import { ShowMore } from '../ui/ShowMore';
 
@@ -25,13 +26,10 @@ export default function AlertsScreen() {
   );
 }
 
+// Every type in the shared table's words, as the badges name them.
 const TYPE_OPTIONS: { value: AlertTypeFilter; label: string }[] = [
   { value: 'all', label: 'All Types' },
-  { value: 'price_drop', label: 'Price Drop' },
-  { value: 'price_increase', label: 'Price Increase' },
-  { value: 'threshold_met', label: 'Threshold Met' },
-  { value: 'out_of_stock', label: 'Out of Stock' },
-  { value: 'back_in_stock', label: 'Back in Stock' },
+  ...ALERT_TYPES.map((value) => ({ value, label: alertLabel(value) })),
 ];
 const STATUS_OPTIONS: { value: StatusFilter; label: string }[] = [
   { value: 'all', label: 'All' },

@@ -78,7 +78,8 @@ export function AlertTypesField({ value, error, disabled, onChange }: AlertTypes
         </p>
       ) : (
         <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          Price alerts follow each product’s threshold; stock alerts need stock alerts on for the product.
+          Price alerts follow each product’s threshold; stock alerts need stock alerts on for the product; Undercut and You’re cheapest compare your own
+          products with the competitors linked to them.
         </p>
       )}
     </fieldset>
