@@ -101,7 +101,12 @@ describe('positionOf', () => {
     ['competitor free, owner not', 1, [0], { rank: 2, of: 2, gap: 1, gapPercent: null, band: 'above' }],
     ['owner free', 0, [4], { rank: 1, of: 2, gap: -4, gapPercent: -100, band: 'cheapest' }],
   ])('%s', (_case, own, prices, expected) => {
-    expect(at(own, prices.map((p) => offer(p)))).toMatchObject(expected);
+    expect(
+      at(
+        own,
+        prices.map((p) => offer(p)),
+      ),
+    ).toMatchObject(expected);
   });
 
   test('the first of equally cheapest competitors in input order is the cheapest', () => {
@@ -161,7 +166,13 @@ describe('exclusionSummary', () => {
     ],
     [
       'every reason, in a fixed order',
-      [offer(10, { currency: 'EUR' }), offer(10, { availability: 'OutOfStock' }), offer(null), offer(10, { lastPriceAt: null }), offer(10, { currency: 'USD' })],
+      [
+        offer(10, { currency: 'EUR' }),
+        offer(10, { availability: 'OutOfStock' }),
+        offer(null),
+        offer(10, { lastPriceAt: null }),
+        offer(10, { currency: 'USD' }),
+      ],
       'based on 0 of 5: 1 no price, 1 stale, 1 out of stock, 2 other currency',
     ],
     ['all stale', [offer(1, { lastPriceAt: null }), offer(2, { lastPriceAt: null })], 'based on 0 of 2: 2 stale'],
@@ -196,7 +207,11 @@ describe('summarisePositions', () => {
   test.each([
     ['nothing', [], { index: null, cheapest: 0, competitive: 0, above: 0, unpositioned: 0 }],
     ['nothing positioned', [{ ownPrice: 5, position: null }], { index: null, cheapest: 0, competitive: 0, above: 0, unpositioned: 1 }],
-    ['a market average of 0 stays out of the index', [{ ownPrice: 0, position: position('cheapest', 0) }], { index: null, cheapest: 1, competitive: 0, above: 0, unpositioned: 0 }],
+    [
+      'a market average of 0 stays out of the index',
+      [{ ownPrice: 0, position: position('cheapest', 0) }],
+      { index: null, cheapest: 1, competitive: 0, above: 0, unpositioned: 0 },
+    ],
     [
       'rounded to one decimal',
       [
@@ -211,7 +226,10 @@ describe('summarisePositions', () => {
 });
 
 describe('properties', () => {
-  const price = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 100_000 }).map((cents) => cents / 100));
+  const price = fc.oneof(
+    fc.constant(0),
+    fc.integer({ min: 0, max: 100_000 }).map((cents) => cents / 100),
+  );
   const counted = fc.array(
     price.map((p) => offer(p)),
     { minLength: 1, maxLength: 8 },
@@ -242,9 +260,17 @@ describe('properties', () => {
 
   test('a counted offer never has a reason, and a left-out one always has', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(counted.map((o) => o[0]!), excluded)), (offers) => {
-        for (const judged of judgeOffers(GBP, offers, NOW)) expect(judged.counted).toBe(judged.reason === null);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            counted.map((o) => o[0]!),
+            excluded,
+          ),
+        ),
+        (offers) => {
+          for (const judged of judgeOffers(GBP, offers, NOW)) expect(judged.counted).toBe(judged.reason === null);
+        },
+      ),
     );
   });
 

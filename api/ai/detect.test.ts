@@ -241,7 +241,7 @@ describe('pages nested deeply', () => {
   // A megabyte of <div>s never closed: what a hostile shop page can send.
   const tooDeep = page(`${'<div>'.repeat(200_000)}<span class="price">£24.99</span>`);
   const serving = (html: string): Fetcher => ({
-    fetchPage: async (url) => ({ ok: true, url, status: 200, contentType: 'text/html', body: html, bytes: html.length, elapsedMs: 1 }),
+    fetchPage: async (url) => ({ ok: true, url, status: 200, contentType: 'text/html', headers: {}, body: html, bytes: html.length, elapsedMs: 1 }),
   });
   const noBrowser = {
     render: async () => {

@@ -1,7 +1,17 @@
 import type { Sql } from '../../db/index.ts';
 import type { Config } from '../config.ts';
 import { hostOf } from '../../domain/shops.ts';
-import { exclusionSummary, positionOf, type Availability, type Band, type CompetitorOffer, type JudgedOffer, type Position } from '../../domain/position.ts';
+import {
+  exclusionSummary,
+  positionOf,
+  summarisePositions,
+  type PositionSummary,
+  type Availability,
+  type Band,
+  type CompetitorOffer,
+  type JudgedOffer,
+  type Position,
+} from '../../domain/position.ts';
 import { DEFAULT_CATALOGUE_SETTINGS, type CatalogueSettings } from '../../events/catalogue-source.ts';
 import type { OwnProductRow } from '../../projections/catalogue.ts';
 import { effectivePlan } from '../products/limit.ts';
@@ -136,4 +146,14 @@ export async function readCatalogue(
     });
   }
   return entries;
+}
+
+/** The catalogue in figures (GET /api/position): the price index, the counts per band, and the products undercut in the last day. */
+export async function readPositionSummary(sql: Sql, config: Config, userId: string, now = new Date()): Promise<PositionSummary & { undercutLast24h: number }> {
+  const entries = await readCatalogue(sql, config, userId, { now });
+  const since = now.getTime() - 86_400_000;
+  return {
+    ...summarisePositions(entries.map((e) => ({ ownPrice: e.price, position: e.position }))),
+    undercutLast24h: entries.filter((e) => e.undercutAt !== null && Date.parse(e.undercutAt) >= since).length,
+  };
 }

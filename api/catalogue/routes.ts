@@ -10,12 +10,11 @@ import type { AppendResult, Checkpoint } from '../../events/store.ts';
 import { SOURCE_KINDS } from '../../events/catalogue.ts';
 import { ownProductDecider, ownProductStream, OWN_PRODUCT_NOT_FOUND, type OwnProductCommand } from '../../events/own-product.ts';
 import { catalogueSettingsDecider, catalogueSettingsStream, sourceDecider, sourceStream, SOURCE_NOT_FOUND } from '../../events/catalogue-source.ts';
-import { summarisePositions } from '../../domain/position.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { assertCheckableUrl } from '../products/schemas.ts';
 import { effectivePlan, withUserProducts } from '../products/limit.ts';
 import { DetailTimeFilter } from '../history/series.ts';
-import { readCatalogue, readCatalogueSettings } from './read-model.ts';
+import { readCatalogue, readCatalogueSettings, readPositionSummary } from './read-model.ts';
 import { readPositionHistory } from './position-history.ts';
 import { linkGtinMatches, readMatches } from './matches.ts';
 import { assertStoreSources } from './limit.ts';
@@ -66,7 +65,7 @@ export function catalogueRoutes(ctx: AppContext) {
     if (!found) throw new DomainError(OWN_PRODUCT_NOT_FOUND, 404);
     return found;
   }
-  async function source(userId: string, id: string): Promise<SourceRow> {
+  async function ownSource(userId: string, id: string): Promise<SourceRow> {
     const [row] = await ctx.sql<SourceRow[]>`SELECT id, user_id, kind, url FROM catalogue_sources WHERE id = ${sourceIdOf(id)} AND user_id = ${userId}`;
     if (!row) throw new DomainError(SOURCE_NOT_FOUND, 404);
     return row;
@@ -80,26 +79,14 @@ export function catalogueRoutes(ctx: AppContext) {
         cached(request, userId, `catalogue ${query.band ?? ''} ${query.q ?? ''}`, () => readCatalogue(ctx.sql, ctx.config, userId, query)),
       { signedIn: true, query: ListQuery },
     )
-    .get(
-      '/position',
-      ({ request, userId }) =>
-        cached(request, userId, 'position', async () => {
-          const entries = await readCatalogue(ctx.sql, ctx.config, userId);
-          const since = Date.now() - 86_400_000;
-          return {
-            ...summarisePositions(entries.map((e) => ({ ownPrice: e.price, position: e.position }))),
-            undercutLast24h: entries.filter((e) => e.undercutAt !== null && new Date(e.undercutAt).getTime() >= since).length,
-          };
-        }),
-      { signedIn: true },
-    )
+    .get('/position', ({ request, userId }) => cached(request, userId, 'position', () => readPositionSummary(ctx.sql, ctx.config, userId)), { signedIn: true })
 
     .get('/catalogue/sources', ({ userId }) => readSources(ctx.sql, userId), { signedIn: true })
     .post(
       '/catalogue/sources',
       async ({ userId, body, set }) => {
-        assertCheckableUrl(ctx.config, body.url);
         assertStoreSources(await effectivePlan(ctx.sql, userId));
+        assertCheckableUrl(ctx.config, body.url);
         const [connected] = await ctx.sql`SELECT 1 FROM catalogue_sources WHERE user_id = ${userId} AND url = ${body.url}`;
         if (connected) throw new DomainError('This store is already connected. Use Sync now to read it again.', 409, 'url');
         const read = await readStore(ctx, userId, body.kind, body.url);
@@ -124,7 +111,7 @@ export function catalogueRoutes(ctx: AppContext) {
     .delete(
       '/catalogue/sources/:id',
       async ({ userId, params }) => {
-        const { id } = await source(userId, params.id);
+        const { id } = await ownSource(userId, params.id);
         const checkpoint = await withUserProducts(ctx.sql, userId, async (tx) => {
           const { appended } = await handleCommand(ctx.store, sourceStream(id), sourceDecider, { type: 'Remove', sourceId: id, userId }, { tx });
           // Its products go with it.
@@ -140,12 +127,15 @@ export function catalogueRoutes(ctx: AppContext) {
     .post(
       '/catalogue/sources/:id/sync',
       async ({ userId, params }) => {
-        const row = await source(userId, params.id);
+        const row = await ownSource(userId, params.id);
         const { read, outcome } = await syncSource(ctx, row);
-        if (!read.ok || !outcome) throw new DomainError(read.ok ? 'The store could not be read.' : read.reason, 422);
+        const source = { id: row.id, kind: row.kind, url: row.url };
+        // A store that cannot be read is news recorded on the source, not a refused request (as Check Now answers).
+        if (!read.ok || !outcome)
+          return { success: false as const, source, error: read.ok ? 'unknown' : read.code, message: read.ok ? 'The store could not be read.' : read.reason };
         await linkGtinMatches(ctx, userId);
         const { checkpoint: _, ...counts } = outcome;
-        return { source: { id: row.id, kind: row.kind, url: row.url }, ...counts };
+        return { success: true as const, source, ...counts };
       },
       { signedIn: true },
     )
@@ -157,7 +147,11 @@ export function catalogueRoutes(ctx: AppContext) {
         const ownProductId = ownIdOf(body.ownProductId);
         await assertOwnCompetitor(userId, body.productId);
         const { productId } = body;
-        await runOwn(body.decision === 'accept' ? { type: 'Link', ownProductId, userId, productId, via: 'suggestion' } : { type: 'Reject', ownProductId, userId, productId });
+        await runOwn(
+          body.decision === 'accept'
+            ? { type: 'Link', ownProductId, userId, productId, via: 'suggestion' }
+            : { type: 'Reject', ownProductId, userId, productId },
+        );
         return entry(userId, ownProductId);
       },
       { signedIn: true, body: MatchDecisionBody },
@@ -167,7 +161,11 @@ export function catalogueRoutes(ctx: AppContext) {
     .put(
       '/catalogue/settings',
       async ({ userId, body }) => {
-        const { appended } = await handleCommand(ctx.store, catalogueSettingsStream(userId), catalogueSettingsDecider, { type: 'Change', userId, settings: body });
+        const { appended } = await handleCommand(ctx.store, catalogueSettingsStream(userId), catalogueSettingsDecider, {
+          type: 'Change',
+          userId,
+          settings: body,
+        });
         await waitFor(checkpointOf(appended));
         await linkGtinMatches(ctx, userId);
         return readCatalogueSettings(ctx.sql, userId);

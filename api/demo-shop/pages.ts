@@ -57,9 +57,10 @@ function card(origin: string, product: DemoProduct, at: Date): string {
 
 /**
  * Each product's barcode (GTIN-13, valid check digit) and manufacturer part number, stated in the
- * JSON-LD as shops do, so the demo's observations carry product identifiers.
+ * JSON-LD as shops do, so the demo's observations carry product identifiers. The demo owner's
+ * store (my-store.ts) sells the same products under the same barcodes.
  */
-const IDENTIFIERS: Record<string, { gtin13: string; mpn: string }> = {
+export const IDENTIFIERS: Record<string, { gtin13: string; mpn: string }> = {
   'aurora-anc-headphones': { gtin13: '5060412001472', mpn: 'SQ-AUR-ANC1' },
   'precision-burr-grinder': { gtin13: '5056171003826', mpn: 'KF-PCB48' },
   'stride-trail-shoes': { gtin13: '5052384011269', mpn: 'NP-STR-TR5' },

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { DEMO_SHOP_PATH } from './address.ts';
 import { findDemoProduct } from './shop.ts';
 import { indexPage, productImage, productPage } from './pages.ts';
+import { MY_STORE_PATH, myStoreIndexPage, myStoreListing, myStoreMeta, myStoreProductPage } from './my-store.ts';
 import { queryParam, textUpTo } from '../http/validation.ts';
 
 const html = (body: string, status = 200) =>
@@ -14,10 +15,17 @@ const html = (body: string, status = 200) =>
  * by the page itself, in HTML, once the product is known.
  */
 const ProductPageQuery = z.object({ at: queryParam(textUpTo(40)).optional(), price: queryParam(textUpTo(20)).optional() });
+/** The listing's paging, read as leniently as Shopify reads it (see myStoreListing). */
+const ListingQuery = z.object({ limit: queryParam(textUpTo(20)).optional(), page: queryParam(textUpTo(20)).optional() });
+
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
+const storePath = MY_STORE_PATH.slice(DEMO_SHOP_PATH.length);
 
 /**
- * The built-in demo shop, served in demo mode only. `?price=12.34` forces the selling price and
- * `?at=<ISO date>` shows the page as it was at that moment (tests and seeding).
+ * The built-in demo shop, and the demo owner's own store under it, served in demo mode only.
+ * `?price=12.34` forces a product page's selling price and `?at=<ISO date>` shows the page as it
+ * was at that moment (tests and seeding).
  */
 export function demoShopRoutes(ctx: AppContext) {
   const shop = new Elysia({ prefix: DEMO_SHOP_PATH });
@@ -39,6 +47,13 @@ export function demoShopRoutes(ctx: AppContext) {
       },
       { query: ProductPageQuery },
     )
+    .get(storePath, () => html(myStoreIndexPage(origin)))
+    .get(`${storePath}/products.json`, ({ query }) => json(myStoreListing(origin, query)), { query: ListingQuery })
+    .get(`${storePath}/meta.json`, () => json(myStoreMeta(origin)))
+    .get(`${storePath}/products/:handle`, ({ params }) => {
+      const page = myStoreProductPage(origin, params.handle ?? '');
+      return page ? html(page) : html('<!doctype html><title>Not found</title><h1>This product is not in the store.</h1>', 404);
+    })
     .get('/images/:file', ({ params }) => {
       const file = params.file ?? ''; // null when the name cannot be decoded
       const product = findDemoProduct(file.replace(/\.svg$/, ''));

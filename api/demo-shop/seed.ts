@@ -1,19 +1,32 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
+import { handleCommand, handleCommandsOnStreams } from '../../events/decider.ts';
 import { checkpointOf, type NewEvent } from '../../events/store.ts';
 import { productDecider, productStream, type ProductCommand, type ProductState } from '../../events/product.ts';
+import { ownProductDecider, ownProductIdFor, ownProductStream, type OwnProductCommand } from '../../events/own-product.ts';
+import { sourceDecider, sourceStream } from '../../events/catalogue-source.ts';
 import { extractPrice } from '../reading/extract.ts';
+import { withUserProducts } from '../products/limit.ts';
+import { applyItems, PROJECTION_WAIT_MS, scheduleNextSync } from '../catalogue/sync.ts';
+import { linkGtinMatches } from '../catalogue/matches.ts';
 import { DEMO_PRICE_SELECTOR, DEMO_PRODUCTS } from './shop.ts';
 import { imagePath, productPage, productPath } from './pages.ts';
+import { MY_STORE_PATH, myStoreItems, myStoreVariantOf } from './my-store.ts';
 
 /** The account the demo sign-in uses when no e-mail is given. */
 export const DEMO_EMAIL = 'demo@pricewatch.local';
 
-const SEEDED: readonly { slug: string; alertRule: AlertRule }[] = [
-  { slug: 'aurora-anc-headphones', alertRule: { kind: 'drop', percent: 5 } },
-  { slug: 'precision-burr-grinder', alertRule: { kind: 'any' } },
-  { slug: 'stride-trail-shoes', alertRule: { kind: 'drop', percent: 10 } },
+/**
+ * The competitor products the demo account tracks; `linked` ones are linked to the own product
+ * the demo owner's store sells them as (my-store.ts): the headphones, where the owner is always
+ * cheapest, and the shoes, where the owner is always undercut. The grinder is left for the owner
+ * to link: its store product states the same GTIN, so the catalogue suggests the match.
+ */
+const SEEDED: readonly { slug: string; alertRule: AlertRule; linked: boolean }[] = [
+  { slug: 'aurora-anc-headphones', alertRule: { kind: 'drop', percent: 5 }, linked: true },
+  { slug: 'precision-burr-grinder', alertRule: { kind: 'any' }, linked: false },
+  { slug: 'stride-trail-shoes', alertRule: { kind: 'drop', percent: 10 }, linked: true },
 ];
 
 const HISTORY_DAYS = 7;
@@ -25,6 +38,13 @@ const HISTORY_STEP_HOURS = 2;
  * showed at those moments, read by the real extractor, with the same evidence a live check keeps.
  * The last point is one and a half demo intervals old, so the first live check comes with the next
  * cron tick (a product is due one interval after the slot nearest its last check: see schedule.ts).
+ *
+ * It also connects the demo owner's own store and imports its catalogue as connecting a store
+ * does, priced since the week began, and links two of the tracked products to the owner's, so
+ * positions, a suggested match and an undercut alert are there without typing anything. One
+ * transaction, in this order: the tracked products, the store, the links, then the week of
+ * prices, so the history is news to the undercut alerts as it is to the alert rules (a link to a
+ * product that already has a price is judged silently).
  */
 export async function seedDemoAccount(ctx: AppContext, userId: string, email: string): Promise<void> {
   if (!ctx.config.demo || email !== DEMO_EMAIL) return;
@@ -34,49 +54,88 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
     ...Array.from({ length: (HISTORY_DAYS * 24) / HISTORY_STEP_HOURS }, (_, i) => now - (HISTORY_DAYS * 24 - i * HISTORY_STEP_HOURS) * 3_600_000),
     now - ctx.config.demoCheckMinutes * 90_000,
   ].map((ms) => new Date(ms));
-
-  let last = null;
-  for (const { slug, alertRule } of SEEDED) {
-    const product = DEMO_PRODUCTS.find((p) => p.slug === slug)!;
+  const tracked = SEEDED.map((seeded) => {
     const productId = crypto.randomUUID();
-    const url = `${origin}${productPath(slug)}`;
-    const imageUrl = `${origin}${imagePath(slug)}`;
-    let state: ProductState = productDecider.initialState();
-    const events: NewEvent[] = [];
-    const run = (command: ProductCommand) => {
-      for (const event of productDecider.decide(command, state)) {
-        state = productDecider.evolve(state, event);
-        // Backfilled history: what the page showed then. It raises the alerts the product's rule
-        // would have raised, so the alerts agree with the drops the dashboard counts; none is e-mailed.
-        events.push({ ...event, metadata: { backfill: true } } as NewEvent);
-      }
-    };
-    run({ type: 'Add', productId, userId, details: { name: product.name, url, selector: DEMO_PRICE_SELECTOR, alertRule }, imageUrl });
-    for (const at of moments) {
-      const html = productPage(origin, product, { at });
-      const found = extractPrice(html, { selector: DEMO_PRICE_SELECTOR, url });
-      if (!found.ok) throw new Error(`Demo shop page of ${slug} has no readable price: ${found.reason}`);
-      run({
-        type: 'RecordObservation',
-        productId,
-        observation: {
-          price: found.price,
-          currency: found.currency,
-          source: found.source,
-          selector: found.selector,
-          matchedText: found.matchedText,
-          url,
-          httpStatus: 200,
-          identifiers: null,
-          imageUrl,
-          pageHash: createHash('sha256').update(html).digest('hex'),
-          observedAt: at.toISOString(),
-          availability: found.availability,
-          fetcher: 'static',
-        },
-      });
+    return { ...seeded, productId, events: trackedProductEvents(origin, userId, productId, seeded, moments) };
+  });
+
+  const sourceId = crypto.randomUUID();
+  const storeUrl = `${origin}${MY_STORE_PATH}`;
+  const checkpoint = await withUserProducts(ctx.sql, userId, async (tx) => {
+    for (const p of tracked) await ctx.store.append(productStream(p.productId), 'no_stream', p.events.slice(0, 1), tx);
+
+    // As POST /api/catalogue/sources connects a store, without its plan check: the seed is not the
+    // user's doing, and the store has no more products than the plan has room for.
+    await handleCommand(ctx.store, sourceStream(sourceId), sourceDecider, { type: 'Connect', sourceId, userId, kind: 'shopify', url: storeUrl }, { tx });
+    const applied = await applyItems(ctx, tx, { userId, sourceId, items: myStoreItems(origin), removeMissing: false, at: moments[0]!.toISOString() });
+    const counts = { imported: applied.imported, changed: applied.changed, removed: 0, skipped: applied.skipped.length, at: new Date(now).toISOString() };
+    await handleCommand(ctx.store, sourceStream(sourceId), sourceDecider, { type: 'RecordSync', sourceId, counts }, { tx });
+
+    // Linked by hand, as the owner would; only products the plan let in can be linked.
+    const imported = (externalId: string | null): externalId is string => externalId !== null && !applied.skipped.some((s) => s.id === externalId);
+    const links: OwnProductCommand[] = tracked.flatMap((p) => {
+      const externalId = p.linked ? myStoreVariantOf(p.slug) : null;
+      return imported(externalId)
+        ? [{ type: 'Link', ownProductId: ownProductIdFor(userId, sourceId, externalId), userId, productId: p.productId, via: 'hand' }]
+        : [];
+    });
+    await handleCommandsOnStreams(ctx.store, ownProductDecider, (c) => ownProductStream(c.ownProductId), links, tx);
+
+    let last = null;
+    for (const p of tracked) last = await ctx.store.append(productStream(p.productId), 1, p.events.slice(1), tx);
+    return last && checkpointOf({ transactionId: last.transactionId, position: last.lastPosition });
+  });
+  if (checkpoint) await ctx.projections.waitFor(checkpoint, PROJECTION_WAIT_MS);
+  await scheduleNextSync(ctx, { id: sourceId, user_id: userId });
+  await linkGtinMatches(ctx, userId);
+}
+
+/** A tracked product's events: added, then what its page showed at each moment. */
+function trackedProductEvents(
+  origin: string,
+  userId: string,
+  productId: string,
+  { slug, alertRule }: (typeof SEEDED)[number],
+  moments: readonly Date[],
+): NewEvent[] {
+  const product = DEMO_PRODUCTS.find((p) => p.slug === slug)!;
+  const url = `${origin}${productPath(slug)}`;
+  const imageUrl = `${origin}${imagePath(slug)}`;
+  let state: ProductState = productDecider.initialState();
+  const events: NewEvent[] = [];
+  const run = (command: ProductCommand) => {
+    for (const event of productDecider.decide(command, state)) {
+      state = productDecider.evolve(state, event);
+      // Backfilled history: what the page showed then. It raises the alerts the product's rule
+      // would have raised, so the alerts agree with the drops the dashboard counts; none is e-mailed.
+      events.push({ ...event, metadata: { backfill: true } } as NewEvent);
     }
-    last = await ctx.store.append(productStream(productId), 'no_stream', events);
+  };
+  run({ type: 'Add', productId, userId, details: { name: product.name, url, selector: DEMO_PRICE_SELECTOR, alertRule }, imageUrl });
+  for (const at of moments) {
+    const html = productPage(origin, product, { at });
+    const found = extractPrice(html, { selector: DEMO_PRICE_SELECTOR, url });
+    if (!found.ok) throw new Error(`Demo shop page of ${slug} has no readable price: ${found.reason}`);
+    run({
+      type: 'RecordObservation',
+      productId,
+      observation: {
+        price: found.price,
+        currency: found.currency,
+        source: found.source,
+        selector: found.selector,
+        matchedText: found.matchedText,
+        url,
+        httpStatus: 200,
+        // The GTIN the page states is what lets the catalogue suggest the match with the owner's product.
+        identifiers: found.identifiers,
+        imageUrl,
+        pageHash: createHash('sha256').update(html).digest('hex'),
+        observedAt: at.toISOString(),
+        availability: found.availability,
+        fetcher: 'static',
+      },
+    });
   }
-  if (last) await ctx.projections.waitFor(checkpointOf({ transactionId: last.transactionId, position: last.lastPosition }));
+  return events;
 }

@@ -1,8 +1,9 @@
 /**
  * The built-in demo shop's products and their prices. Prices move by themselves, deterministically:
  * every 10 minutes each product may take a small step up or down, and a price is the sum of the
- * steps of the last few hours around its list price, so it wanders but never drifts away.
- * The same moment always gives the same price, so seeded history and live checks agree.
+ * steps of the last few hours around its list price, so it wanders but never drifts away: it
+ * stays within MAX_DRIFT of the list price, as a shop keeps to a floor and a ceiling. The same
+ * moment always gives the same price, so seeded history and live checks agree.
  */
 export type DemoProduct = {
   slug: string;
@@ -71,6 +72,12 @@ const STEP_MINUTES = 10;
 const WINDOW = 18;
 const STEP_CHANCE = 0.3;
 const MAX_STEP = 0.04;
+/**
+ * How far from its list price the walk may take a price, either way. A bound rather than a
+ * likelihood, so the demo owner's store (my-store.ts) can be priced to stay cheapest, or stay
+ * undercut, at any moment.
+ */
+const MAX_DRIFT = 0.1;
 
 export function findDemoProduct(slug: string): DemoProduct | undefined {
   return DEMO_PRODUCTS.find((p) => p.slug === slug);
@@ -81,7 +88,12 @@ export function demoPriceAt(product: DemoProduct, at: Date): number {
   const slot = Math.floor(at.getTime() / (STEP_MINUTES * 60_000));
   let offset = 0;
   for (let i = slot - WINDOW + 1; i <= slot; i++) offset += step(product.slug, i);
-  return shopPrice(product.basePrice * (1 + offset));
+  return shopPrice(product.basePrice * (1 + Math.min(MAX_DRIFT, Math.max(-MAX_DRIFT, offset))));
+}
+
+/** The lowest and highest prices the walk can reach. */
+export function demoPriceRange(product: DemoProduct): { low: number; high: number } {
+  return { low: shopPrice(product.basePrice * (1 - MAX_DRIFT)), high: shopPrice(product.basePrice * (1 + MAX_DRIFT)) };
 }
 
 /** The crossed-out 'was' price: above any price the walk reaches. */

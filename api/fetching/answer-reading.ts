@@ -33,7 +33,7 @@ export async function readResource(url: URL, response: http.IncomingMessage, max
   return { url, status, headers, body: await readBody(response, maxBytes, 'fail') };
 }
 
-export async function readAnswer(url: URL, response: http.IncomingMessage, maxBytes: number): Promise<Answer> {
+export async function readAnswer(url: URL, response: http.IncomingMessage, maxBytes: number, anyType = false): Promise<Answer> {
   const status = response.statusCode ?? 0;
   const { headers } = response;
   const answer = (body: Buffer): Answer => ({ url, status, headers, body });
@@ -44,7 +44,7 @@ export async function readAnswer(url: URL, response: http.IncomingMessage, maxBy
   if (status < 200 || status >= 300) return answer(await readBody(response, ERROR_SAMPLE_BYTES, 'truncate'));
 
   const mediaType = headers['content-type']?.split(';')[0].trim().toLowerCase();
-  if (mediaType && !HTML_CONTENT_TYPES.has(mediaType)) {
+  if (mediaType && !anyType && !HTML_CONTENT_TYPES.has(mediaType)) {
     response.destroy();
     throw new FetchError(failures.notHtml(mediaType));
   }
@@ -116,8 +116,11 @@ function charsetParameter(value: string | null | undefined): string | undefined 
   return value?.match(/charset\s*=\s*["']?\s*([\w.:-]+)/i)?.[1];
 }
 
-/** The `<meta charset>` or `<meta http-equiv="Content-Type">` in the first kilobyte, as browsers look for it. */
+/**
+ * The `<meta charset>` or `<meta http-equiv="Content-Type">` in the first kilobyte, as browsers
+ * look for it, or an XML declaration's encoding (a product feed).
+ */
 function metaCharset(body: Uint8Array): string | undefined {
   const head = Buffer.from(body.subarray(0, 1024)).toString('latin1');
-  return head.match(/<meta[^>]*charset\s*=\s*["']?\s*([\w.:-]+)/i)?.[1];
+  return head.match(/^\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/)?.[1] ?? head.match(/<meta[^>]*charset\s*=\s*["']?\s*([\w.:-]+)/i)?.[1];
 }

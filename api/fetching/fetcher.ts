@@ -33,6 +33,11 @@ export type FetchOptions = {
   /** Further attempts after a network error, a 5xx or a 429. */
   retries?: number;
   userAgent?: string;
+  /**
+   * A data file (a store's JSON listing, a product feed) rather than a page: asked for as data,
+   * and read whatever its content type, with the same guard, politeness, limits and failures.
+   */
+  data?: boolean;
 };
 
 export type FetchedPage = {
@@ -41,6 +46,8 @@ export type FetchedPage = {
   url: string;
   status: number;
   contentType: string | null;
+  /** The answer's headers (a store's paging headers), lower-case names. */
+  headers: Record<string, string>;
   body: string;
   bytes: number;
   elapsedMs: number;
@@ -86,6 +93,7 @@ const DEFAULT_OPTIONS: Required<FetchOptions> = {
   maxRedirects: 5,
   retries: 2,
   userAgent: DEFAULT_USER_AGENT,
+  data: false,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -237,7 +245,9 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
           port: url.port || undefined,
           path: `${url.pathname}${url.search}`,
           method: resource?.method ?? 'GET',
-          headers: resource ? resourceHeaders(resource.headers, options.userAgent) : requestHeaders(options.userAgent, cookies.header(url.hostname)),
+          headers: resource
+            ? resourceHeaders(resource.headers, options.userAgent)
+            : requestHeaders(options.userAgent, cookies.header(url.hostname), options.data),
           lookup: pinnedLookup(addresses),
           // No connection reuse: every request is pinned to addresses checked for this call.
           agent: false,
@@ -246,7 +256,7 @@ export function createFetcher(settings: FetcherSettings = {}): Fetcher {
         (incoming) => {
           response = incoming;
           cookies.remember(url.hostname, incoming.headers['set-cookie']);
-          const read = resource ? readResource(url, incoming, options.maxBytes) : readAnswer(url, incoming, options.maxBytes);
+          const read = resource ? readResource(url, incoming, options.maxBytes) : readAnswer(url, incoming, options.maxBytes, options.data);
           read.then(resolveAnswer, reject);
         },
       );
@@ -334,6 +344,7 @@ function withDefaults(opts: FetchOptions, defaults: FetchOptions = {}): Required
     maxRedirects: pick('maxRedirects'),
     retries: pick('retries'),
     userAgent: pick('userAgent'),
+    data: pick('data'),
   };
 }
 
@@ -350,10 +361,10 @@ function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   };
 }
 
-function requestHeaders(userAgent: string, cookie: string | undefined): http.OutgoingHttpHeaders {
+function requestHeaders(userAgent: string, cookie: string | undefined, data: boolean): http.OutgoingHttpHeaders {
   return {
     'user-agent': userAgent,
-    accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8',
+    accept: data ? 'application/json,application/xml;q=0.9,text/*;q=0.8,*/*;q=0.5' : 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8',
     'accept-language': 'en-GB,en;q=0.9',
     'accept-encoding': 'gzip, deflate, br',
     ...(cookie ? { cookie } : {}),
@@ -398,6 +409,7 @@ function toPage(answer: Answer, startedAt: number): FetchedPage {
     url: answer.url.href,
     status: answer.status,
     contentType,
+    headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),
     body: decodeText(answer.body, contentType),
     bytes: answer.body.length,
     elapsedMs: Math.round(performance.now() - startedAt),

@@ -10,6 +10,9 @@ import { startTrial } from '../testing/plans.ts';
 import { addProduct, observePrices } from '../testing/prices.ts';
 import { settle } from '../testing/alerts.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
+import { handleCommand } from '../../events/decider.ts';
+import { ownProductDecider, ownProductIdFor, ownProductStream } from '../../events/own-product.ts';
+import { sourceDecider, sourceStream } from '../../events/catalogue-source.ts';
 import { MAX_JSON_BODY } from './input.ts';
 import { chromiumPath, sharedRenderer } from '../fetching/browser.ts';
 
@@ -33,7 +36,37 @@ afterAll(() => ctx.close());
 
 const handle = (request: Request) => app.handle(request);
 
-/** Another user with a product and an alert: their ids must be 404 to anyone else. */
+/**
+ * An own product from a CSV row and a connected store on loopback (so reading it ends at once),
+ * appended as the catalogue's routes would, with the read models caught up.
+ */
+async function catalogueOf(userId: string) {
+  const ownProduct = ownProductIdFor(userId, null, 'FUZZ-1');
+  const item = { title: 'Fuzz kettle', variant: null, sku: 'FUZZ-1', gtin: null, mpn: null, brand: null, regularPrice: null, cost: null };
+  const details = { ...item, url: null, imageUrl: null, availability: null, price: 20, currency: 'GBP' };
+  const at = new Date().toISOString();
+  await handleCommand(ctx.store, ownProductStream(ownProduct), ownProductDecider, {
+    type: 'Import',
+    ownProductId: ownProduct,
+    userId,
+    sourceId: null,
+    externalId: 'FUZZ-1',
+    item: details,
+    at,
+  });
+  const source = crypto.randomUUID();
+  await handleCommand(ctx.store, sourceStream(source), sourceDecider, {
+    type: 'Connect',
+    sourceId: source,
+    userId,
+    kind: 'shopify',
+    url: 'http://127.0.0.1:9/',
+  });
+  await ctx.projections.catchUp();
+  return { ownProduct, source };
+}
+
+/** Another user with a product, an alert and a catalogue: their ids must be 404 to anyone else. */
 const other = await signInDemo(app, ORIGIN);
 const otherProduct = await addProduct(ctx, other.userId);
 await observePrices(ctx, otherProduct, other.userId, [
@@ -44,6 +77,7 @@ await settle(ctx);
 const [otherAlert] = await ctx.sql<{ id: string }[]>`SELECT id FROM alerts WHERE user_id = ${other.userId}`;
 if (!otherAlert) throw new Error('the other user should have an alert');
 await startTrial(ctx, other.userId, 'starter');
+const otherCatalogue = await catalogueOf(other.userId);
 const otherChannel = (
   await (
     await handle(
@@ -85,7 +119,8 @@ async function fuzzer() {
     }),
   );
   if (channel.status !== 201) throw new Error(`adding a channel answered ${channel.status}`);
-  return { ...user, product, channel: (await channel.json()).id as string, key: await issueKey(user.cookie) };
+  const catalogue = await catalogueOf(user.userId);
+  return { ...user, ...catalogue, product, channel: (await channel.json()).id as string, key: await issueKey(user.cookie) };
 }
 type Fuzzer = Awaited<ReturnType<typeof fuzzer>>;
 
@@ -122,6 +157,8 @@ const PATH_VALUES: [string, string][] = [
   ["another user's product", otherProduct],
   ["another user's alert", otherAlert.id],
   ["another user's channel", otherChannel],
+  ["another user's own product", otherCatalogue.ownProduct],
+  ["another user's store", otherCatalogue.source],
 ];
 
 /** Query values, already encoded. */
@@ -163,6 +200,8 @@ const deep = (depth: number): unknown => {
   for (let i = 0; i < depth; i++) v = [v];
   return v;
 };
+/** Refused as a whole body (nested too deeply) before any field is looked at. */
+const DEEP = ['nested arrays'];
 const FIELD_VALUES: [string, unknown][] = [
   ['NUL', 'a\u0000b'],
   ['lone surrogate', 'a\ud800b'],
@@ -222,10 +261,14 @@ const bases = (me: Fuzzer): Record<string, Record<string, unknown>> => ({
   'POST /api/channels/': { type: 'webhook', url: 'https://hooks.example.invalid/in' },
   'PATCH /api/channels/:id': { name: 'Fuzz', enabled: true, alertTypes: ['price_drop'] },
   'POST /api/products/bulk': { action: 'set-threshold', ids: [me.product], threshold: 5 },
+  'POST /api/catalogue/sources': { kind: 'shopify', url: 'http://127.0.0.1:9/' },
+  'POST /api/catalogue/matches': { ownProductId: me.ownProduct, productId: me.product, decision: 'reject' },
+  'PUT /api/catalogue/settings': { competitivePercent: 5, autoAcceptGtin: false },
 });
 
 /** Hostile files for the routes that take CSV (they read their body themselves). */
 const CSV_HEADER = 'name,url,selector,threshold\n';
+const OWN_HEADER = 'sku,title,price,currency\n';
 const CSV_BODIES: Record<string, [string, BodyInit][]> = {
   'POST /api/products/import': [
     ['NUL', `${CSV_HEADER}a\u0000b,http://127.0.0.1:9/n,.p,none\n`],
@@ -242,12 +285,32 @@ const CSV_BODIES: Record<string, [string, BodyInit][]> = {
     ['over 2 MB', `${CSV_HEADER}${'x'.repeat(2 * 1024 * 1024)}`],
     ['5,001 rows', CSV_HEADER + 'A,http://127.0.0.1:9/r,.p,none\n'.repeat(5_001)],
   ],
+  'POST /api/catalogue/import': [
+    ['NUL', `${OWN_HEADER}A\u0000,Kettle,20,GBP\n`],
+    ['raw NUL bytes', '\u0000\u0001'],
+    ['lone surrogate bytes', new Uint8Array([0x73, 0x6b, 0x75, 0x2c, 0xed, 0xa0, 0x80])],
+    ['empty', ''],
+    ['header only', OWN_HEADER],
+    ['unclosed quote', `${OWN_HEADER}"A,Kettle,20,GBP\n`],
+    ['100 kB cell', `${OWN_HEADER}A,${KB100},20,GBP\n`],
+    ['10,000 columns', `${OWN_HEADER}${'a,'.repeat(10_000)}\n`],
+    ['numbers JSON cannot carry', `${OWN_HEADER}A,Kettle,NaN,GBP\nB,Kettle,1e999,GBP\nC,Kettle,-0,GBP\nD,Kettle,-1,GBP\n`],
+    ['bad currency and GTIN', `${OWN_HEADER.trim()},gtin\nA,Kettle,20,pounds,12345\n`],
+    ['metadata address', `${OWN_HEADER.trim()},url\nA,Kettle,20,GBP,http://169.254.169.254/x\n`],
+    ['the same SKU twice', `${OWN_HEADER}A,Kettle,20,GBP\nA,Kettle,21,GBP\n`],
+    ['over 2 MB', `${OWN_HEADER}${'x'.repeat(2 * 1024 * 1024)}`],
+    ['5,001 rows', OWN_HEADER + Array.from({ length: 5_001 }, (_, i) => `S${i},Kettle,20,GBP\n`).join('')],
+  ],
 };
 
 // ---- requests -------------------------------------------------------------------------------
 
 type Route = (typeof app.routes)[number];
-type Input = { label: string; method: string; path: string; query?: string; body?: BodyInit; type?: string; cookie?: string | null };
+/** The own catalogue's routes, in the app and in the public API: their `:id` is an own product's. */
+const CATALOGUE = /^\/api(\/v1)?\/(catalogue|position)(\/|$)/;
+/** What the answer must be besides no 5xx: this status, and a 400 naming this field. */
+type Expected = { status?: number; field?: string };
+type Input = { label: string; method: string; path: string; query?: string; body?: BodyInit; type?: string; cookie?: string | null; expect?: Expected };
 
 const keysOf = (schema: unknown): string[] => {
   const s = schema as { shape?: object; properties?: object } | undefined;
@@ -261,12 +324,21 @@ const pathWith = (route: Route, value: (name: string) => string) =>
 function* inputsFor(route: Route, me: Fuzzer): Generator<Input> {
   const methods = route.method === 'ALL' ? ['GET', 'POST', 'DELETE'] : [route.method];
   // The fuzzer's own ids get past ownership checks to the input behind them.
-  const own = pathWith(route, (name) => (name === '*' ? 'fuzz' : route.path.startsWith('/api/channels/') ? me.channel : me.product));
+  const own = pathWith(route, (name) => {
+    if (name === '*') return 'fuzz';
+    if (route.path.startsWith('/api/channels/')) return me.channel;
+    if (route.path.startsWith('/api/catalogue/sources/')) return me.source;
+    return CATALOGUE.test(route.path) && name === 'id' ? me.ownProduct : me.product;
+  });
   const takesBody = !!route.hooks.body;
+  // The catalogue's routes are held to the exact answers too: what is not an id is 404, a big body 413.
+  const strict = CATALOGUE.test(route.path);
+  const tooLarge = strict && route.path !== '/api/catalogue/import' ? { status: 413 } : undefined;
   for (const method of methods) {
     const hasParams = /[:*]/.test(route.path);
     if (hasParams) {
-      for (const [label, value] of PATH_VALUES) yield { label: `path ${label}`, method, path: pathWith(route, () => value) };
+      for (const [label, value] of PATH_VALUES)
+        yield { label: `path ${label}`, method, path: pathWith(route, () => value), expect: strict ? { status: 404 } : undefined };
     }
     for (const [label, cookie] of COOKIES) yield { label: `cookie ${label}`, method, path: own, cookie };
 
@@ -288,12 +360,13 @@ function* inputsFor(route: Route, me: Fuzzer): Generator<Input> {
     yield { label: 'text/plain body', method, path: own, body: '{}', type: 'text/plain' };
     yield { label: 'body without a content type', method, path: own, body: new TextEncoder().encode('{}') };
     const large = JSON.stringify({ name: 'x'.repeat(MAX_JSON_BODY) });
-    yield { label: 'JSON body over 1 MB', method, path: own, body: large, type: 'application/json' };
+    yield { label: 'JSON body over 1 MB', method, path: own, body: large, type: 'application/json', expect: tooLarge };
     yield {
       label: 'chunked JSON body over 1 MB',
       method,
       path: own,
       type: 'application/json',
+      expect: tooLarge,
       body: new ReadableStream({
         start(c) {
           for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode(' '.repeat(64 * 1024)));
@@ -301,14 +374,24 @@ function* inputsFor(route: Route, me: Fuzzer): Generator<Input> {
         },
       }),
     };
-    for (const [label, body] of CSV_BODIES[`${method} ${route.path}`] ?? []) yield { label: `CSV ${label}`, method, path: own, body, type: 'text/csv' };
+    for (const [label, body] of CSV_BODIES[`${method} ${route.path}`] ?? []) {
+      yield { label: `CSV ${label}`, method, path: own, body, type: 'text/csv', expect: strict && label === 'over 2 MB' ? { status: 413 } : undefined };
+    }
     // JSON a route does not take would simply be ignored: hostile JSON goes to routes that take it.
     if (!takesBody) continue;
     for (const [label, text] of BODIES) yield { label: `body ${label}`, method, path: own, body: text, type: 'application/json' };
     const base = bases(me)[`${method} ${route.path}`] ?? {};
     for (const key of new Set([...keysOf(route.hooks.body), ...Object.keys(base)])) {
       for (const [label, value] of FIELD_VALUES) {
-        yield { label: `${key}: ${label}`, method, path: own, body: JSON.stringify({ ...base, [key]: value }), type: 'application/json' };
+        const body = JSON.stringify({ ...base, [key]: value });
+        yield {
+          label: `${key}: ${label}`,
+          method,
+          path: own,
+          body,
+          type: 'application/json',
+          expect: strict && !DEEP.includes(label) ? { field: key } : undefined,
+        };
       }
       for (const raw of RAW_FIELD_VALUES) {
         yield {
@@ -357,16 +440,20 @@ async function fuzz(route: Route): Promise<string[]> {
     const text = res.headers.get('content-type')?.startsWith('text/event-stream') ? '' : await res.text();
     abort.abort();
     if (res.status >= 500) failures.push(`${where}: ${res.status} ${text.slice(0, 200)}`);
+    if (input.expect?.status && res.status !== input.expect.status) failures.push(`${where}: ${res.status}, not ${input.expect.status}: ${text.slice(0, 200)}`);
     if (res.status < 400) continue;
     if (input.path.startsWith('/api/')) {
-      let message: unknown;
+      let answer: { message?: unknown; field?: unknown } = {};
       try {
-        message = JSON.parse(text).message;
+        answer = JSON.parse(text);
       } catch {
         /* not JSON */
       }
-      if (!res.headers.get('content-type')?.includes('application/json') || typeof message !== 'string') {
+      if (!res.headers.get('content-type')?.includes('application/json') || typeof answer.message !== 'string') {
         failures.push(`${where}: ${res.status} without a JSON message: ${text.slice(0, 200)}`);
+      }
+      if (res.status === 400 && input.expect?.field && answer.field !== input.expect.field) {
+        failures.push(`${where}: 400 naming ${String(answer.field)}, not ${input.expect.field}`);
       }
     }
     const after = await digest();
@@ -379,6 +466,20 @@ describe('every route under hostile input', () => {
   test('the routes are taken from the app', () => {
     expect(app.routes.length).toBeGreaterThan(40);
     expect(app.routes.map((r) => `${r.method} ${r.path}`)).toContain('GET /api/v1/products/:id/prices');
+  });
+
+  test('the own catalogue and its reads in the public API are among them', () => {
+    const routes = app.routes.map((r) => `${r.method} ${r.path}`);
+    const catalogue = [
+      ...['GET /api/catalogue', 'GET /api/catalogue/:id', 'DELETE /api/catalogue/:id', 'GET /api/position', 'POST /api/catalogue/import'],
+      ...['GET /api/catalogue/sources', 'POST /api/catalogue/sources', 'DELETE /api/catalogue/sources/:id', 'POST /api/catalogue/sources/:id/sync'],
+      ...['GET /api/catalogue/matches', 'POST /api/catalogue/matches', 'GET /api/catalogue/settings', 'PUT /api/catalogue/settings'],
+      ...['GET /api/catalogue/:id/position-history', 'PUT /api/catalogue/:id/competitors/:productId', 'DELETE /api/catalogue/:id/competitors/:productId'],
+      ...['GET /api/v1/catalogue', 'GET /api/v1/catalogue/:id', 'GET /api/v1/catalogue/:id/position-history', 'GET /api/v1/catalogue/matches'],
+      'GET /api/v1/catalogue/position',
+    ];
+    expect(routes).toEqual(expect.arrayContaining(catalogue));
+    expect(routes.filter((r) => CATALOGUE.test(r.split(' ')[1]!)).sort()).toEqual(catalogue.sort());
   });
 
   for (const route of app.routes) {

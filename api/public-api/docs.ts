@@ -57,7 +57,7 @@ const openapiDocument = () =>
       info: {
         title: TITLE,
         version: '1.0.0',
-        description: `Read your products, price histories, alerts and events from your own tools. The API comes with the Pro plan.
+        description: `Read your tracked products, price histories, your own catalogue and where you stand, alerts and events from your own tools. The API comes with the Pro plan.
 
 Authenticate with your API key (Settings > API Access; keys start with \`${KEY_PREFIX}\`): \`Authorization: Bearer <key>\`.
 An unknown or revoked key answers 401; a key whose owner is no longer on Pro answers 403.
@@ -67,6 +67,7 @@ Errors are JSON: \`{"message": "...", "field": "..."}\` (field for bad input).`,
       },
       tags: [
         { name: 'Products', description: 'Tracked competitor products and their prices.' },
+        { name: 'Catalogue', description: 'The products you sell, and where your prices stand against the competitors you track.' },
         { name: 'Alerts', description: 'Price alerts.' },
         { name: 'Events', description: 'The event log of your account: every fact recorded about it, in order.' },
       ],

@@ -405,6 +405,11 @@ describe('/api/docs', () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/alerts',
+      '/api/v1/catalogue',
+      '/api/v1/catalogue/matches',
+      '/api/v1/catalogue/position',
+      '/api/v1/catalogue/{id}',
+      '/api/v1/catalogue/{id}/position-history',
       '/api/v1/events',
       '/api/v1/events/stream',
       '/api/v1/products',

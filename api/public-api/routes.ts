@@ -6,11 +6,32 @@ import { idOf, isId } from '../http/ids.ts';
 import { isStorableTime } from '../http/input.ts';
 import { readProducts } from '../products/read-model.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
+import { OWN_PRODUCT_NOT_FOUND } from '../../events/own-product.ts';
+import { readCatalogue, readPositionSummary } from '../catalogue/read-model.ts';
+import { readPositionHistory } from '../catalogue/position-history.ts';
+import { readMatches } from '../catalogue/matches.ts';
 import { keyOwner, keyStillValid, NOT_PRO, watchRevocation, type KeyOwner } from './keys.ts';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.ts';
 import { decodeCursor, userEvents } from './feed.ts';
 import { createLogWatcher, eventStream } from './tail.ts';
-import { AlertList, AlertsQuery, ErrorBody, EventPage, EventsQuery, PriceList, PricesQuery, ProductList, StreamQuery } from './schemas.ts';
+import {
+  AlertList,
+  AlertsQuery,
+  CatalogueEntry,
+  CatalogueList,
+  CatalogueQuery,
+  ErrorBody,
+  EventPage,
+  EventsQuery,
+  MatchList,
+  PositionHistory,
+  PositionHistoryQuery,
+  PositionSummary,
+  PriceList,
+  PricesQuery,
+  ProductList,
+  StreamQuery,
+} from './schemas.ts';
 
 /** A page position over (time, tie-breaker), opaque to clients. */
 const encodeKey = (at: Date, tie: string | number) => Buffer.from(JSON.stringify([at.toISOString(), tie])).toString('base64url');
@@ -170,6 +191,56 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
           query: AlertsQuery,
           response: { 200: AlertList, ...errors },
           detail: doc('Alerts', 'Your alerts', 'Price drops, rises, thresholds met and stock changes (out of stock, back in stock), newest first.'),
+        },
+      )
+
+      .get('/catalogue', async ({ owner, query }) => ({ catalogue: await readCatalogue(ctx.sql, ctx.config, owner.userId, query) }), {
+        query: CatalogueQuery,
+        response: { 200: CatalogueList, ...errors },
+        detail: doc(
+          'Catalogue',
+          'Your own products',
+          'The products you sell, read from your store or a CSV file, each with its linked competitor products and where your price stands among them.',
+        ),
+      })
+      .get('/catalogue/position', ({ owner }) => readPositionSummary(ctx.sql, ctx.config, owner.userId), {
+        response: { 200: PositionSummary, ...errors },
+        detail: doc(
+          'Catalogue',
+          'Where you stand',
+          'How many of your products sit in each band, your price index, and how many were undercut in the last 24 hours.',
+        ),
+      })
+      .get('/catalogue/matches', async ({ owner }) => ({ matches: await readMatches(ctx.sql, owner.userId) }), {
+        response: { 200: MatchList, ...errors },
+        detail: doc('Catalogue', 'Suggested matches', 'Competitor products you track that look like your own products: link them in the app.'),
+      })
+      .get(
+        '/catalogue/:id',
+        async ({ owner, params }) => {
+          const [entry] = await readCatalogue(ctx.sql, ctx.config, owner.userId, { id: idOf(params.id, OWN_PRODUCT_NOT_FOUND) });
+          if (!entry) throw new DomainError(OWN_PRODUCT_NOT_FOUND, 404);
+          return entry;
+        },
+        {
+          params: z.object({ id: z.string() }),
+          response: { 200: CatalogueEntry, ...errors },
+          detail: doc('Catalogue', 'One of your own products', 'With its linked competitor products and where your price stands among them.'),
+        },
+      )
+      .get(
+        '/catalogue/:id/position-history',
+        async ({ owner, params, query }) => {
+          const id = idOf(params.id, OWN_PRODUCT_NOT_FOUND);
+          const points = await readPositionHistory(ctx.sql, ctx.config, owner.userId, id, query.timeFilter);
+          if (!points) throw new DomainError(OWN_PRODUCT_NOT_FOUND, 404);
+          return { id, timeFilter: query.timeFilter, points };
+        },
+        {
+          params: z.object({ id: z.string() }),
+          query: PositionHistoryQuery,
+          response: { 200: PositionHistory, ...errors },
+          detail: doc('Catalogue', "An own product's position over time", "Your price against the counted competitors' cheapest and average."),
         },
       )
 

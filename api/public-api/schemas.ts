@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isStorableTime } from '../http/input.ts';
 import { AVAILABILITIES, AlertRule } from '../../events/catalogue.ts';
 import { ALERT_TYPES } from '../../domain/alerts.ts';
+import { DetailTimeFilter } from '../history/series.ts';
 
 /** Shapes of the public API (/api/v1): validate requests and describe answers in /api/docs. */
 
@@ -85,13 +86,21 @@ export const AlertsQuery = z.object({
 
 export const Alert = z.object({
   id: z.string(),
-  type: z.enum(ALERT_TYPES),
-  productId: z.string(),
+  type: z.enum(ALERT_TYPES).meta({
+    description: 'undercut: a competitor linked to one of your own products went below your price; cheapest: you are at or below every one again.',
+  }),
+  productId: z.string().meta({ description: 'The product the alert is about; for undercut and cheapest, the competitor product.' }),
   productName: z.string(),
   productUrl: z.string(),
   message: z.string(),
-  previousPrice: z.number().nullable().meta({ description: 'The price before; null when a stock alert knows none.' }),
-  currentPrice: z.number().nullable().meta({ description: 'The price the check read; null for a stock alert from a page that showed none.' }),
+  previousPrice: z
+    .number()
+    .nullable()
+    .meta({ description: 'The price before; null when a stock alert knows none. For undercut and cheapest, your own price.' }),
+  currentPrice: z
+    .number()
+    .nullable()
+    .meta({ description: "The price the check read; null for a stock alert from a page that showed none. For undercut and cheapest, the competitor's price." }),
   currency: z.string().nullable(),
   changePercent: z.number().nullable().meta({ description: 'Positive for a rise; null without both prices or from a price of 0.' }),
   thresholdPercent: z.number().nullable(),
@@ -127,4 +136,110 @@ export const EventPage = z.object({
 
 export const StreamQuery = z.object({
   after: z.string().optional().meta({ description: 'Resume after this cursor (or send Last-Event-ID); without it, only events appended after connecting.' }),
+});
+
+// ---- your own catalogue ---------------------------------------------------------------------
+
+export const CatalogueQuery = z.object({
+  band: z
+    .enum(['cheapest', 'competitive', 'above', 'unpositioned'])
+    .optional()
+    .meta({ description: 'Only products in this band; unpositioned: no linked competitor counted.' }),
+  q: z.string().max(200).optional().meta({ description: 'Only products whose title, SKU or variant contains this text (any case).' }),
+});
+
+export const PositionHistoryQuery = z.object({
+  timeFilter: DetailTimeFilter.default('month').meta({ description: 'The range: the last 7 days, 30 days, 3 months, 12 months, or all (default month).' }),
+});
+
+export const CompetitorOffer = z.object({
+  productId: z.string().meta({ description: 'The tracked competitor product (as in GET /api/v1/products).' }),
+  name: z.string(),
+  host: z.string().meta({ description: "The competitor's shop, from the product's address." }),
+  url: z.string(),
+  price: z.number().nullable().meta({ description: 'Its current price; null before its first good check.' }),
+  currency: z.string().nullable(),
+  availability: z.enum(AVAILABILITIES).nullable(),
+  lastPriceAt: timestamp.nullable().meta({ description: 'When its price was last read by a successful check.' }),
+  checkIntervalMinutes: z.number().meta({ description: 'Minutes between its checks: a price older than two of them is stale.' }),
+  counted: z.boolean().meta({ description: 'Whether it counts toward the position.' }),
+  reason: z.enum(['no price', 'stale', 'out of stock', 'other currency']).nullable().meta({ description: 'Why it does not count; null when it counts.' }),
+});
+
+export const Position = z.object({
+  rank: z.number().int().meta({ description: '1 when no counted competitor is cheaper; equal prices do not push you down.' }),
+  of: z.number().int().meta({ description: 'Counted competitors plus you.' }),
+  cheapest: z.object({ productId: z.string(), price: z.number() }).meta({ description: 'The cheapest counted competitor.' }),
+  average: z.number().meta({ description: "The counted competitors' average price." }),
+  highest: z.number(),
+  gap: z.number().meta({ description: 'Your price minus the cheapest: negative when you are cheaper.' }),
+  gapPercent: z.number().nullable().meta({ description: 'The gap in percent of the cheapest price; null when that price is 0.' }),
+  band: z.enum(['cheapest', 'competitive', 'above']).meta({
+    description: 'cheapest: no counted competitor is cheaper; competitive: within your competitive percent of the cheapest; above: further above.',
+  }),
+});
+
+export const CatalogueEntry = z.object({
+  id: z.string(),
+  title: z.string(),
+  variant: z.string().nullable().meta({ description: 'The variant\'s own name ("XL / Red"); null for a product without variants.' }),
+  sku: z.string().nullable(),
+  gtin: z.string().nullable().meta({ description: 'GTIN (EAN, UPC, ISBN) as 14 digits.' }),
+  mpn: z.string().nullable(),
+  brand: z.string().nullable(),
+  price: z.number().meta({ description: 'Your price, as your store or CSV file states it.' }),
+  currency: z.string().meta({ description: 'ISO 4217 code of your price.' }),
+  regularPrice: z.number().nullable().meta({ description: 'The regular (compare-at) price while on sale.' }),
+  cost: z.number().nullable().meta({ description: 'What you pay for it, from a CSV file; stores do not publish it.' }),
+  url: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  availability: z.string().nullable().meta({ description: 'As your store states it (schema.org ItemAvailability).' }),
+  sourceId: z.string().nullable().meta({ description: 'The connected store it was read from; null for a CSV import.' }),
+  priceChangedAt: timestamp.meta({ description: 'When your price was last set or changed.' }),
+  undercutAt: timestamp.nullable().meta({ description: 'When a competitor last went below your price; null when none has.' }),
+  competitors: z.array(CompetitorOffer).meta({ description: 'The linked competitor products, counted or not.' }),
+  position: Position.nullable().meta({ description: 'Where your price stands; null when no linked competitor counts.' }),
+  basis: z.string().nullable().meta({ description: '"based on 3 of 5: 1 stale, 1 out of stock"; null with no linked competitor.' }),
+});
+
+export const CatalogueList = z.object({ catalogue: z.array(CatalogueEntry).meta({ description: 'By title, then variant.' }) });
+
+export const PositionSummary = z.object({
+  index: z.number().nullable().meta({
+    description: "Price index: the mean of your price ÷ the competitors' average × 100 (95 = 5% below the market); null with no positioned product.",
+  }),
+  cheapest: z.number().int().meta({ description: 'Products where you are the cheapest.' }),
+  competitive: z.number().int().meta({ description: 'Products within your competitive percent of the cheapest.' }),
+  above: z.number().int().meta({ description: 'Products priced further above the cheapest.' }),
+  unpositioned: z.number().int().meta({ description: 'Products with no linked competitor that counts.' }),
+  undercutLast24h: z.number().int().meta({ description: 'Products a competitor went below in the last 24 hours.' }),
+});
+
+export const PositionPoint = z.object({
+  at: timestamp,
+  price: z.number().meta({ description: 'Your price then.' }),
+  cheapest: z.number().nullable().meta({ description: 'The cheapest counted competitor then; null when none counted.' }),
+  average: z.number().nullable().meta({ description: "The counted competitors' average then." }),
+  counted: z.number().int().meta({ description: 'How many competitors counted then: priced recently, in your currency.' }),
+});
+
+export const PositionHistory = z.object({
+  id: z.string().meta({ description: 'The own product.' }),
+  timeFilter: DetailTimeFilter,
+  points: z.array(PositionPoint).meta({
+    description: 'Oldest first: one at the start of the range, one at each price change (yours or a linked competitor’s), one now; thinned when long.',
+  }),
+});
+
+export const MatchList = z.object({
+  matches: z
+    .array(
+      z.object({
+        ownProductId: z.string(),
+        productId: z.string().meta({ description: 'The tracked competitor product suggested.' }),
+        reason: z.enum(['gtin', 'mpn', 'title']).meta({ description: 'The same GTIN, the same MPN and brand, or a close title.' }),
+        confidence: z.number().meta({ description: 'From 0 to 1.' }),
+      }),
+    )
+    .meta({ description: 'Suggested links between your products and the competitor products you track; pairs already linked or turned down are left out.' }),
 });

@@ -38,7 +38,7 @@ describe('a page nested too deeply', () => {
     const url = 'https://shop.example/kettle';
     const html = hostile(false);
     const fetcher: Fetcher = {
-      fetchPage: async () => ({ ok: true, url, status: 200, contentType: 'text/html', body: html, bytes: html.length, elapsedMs: 1 }),
+      fetchPage: async () => ({ ok: true, url, status: 200, contentType: 'text/html', headers: {}, body: html, bytes: html.length, elapsedMs: 1 }),
     };
     const noBrowser = {
       render: async () => {

@@ -304,7 +304,7 @@ async function observations(ctx: AppContext, sizes: number[]) {
       'http://127.0.0.1/products/0',
       [{ productId: 'p', userId: 'u', url: 'http://127.0.0.1/products/0', selector: SELECTOR, lease: null, render: null }],
       {
-        fetchPage: async (url) => ({ ok: true, url, status: 200, contentType: 'text/html', body, bytes: body.length, elapsedMs: 1 }),
+        fetchPage: async (url) => ({ ok: true, url, status: 200, contentType: 'text/html', headers: {}, body, bytes: body.length, elapsedMs: 1 }),
       },
     );
     if (outcome?.event.type !== 'PriceObserved' || outcome.event.data.price !== price) throw new Error(`the page at ${price} does not read as that price`);

@@ -6,7 +6,7 @@
 // a redirect to a private address. Every answer is built from data made once at start.
 
 import { createFetcher } from '../../fetching/fetcher.ts';
-import type { SourceDeps } from './read-source.ts';
+import type { SourceDeps } from './item.ts';
 
 const GOOGLE_NS = 'http://base.google.com/ns/1.0';
 

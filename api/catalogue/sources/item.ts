@@ -1,18 +1,12 @@
-// The item every catalogue reader returns, and what the readers share to make one: text and
-// identifiers cleaned and capped, items checked one by one (a bad one is skipped with a reason,
-// not fatal), failures worded for the shop owner, and the source's documents fetched through the
-// same address guard as price checks.
-
-import { backoff } from '../../../domain/backoff.ts';
-import { failures, type FetchFailure } from '../../../domain/check-failures.ts';
+import type { FetchFailure } from '../../../domain/check-failures.ts';
 import { normaliseGtin } from '../../../domain/gtin.ts';
-import { decodeText, ERROR_SAMPLE_BYTES } from '../../fetching/answer-reading.ts';
-import { detectBotChallenge, parseRetryAfter } from '../../fetching/fetch-errors.ts';
 import { validateTargetUrl } from '../../fetching/address-guard.ts';
-import { type FetchedResource, isWebAddress, sharedFetcher, type ResourceResult } from '../../fetching/fetcher.ts';
-import type { SourceDeps } from './read-source.ts';
+import type { Fetcher, FetchOptions } from '../../fetching/fetcher.ts';
 
 export { normaliseGtin };
+
+/** `fallbackCurrency`: the owner's currency, for a source that does not state its own. */
+export type SourceDeps = { fetcher: Fetcher; fetchOptions: FetchOptions; fallbackCurrency: string };
 
 export type Availability = 'InStock' | 'OutOfStock' | 'PreOrder' | 'BackOrder';
 export type CatalogueItem = {
@@ -247,80 +241,17 @@ export type SourceDocument = {
 };
 
 /**
- * GETs one document of a source. fetchPage only hands back web pages, so this goes through the
- * fetcher's resource request, which applies the same address guard, pinned addresses, size limit
- * and decompression; redirects are followed here so that every hop is checked as fetchPage checks
- * it (the given address as it is, redirect targets also on the web ports), and answers are
- * retried and worded as fetchPage does (5xx, 429, timeouts; bot walls; HTTP statuses).
+ * GETs one document of a source through the fetcher price checks use: the same address guard
+ * (every redirect hop too), host politeness, retries, size limit, bot-wall and failure reasons.
  */
-export async function fetchSourceDocument(url: string, deps: SourceDeps, maxBytes: number, accept: string): Promise<SourceDocument | SourceFailure> {
-  const fetcher = deps.fetcher.fetchResource ? deps.fetcher : sharedFetcher;
-  const options = { ...deps.fetchOptions, maxBytes };
-  const maxRedirects = options.maxRedirects ?? 5;
-  let current = url;
-  for (let hop = 0; ; hop++) {
-    const answer = await withRetries(options.retries ?? 2, () =>
-      fetcher.fetchResource!({ url: current, method: 'GET', headers: { accept }, followRedirects: false, document: hop > 0 }, options),
-    );
-    if (!answer.ok) return sourceFailures.fetch(answer);
-    const location = answer.headers.location;
-    if (REDIRECTS.has(answer.status) && location) {
-      if (hop >= maxRedirects) return sourceFailures.fetch(failures.tooManyRedirects(maxRedirects));
-      let next: string;
-      try {
-        next = new URL(location, current).href;
-      } catch {
-        return sourceFailures.fetch(failures.badUrl('The shop redirected to an address that is not valid.'));
-      }
-      if (!isWebAddress(next)) return sourceFailures.fetch(failures.notAWebPage(next));
-      current = next;
-      continue;
-    }
-    const contentType = answer.headers['content-type'] ?? null;
-    const vendor = challengeVendor(answer);
-    const retryAfter = parseRetryAfter(answer.headers['retry-after']);
-    if (vendor !== undefined) return sourceFailures.fetch(failures.botProtection(vendor, answer.status, retryAfter));
-    if (answer.status === 429) return sourceFailures.fetch(failures.rateLimited(retryAfter));
-    if (answer.status < 200 || answer.status >= 300) return sourceFailures.fetch(failures.httpStatus(answer.status));
-    return {
-      url: current,
-      status: answer.status,
-      mediaType: contentType?.split(';')[0].trim().toLowerCase() || null,
-      headers: answer.headers,
-      // A charset in the Content-Type wins, then an XML declaration's; JSON, XML and feeds are UTF-8 otherwise.
-      text: decodeText(answer.body, /charset=/i.test(contentType ?? '') ? contentType : (xmlDeclaredCharset(answer.body) ?? 'text/plain; charset=utf-8')),
-    };
-  }
-}
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/** The bot protection that answered instead of the shop (null: unknown vendor), or undefined. */
-const challengeVendor = (answer: FetchedResource) =>
-  detectBotChallenge(answer.status, answer.headers, answer.body.subarray(0, ERROR_SAMPLE_BYTES).toString('latin1'));
-const RETRY_BASE_MS = 500;
-const MAX_RETRY_AFTER_MS = 30_000;
-
-async function withRetries(retries: number, attempt: () => Promise<ResourceResult>): Promise<ResourceResult> {
-  for (let failed = 0; ; failed++) {
-    const answer = await attempt();
-    if (failed >= retries) return answer;
-    // A bot wall is not asked again, as fetchPage does not.
-    const retryable = answer.ok
-      ? (answer.status === 408 || answer.status === 429 || answer.status >= 500) && challengeVendor(answer) === undefined
-      : answer.code === 'timeout' || answer.code === 'network';
-    if (!retryable) return answer;
-    const asked = answer.ok ? parseRetryAfter(answer.headers['retry-after']) : null;
-    if (asked !== null && asked > MAX_RETRY_AFTER_MS) return answer;
-    await Bun.sleep(asked ?? backoff(failed + 1, { baseMs: RETRY_BASE_MS, jitter: 0.2 }));
-  }
-}
-
-/** The encoding an XML declaration names, as a content type decodeText reads ("; charset=..."). */
-function xmlDeclaredCharset(body: Buffer): string | null {
-  const charset = body
-    .subarray(0, 200)
-    .toString('latin1')
-    .match(/^\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/)?.[1];
-  return charset ? `application/xml; charset=${charset}` : null;
+export async function fetchSourceDocument(url: string, deps: SourceDeps, maxBytes: number): Promise<SourceDocument | SourceFailure> {
+  const page = await deps.fetcher.fetchPage(url, { ...deps.fetchOptions, maxBytes, data: true });
+  if (!page.ok) return sourceFailures.fetch(page);
+  return {
+    url: page.url,
+    status: page.status,
+    mediaType: page.contentType?.split(';')[0]!.trim().toLowerCase() || null,
+    headers: page.headers,
+    text: page.body,
+  };
 }

@@ -21,14 +21,13 @@ import {
   type SourceRead,
   webUrl,
 } from './item.ts';
-import type { SourceDeps } from './read-source.ts';
+import type { SourceDeps } from './item.ts';
 
 /** Feeds carry descriptions of up to 5,000 characters, so 20,000 items can pass 20 MB. */
 export const FEED_BYTES = 40 * 1024 * 1024;
 const GOOGLE_NS = 'http://base.google.com/ns/1.0';
 const ATOM_NS = 'http://www.w3.org/2005/Atom';
 const PLATFORM = 'a Google Merchant Center feed';
-const ACCEPT = 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, text/tab-separated-values;q=0.9, text/plain;q=0.8, */*;q=0.1';
 const FEED_ADDRESS_HINT = "Use the feed's own address, as your shop's feed app or plugin shows it, or the address of the file you give Merchant Center.";
 
 /** An entry's fields by name without prefix: `g` from the Google namespace (and every TSV column), `plain` from RSS or Atom. */
@@ -45,7 +44,7 @@ class Refusal extends Error {
 export async function readMerchantFeed(feedUrl: string, deps: SourceDeps): Promise<SourceRead> {
   const address = sourceAddress(feedUrl);
   if (!('href' in address)) return address;
-  const doc = await fetchSourceDocument(address.href, deps, FEED_BYTES, ACCEPT);
+  const doc = await fetchSourceDocument(address.href, deps, FEED_BYTES);
   if ('ok' in doc) return doc;
   // Named without its query, which often carries the feed's access token.
   const bare = `${address.origin}${address.pathname}`;

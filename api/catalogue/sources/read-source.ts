@@ -2,8 +2,7 @@
 // a Google Merchant Center feed. Read-only and without credentials: only what each platform
 // publishes to every visitor is read.
 
-import type { Fetcher, FetchOptions } from '../../fetching/fetcher.ts';
-import type { SourceRead } from './item.ts';
+import type { SourceDeps, SourceRead } from './item.ts';
 import { readMerchantFeed } from './merchant-feed.ts';
 import { readShopify } from './shopify.ts';
 import { readWooCommerce } from './woocommerce.ts';
@@ -11,9 +10,8 @@ import { readWooCommerce } from './woocommerce.ts';
 export type { Availability, CatalogueItem, Skipped, SourceRead } from './item.ts';
 export { MAX_SOURCE_ITEMS } from './item.ts';
 
+export type { SourceDeps } from './item.ts';
 export type SourceKind = 'shopify' | 'woocommerce' | 'merchant-feed';
-/** `fallbackCurrency`: the owner's currency, for a source that does not state its own. */
-export type SourceDeps = { fetcher: Fetcher; fetchOptions: FetchOptions; fallbackCurrency: string };
 
 export function readSource(kind: SourceKind, url: string, deps: SourceDeps): Promise<SourceRead> {
   switch (kind) {

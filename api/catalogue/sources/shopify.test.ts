@@ -30,6 +30,12 @@ describe('a Shopify store', () => {
     expect(store.hits.get('/products.json?limit=250&page=4')).toBeUndefined();
   });
 
+  test("a pasted product or collection page finds its store's listing", async () => {
+    for (const pasted of [`${store.origin}/products/product-1?variant=50010`, `${store.origin}/collections/all/`]) {
+      expect(items(await readShopify(pasted, deps)).length).toBe(items(await readShopify(store.origin, deps)).length);
+    }
+  });
+
   test('maps a product without options to one item without a variant name', async () => {
     const list = items(await readShopify(store.origin, deps));
     expect(byId(list, '50010')).toEqual({

@@ -16,7 +16,7 @@ import {
   type SourceRead,
   webUrl,
 } from './item.ts';
-import type { SourceDeps } from './read-source.ts';
+import type { SourceDeps } from './item.ts';
 
 /** The most products Shopify lists on one page. */
 export const SHOPIFY_PAGE_SIZE = 250;
@@ -25,7 +25,6 @@ const MAX_PAGES = Math.ceil(MAX_SOURCE_ITEMS / SHOPIFY_PAGE_SIZE) + 1;
 const PAGE_BYTES = 8 * 1024 * 1024;
 const SMALL_BYTES = 512 * 1024;
 const PLATFORM = 'a Shopify store';
-const ACCEPT_JSON = 'application/json, text/javascript;q=0.9, */*;q=0.1';
 
 const id = z.union([z.number(), z.string()]);
 const text = z.string().nullish().catch(null);
@@ -56,16 +55,15 @@ const Currency = z.object({ currency: z.string() });
 export async function readShopify(storeUrl: string, deps: SourceDeps): Promise<SourceRead> {
   const address = sourceAddress(storeUrl);
   if (!('href' in address)) return address;
-  // A Shopify store always lives at the root of its domain.
-  let origin = address.origin;
+  let base = storeBase(address);
   const collector = new ItemCollector();
   const seenProducts = new Set<string>();
   const products: z.infer<typeof Product>[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const listed = await listingPage(origin, page, deps);
+    const listed = await listingPage(base, page, deps);
     if ('ok' in listed) return listed;
     // After a redirect (myshop.myshopify.com to the shop's own domain) links use the final address.
-    if (page === 1) origin = new URL(listed.url).origin;
+    if (page === 1) base = storeBase(new URL(listed.url.replace(/\/products\.json(\?.*)?$/, '')));
     let fresh = 0;
     for (const [index, raw] of listed.products.entries()) {
       const product = Product.safeParse(raw);
@@ -85,25 +83,34 @@ export async function readShopify(storeUrl: string, deps: SourceDeps): Promise<S
   }
   if (countVariants(products) + collector.count > MAX_SOURCE_ITEMS) return sourceFailures.tooManyItems();
 
-  const currency = await storeCurrency(origin, deps);
-  for (const product of products) addProduct(collector, product, origin, currency);
+  const currency = await storeCurrency(base, deps);
+  for (const product of products) addProduct(collector, product, base, currency);
   return collector.result();
+}
+
+/**
+ * Where the store's listing lives: its address without a trailing slash, query or page, so a
+ * market's subfolder (https://shop.example/en-gb) is kept and a pasted product or collection
+ * page (…/products/kettle, …/collections/all) still finds its store.
+ */
+function storeBase(address: URL): string {
+  const path = address.pathname.replace(/\/(products|collections|pages|cart)(\/.*)?$/, '').replace(/\/+$/, '');
+  return `${address.origin}${path}`;
 }
 
 type ListingPage = { url: string; products: unknown[] };
 
-async function listingPage(origin: string, page: number, deps: SourceDeps): Promise<ListingPage | SourceFailure> {
-  const url = `${origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}&page=${page}`;
-  const doc = await fetchSourceDocument(url, deps, PAGE_BYTES, ACCEPT_JSON);
+async function listingPage(base: string, page: number, deps: SourceDeps): Promise<ListingPage | SourceFailure> {
+  const url = `${base}/products.json?limit=${SHOPIFY_PAGE_SIZE}&page=${page}`;
+  const doc = await fetchSourceDocument(url, deps, PAGE_BYTES);
   if ('ok' in doc) {
-    if (page === 1 && doc.httpStatus === 404)
-      return sourceFailures.notACatalogue(origin, PLATFORM, `it has no /products.json (HTTP 404). ${CHECK_ADDRESS}`, 404);
+    if (page === 1 && doc.httpStatus === 404) return sourceFailures.notACatalogue(base, PLATFORM, `it has no /products.json (HTTP 404). ${CHECK_ADDRESS}`, 404);
     return doc;
   }
   const json = jsonOf(doc);
-  if (!json.ok) return sourceFailures.notACatalogue(origin, PLATFORM, `${json.detail} ${CHECK_ADDRESS}`, doc.status);
+  if (!json.ok) return sourceFailures.notACatalogue(base, PLATFORM, `${json.detail} ${CHECK_ADDRESS}`, doc.status);
   const listing = Listing.safeParse(json.value);
-  if (!listing.success) return sourceFailures.notACatalogue(origin, PLATFORM, `its /products.json has no list of products. ${CHECK_ADDRESS}`, doc.status);
+  if (!listing.success) return sourceFailures.notACatalogue(base, PLATFORM, `its /products.json has no list of products. ${CHECK_ADDRESS}`, doc.status);
   return { url: doc.url, products: listing.data.products };
 }
 
@@ -117,7 +124,7 @@ function rawId(raw: unknown): string | null {
   return typeof value === 'number' || typeof value === 'string' ? String(value) : null;
 }
 
-function addProduct(collector: ItemCollector, product: z.infer<typeof Product>, origin: string, currency: string): void {
+function addProduct(collector: ItemCollector, product: z.infer<typeof Product>, base: string, currency: string): void {
   const firstImage = image.parse(product.images?.[0])?.src;
   const hasVariants = product.variants.length > 1;
   for (const [index, raw] of product.variants.entries()) {
@@ -142,8 +149,8 @@ function addProduct(collector: ItemCollector, product: z.infer<typeof Product>, 
         priceText: variant.price === null || variant.price === undefined ? null : String(variant.price),
         currency,
         regularPrice: decimalAmount(variant.compare_at_price),
-        url: product.handle ? `${origin}/products/${encodeURIComponent(product.handle)}?variant=${encodeURIComponent(String(variant.id))}` : null,
-        imageUrl: webUrl(variant.featured_image?.src, origin) ?? webUrl(firstImage, origin),
+        url: product.handle ? `${base}/products/${encodeURIComponent(product.handle)}?variant=${encodeURIComponent(String(variant.id))}` : null,
+        imageUrl: webUrl(variant.featured_image?.src, base) ?? webUrl(firstImage, base),
         availability: variant.available === true ? 'InStock' : variant.available === false ? 'OutOfStock' : null,
       },
       `variant ${variant.id}`,
@@ -152,9 +159,9 @@ function addProduct(collector: ItemCollector, product: z.infer<typeof Product>, 
 }
 
 /** The store's currency from /meta.json, else /cart.js, else the owner's. */
-async function storeCurrency(origin: string, deps: SourceDeps): Promise<string> {
+async function storeCurrency(base: string, deps: SourceDeps): Promise<string> {
   for (const path of ['/meta.json', '/cart.js']) {
-    const doc = await fetchSourceDocument(`${origin}${path}`, deps, SMALL_BYTES, ACCEPT_JSON);
+    const doc = await fetchSourceDocument(`${base}${path}`, deps, SMALL_BYTES);
     const found = 'ok' in doc ? null : currencyIn(doc);
     if (found) return found;
   }

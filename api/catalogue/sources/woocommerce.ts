@@ -17,14 +17,13 @@ import {
   sourceFailures,
   type SourceRead,
 } from './item.ts';
-import type { SourceDeps } from './read-source.ts';
+import type { SourceDeps } from './item.ts';
 
 /** The most products the Store API lists on one page. */
 export const WOO_PAGE_SIZE = 100;
 const MAX_PAGES = Math.ceil(MAX_SOURCE_ITEMS / WOO_PAGE_SIZE) + 1;
 const PAGE_BYTES = 8 * 1024 * 1024;
 const PLATFORM = 'a WooCommerce store';
-const ACCEPT_JSON = 'application/json, */*;q=0.1';
 const API_ROUTE = '/wc/store/v1/products';
 
 const text = z.string().nullish().catch(null);
@@ -166,7 +165,7 @@ async function listAll(
 
 async function listingPage(endpoint: Endpoint, filter: string, page: number, deps: SourceDeps): Promise<Page | SourceFailure> {
   const url = endpoint(`${filter}per_page=${WOO_PAGE_SIZE}&page=${page}`);
-  const doc = await fetchSourceDocument(url, deps, PAGE_BYTES, ACCEPT_JSON);
+  const doc = await fetchSourceDocument(url, deps, PAGE_BYTES);
   if ('ok' in doc) return doc;
   const origin = new URL(url).origin;
   const json = jsonOf(doc);
