@@ -9,7 +9,7 @@ import { acceptedEncodings, type Encoding } from './http/compression.ts';
 import { BUILD_ORIGIN } from '../site/build-origin.ts';
 
 /** Signed-in screens: served to signed-in users, the sign-in-required page otherwise. */
-export const APP_PAGES = new Set(['dashboard', 'products', 'price-history', 'alerts', 'billing', 'settings', 'subscribe']);
+export const APP_PAGES = new Set(['dashboard', 'products', 'catalogue', 'price-history', 'alerts', 'billing', 'settings', 'subscribe']);
 
 const SUFFIX = { br: '.br', gzip: '.gz' } as const;
 

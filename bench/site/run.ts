@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 const PUBLIC_PAGES = ['/', '/how-it-works', '/login', '/terms', '/privacy', '/unauthorized'];
-const APP_PAGES = ['/dashboard', '/products', '/price-history', '/alerts', '/billing', '/settings', '/subscribe'];
+const APP_PAGES = ['/dashboard', '/products', '/catalogue', '/price-history', '/alerts', '/billing', '/settings', '/subscribe'];
 
 const urlArg = process.argv.indexOf('--url');
 let base = urlArg > 0 ? process.argv[urlArg + 1]!.replace(/\/$/, '') : '';

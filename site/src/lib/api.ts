@@ -12,6 +12,8 @@ import type * as ProductSchemas from '../../../api/products/schemas';
 import type * as BulkSchemas from '../../../api/products/bulk';
 import type { ImportAnswer } from '../../../api/products/import';
 import type { CsvError, CsvRow } from '../../../api/products/csv';
+import type { CatalogueImportAnswer } from '../../../api/catalogue/import';
+import type { CatalogueCsvError, CatalogueCsvRow } from '../../../api/catalogue/csv';
 import type { ToastMessage } from '../stores/toast';
 import { expireSession, SESSION_EXPIRED_TOAST } from './session';
 import type { AlertType } from '../../../domain/alerts.ts';
@@ -117,6 +119,43 @@ async function importCsv(file: Blob, opts: { dryRun: boolean }): Promise<ImportR
   return { ok: false, status: response.status, message, errors: (body.errors as CsvError[]) ?? [], preview: (body.preview as CsvRow[]) ?? [] };
 }
 
+/** Your catalogue (the owner's own products) with where each stands against its linked competitors. */
+export type CatalogueEntry = Treaty.Data<typeof client.api.catalogue.get>[number];
+export type CatalogueCompetitor = CatalogueEntry['competitors'][number];
+export type PositionSummary = Treaty.Data<typeof client.api.position.get>;
+export type CatalogueSource = Treaty.Data<typeof client.api.catalogue.sources.get>[number];
+export type SourceKind = Parameters<typeof client.api.catalogue.sources.post>[0]['kind'];
+export type MatchSuggestion = Treaty.Data<typeof client.api.catalogue.matches.get>[number];
+export type CatalogueSettings = Treaty.Data<typeof client.api.catalogue.settings.get>;
+export type PositionPoint = Treaty.Data<ReturnType<typeof client.api.catalogue>['position-history']['get']>[number];
+
+/** What a catalogue import answered: the counts, or why it imported nothing (bad rows, the plan's limit, a refused file). */
+export type CatalogueImportResult =
+  | { ok: true; answer: CatalogueImportAnswer }
+  | { ok: false; status: number; message: string; errors: CatalogueCsvError[]; preview: CatalogueCsvRow[] };
+export type { CatalogueImportAnswer, CatalogueCsvRow };
+
+/** The catalogue's CSV import (`POST /api/catalogue/import`), sent as the file itself like the products import. */
+async function importCatalogueCsv(file: Blob, opts: { dryRun: boolean }): Promise<CatalogueImportResult> {
+  const response = await fetch(`/api/catalogue/import${opts.dryRun ? '?dryRun=1' : ''}`, {
+    method: 'POST',
+    body: file,
+    credentials: 'include',
+    headers: { 'content-type': 'text/csv' },
+  });
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (response.ok) return { ok: true, answer: body as CatalogueImportAnswer };
+  const message = typeof body.message === 'string' ? body.message : `The import failed (${response.status}). Please try again.`;
+  if (isUnauthorizedError(new ApiError(response.status, message, response.statusText))) expireSession();
+  return {
+    ok: false,
+    status: response.status,
+    message,
+    errors: (body.errors as CatalogueCsvError[]) ?? [],
+    preview: (body.preview as CatalogueCsvRow[]) ?? [],
+  };
+}
+
 export const api = {
   auth: {
     user: () => call(client.api.auth.user.get(), { unauthorized: false }),
@@ -190,6 +229,24 @@ export const api = {
     test: (id: string) => call(client.api.channels({ id }).test.post()),
     rotateSecret: (id: string) => call(client.api.channels({ id })['rotate-secret'].post()),
     deliveries: (id: string) => call(client.api.channels({ id }).deliveries.get()),
+  },
+  catalogue: {
+    list: () => call(client.api.catalogue.get({ query: {} }), { unauthorized: SESSION_EXPIRED_TOAST }),
+    position: () => call(client.api.position.get()),
+    remove: (id: string) => call(client.api.catalogue({ id }).delete()),
+    sources: () => call(client.api.catalogue.sources.get()),
+    connect: (kind: SourceKind, url: string) => call(client.api.catalogue.sources.post({ kind, url })),
+    disconnect: (id: string) => call(client.api.catalogue.sources({ id }).delete()),
+    sync: (id: string) => call(client.api.catalogue.sources({ id }).sync.post()),
+    matches: () => call(client.api.catalogue.matches.get()),
+    decide: (ownProductId: string, productId: string, decision: 'accept' | 'reject') =>
+      call(client.api.catalogue.matches.post({ ownProductId, productId, decision })),
+    link: (id: string, productId: string) => call(client.api.catalogue({ id }).competitors({ productId }).put()),
+    unlink: (id: string, productId: string) => call(client.api.catalogue({ id }).competitors({ productId }).delete()),
+    history: (id: string, timeFilter: DetailRange) => call(client.api.catalogue({ id })['position-history'].get({ query: { timeFilter } })),
+    settings: () => call(client.api.catalogue.settings.get()),
+    saveSettings: (settings: CatalogueSettings) => call(client.api.catalogue.settings.put(settings)),
+    importCsv: importCatalogueCsv,
   },
   billing: {
     subscription: () => call(client.api.billing.subscription.get()),

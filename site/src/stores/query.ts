@@ -15,6 +15,11 @@ const READS = {
   settings: () => api.settings.get(),
   'settings/api-key': () => api.apiKey.get(),
   'check-health': () => api.checkHealth.get(),
+  catalogue: () => api.catalogue.list(),
+  'catalogue/sources': () => api.catalogue.sources(),
+  'catalogue/matches': () => api.catalogue.matches(),
+  'catalogue/settings': () => api.catalogue.settings(),
+  position: () => api.catalogue.position(),
   /** With up to 3 retries (docs/product.md#how-the-site-talks-to-the-api). */
   'billing/subscription': () => withRetries(api.billing.subscription),
 } satisfies Record<string, () => Promise<unknown>>;

@@ -25,6 +25,7 @@ import { $productsVersion } from '../../stores/products';
 import { loadable, readStore } from '../../stores/query';
 import { AppShell } from '../shell/AppShell';
 import { TrendChart } from '../charts/TrendChart';
+import { PricePositionCard } from './PricePositionCard';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/Card';
@@ -79,6 +80,7 @@ function Dashboard() {
           ? statCards(stats).map((card) => <SummaryCard key={card.id} card={card} />)
           : CARD_TITLES.map((title) => <SummaryCardSkeleton key={title} title={title} />)}
       </section>
+      <PricePositionCard />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <PriceTrendsCard days={stats?.priceTrends ?? null} className="lg:col-span-3" />
         <RecentChangesCard changes={stats?.recentChanges ?? null} className="lg:col-span-2" />

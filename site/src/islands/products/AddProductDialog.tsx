@@ -11,6 +11,8 @@ type AddProductDialogProps = {
   onClose: () => void;
   /** The new product when the server answers with it. */
   onAdded: (product: Product | null) => void;
+  /** The new product's id, which every answer carries (the catalogue links it to an own product). */
+  onCreated?: (id: string) => void;
   onCloseAutoFocus: (event: Event) => void;
 };
 
@@ -18,7 +20,7 @@ type Form = Fields & { threshold: AddThreshold };
 
 const EMPTY: Form = { name: '', url: '', selector: '', threshold: 'none' };
 
-export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProductDialogProps) {
+export function AddProductDialog({ onClose, onAdded, onCreated, onCloseAutoFocus }: AddProductDialogProps) {
   const [form, setForm] = useState<Form>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
@@ -38,6 +40,7 @@ export function AddProductDialog({ onClose, onAdded, onCloseAutoFocus }: AddProd
     try {
       const added = await api.products.add({ ...form, name: form.name.trim(), url: form.url.trim(), selector: form.selector.trim(), stockAlerts });
       toast({ title: 'Product added', description: `${form.name.trim()} is now being monitored.` });
+      onCreated?.(added.id);
       onAdded('name' in added ? added : null);
     } catch (error) {
       setPending(false);

@@ -14,6 +14,7 @@ import { ApiAccessCard } from './ApiAccessCard';
 import { ChannelsSection } from './ChannelsSection';
 import { MonitoringCard } from './MonitoringCard';
 import { NotificationsCard, PreferencesUnavailable } from './NotificationsCard';
+import { PositionSettingsCard } from './PositionSettingsCard';
 import { ProfileCard } from './ProfileCard';
 
 export default function SettingsScreen() {
@@ -86,6 +87,8 @@ function SettingsForm() {
       <ChannelsSection />
 
       {load !== 'failed' && <MonitoringCard settings={settings} frequency={frequency} set={set} loading={loading} />}
+
+      <PositionSettingsCard />
 
       <ApiAccessCard />
 

@@ -1,4 +1,4 @@
-import { Bell, ChartLine, CreditCard, LayoutDashboard, LogOut, Package, Settings, TrendingDown } from 'lucide-react';
+import { Bell, ChartLine, CreditCard, LayoutDashboard, LogOut, Package, Scale, Settings, TrendingDown } from 'lucide-react';
 import type { User } from '../../lib/api';
 import { LOGOUT_PATH } from '../../lib/session';
 import { planLabel } from '../../lib/format';
@@ -11,6 +11,7 @@ type NavItem = { label: string; href: string; icon: typeof Bell };
 const MAIN_NAV: NavItem[] = [
   { label: 'Dashboard', href: '/dashboard', icon: LayoutDashboard },
   { label: 'Products', href: '/products', icon: Package },
+  { label: 'Your Catalogue', href: '/catalogue', icon: Scale },
   { label: 'Price History', href: '/price-history', icon: ChartLine },
   { label: 'Alerts', href: '/alerts', icon: Bell },
 ];

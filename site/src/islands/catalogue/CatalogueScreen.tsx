@@ -1,0 +1,180 @@
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { Search, Store, Upload } from 'lucide-react';
+import type { CatalogueEntry } from '../../lib/api';
+import { isUnauthorizedError } from '../../lib/api';
+import { cn } from '../../lib/utils';
+import { AppShell } from '../shell/AppShell';
+import { Button } from '../ui/Button';
+import { Input } from '../ui/Input';
+import { ShowMore, usePaged } from '../ui/ShowMore';
+import { CatalogueTable } from './CatalogueTable';
+import { ConnectStoreDialog } from './ConnectStoreDialog';
+import { EntryDialog } from './EntryDialog';
+import { ImportCatalogueDialog } from './ImportCatalogueDialog';
+import { CatalogueSkeleton, LoadFailed, NoCatalogue, NoMatch } from './States';
+import { Sources } from './Sources';
+import { SuggestionsPanel } from './Suggestions';
+import { BAND_FILTERS, bandCounts, bandFromSearch, filterEntries, type BandFilter } from './model';
+import { $catalogue, $catalogueList, $matches, $sources, $tracked, refreshCatalogue } from './store';
+
+export default function CatalogueScreen() {
+  return (
+    <AppShell title="Your Catalogue" subtitle="Your products and where you stand">
+      <Catalogue />
+    </AppShell>
+  );
+}
+
+/** Rows rendered at first and per "Show more", as on Products. */
+const ROWS_PER_PAGE = 48;
+
+type OpenDialog = { kind: 'connect' | 'import' } | { kind: 'entry'; id: string } | null;
+
+function Catalogue() {
+  const { data, error } = useStore($catalogue);
+  const sources = useStore($sources).data ?? [];
+  const matches = useStore($matches).data ?? [];
+  const tracked = useStore($tracked).data ?? null;
+  const entries = data ?? null;
+  const [band, setBand] = useState<BandFilter>(() => bandFromSearch(window.location.search));
+  const [query, setQuery] = useState('');
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  // Typing stays quick with a thousand products: the list follows a keystroke behind when it must.
+  const search = useDeferredValue(query);
+
+  // The filter lives in the address too, so a link (the dashboard's) or a reload shows the same list.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    if (band === 'all') url.searchParams.delete('band');
+    else url.searchParams.set('band', band);
+    window.history.replaceState(window.history.state, '', url);
+  }, [band]);
+
+  const counts = useMemo(() => (entries ? bandCounts(entries) : null), [entries]);
+  const visible = useMemo(() => (entries ? filterEntries(entries, band, search) : []), [entries, band, search]);
+  const paged = usePaged(visible, ROWS_PER_PAGE, `${band} ${search}`);
+  // Freshness is told against one clock per list, not one per row.
+  const now = useMemo(() => Date.now(), [entries]);
+  const trackedById = useMemo(() => new Map((tracked ?? []).map((p) => [p.id, p])), [tracked]);
+  const linkedAny = useMemo(() => entries?.some((e) => e.competitors.length > 0) ?? false, [entries]);
+  const open = dialog?.kind === 'entry' ? (entries?.find((e) => e.id === dialog.id) ?? null) : null;
+
+  function show(next: Exclude<OpenDialog, null>) {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setDialog(next);
+  }
+  const close = () => setDialog(null);
+  function restoreFocus(event: Event) {
+    event.preventDefault();
+    (opener.current?.isConnected ? opener.current : searchRef.current)?.focus();
+  }
+  const dialogProps = { onClose: close, onCloseAutoFocus: restoreFocus };
+  const connect = () => show({ kind: 'connect' });
+  const importCsv = () => show({ kind: 'import' });
+  function changed() {
+    close();
+    refreshCatalogue();
+  }
+
+  const failed = !!error && !isUnauthorizedError(error);
+  const empty = entries !== null && entries.length === 0;
+
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="relative w-full sm:max-w-sm">
+          <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            ref={searchRef}
+            type="search"
+            aria-label="Search your products by title or SKU"
+            placeholder="Search by title or SKU..."
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            className="pl-9"
+            disabled={empty}
+          />
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={importCsv}>
+            <Upload aria-hidden="true" />
+            Import CSV
+          </Button>
+          <Button onClick={connect}>
+            <Store aria-hidden="true" />
+            Connect store
+          </Button>
+        </div>
+      </div>
+
+      <Sources sources={sources} />
+
+      {counts && !empty && (
+        <div role="group" aria-label="Filter by position" className="flex flex-wrap gap-1.5">
+          {BAND_FILTERS.map((f) => (
+            <Button
+              key={f.value}
+              size="sm"
+              variant={band === f.value ? 'default' : 'outline'}
+              aria-pressed={band === f.value}
+              onClick={() => setBand(f.value)}
+              className="h-8"
+            >
+              {f.label}
+              <span className={cn('tabular-nums', band === f.value ? 'opacity-80' : 'text-muted-foreground')}>{counts[f.value].toLocaleString('en-GB')}</span>
+            </Button>
+          ))}
+        </div>
+      )}
+
+      {entries && !empty && !linkedAny && matches.length === 0 && (
+        <p className="rounded-lg border bg-muted/50 p-3 text-sm">
+          None of your products is linked to a competitor yet. Open a product to link one you track, or add a competitor page.
+        </p>
+      )}
+      {entries && !empty && <SuggestionsPanel matches={matches} entries={entries} tracked={trackedById} defaultOpen={!linkedAny} />}
+
+      <p className="sr-only" role="status">
+        {entries && (band !== 'all' || search.trim()) ? `${visible.length} of ${entries.length} products shown` : ''}
+      </p>
+
+      {entries === null ? (
+        failed ? (
+          <LoadFailed onRetry={() => $catalogueList.revalidate()} />
+        ) : (
+          <CatalogueSkeleton />
+        )
+      ) : empty ? (
+        <NoCatalogue onConnect={connect} onImport={importCsv} />
+      ) : visible.length === 0 ? (
+        <NoMatch
+          query={search}
+          band={BAND_FILTERS.find((f) => f.value === band)!.label}
+          onClear={() => {
+            setQuery('');
+            setBand('all');
+            searchRef.current?.focus();
+          }}
+        />
+      ) : (
+        <CatalogueTable entries={paged.shown} onOpen={(e: CatalogueEntry) => show({ kind: 'entry', id: e.id })} now={now} />
+      )}
+      <ShowMore remaining={paged.remaining} onMore={paged.more} noun="products" />
+
+      {dialog?.kind === 'connect' && <ConnectStoreDialog {...dialogProps} onConnected={changed} />}
+      {dialog?.kind === 'import' && (
+        <ImportCatalogueDialog
+          {...dialogProps}
+          onImported={() => {
+            setQuery('');
+            changed();
+          }}
+        />
+      )}
+      {open && <EntryDialog {...dialogProps} entry={open} matches={matches} tracked={tracked} />}
+    </div>
+  );
+}
