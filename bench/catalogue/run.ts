@@ -27,6 +27,8 @@ import type { NewEvent } from '../../events/store.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const COMPETITORS_PER_PRODUCT = 5;
+/** Competitor price drops timed to their undercut alert. */
+const UNDERCUTS = 20;
 
 async function scratchDatabase(): Promise<{ database: Database; label: string; drop(): Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
@@ -96,7 +98,9 @@ async function main() {
     own.forEach((o, i) =>
       Array.from({ length: COMPETITORS_PER_PRODUCT }, (_, k) => {
         const id = crypto.randomUUID();
-        const price = Math.round(o.price * (0.9 + ((i * 7 + k * 13) % 21) / 100) * 100) / 100;
+        // Around the owner's price; the first products' competitors are all dearer, so a drop below is an undercut.
+        const factor = i < UNDERCUTS ? 1.01 + k * 0.02 : 0.9 + ((i * 7 + k * 13) % 21) / 100;
+        const price = Math.round(o.price * factor * 100) / 100;
         competitors.push({ id, ownId: o.id, price });
         const url = `https://rival-${k}.example/p/${i}`;
         const observation = observed(id, owner.userId, price, new Date(now - (k + 1) * 600_000));
@@ -156,14 +160,15 @@ async function main() {
     ctx.projections.start();
     ctx.reactors.start();
     const latencies: number[] = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < UNDERCUTS; i++) {
       const target = competitors[i * COMPETITORS_PER_PRODUCT]!;
       const ownPrice = own.find((o) => o.id === target.ownId)!.price;
       const drop = observed(target.id, owner.userId, Math.round(ownPrice * 0.5 * 100) / 100, new Date());
       const start = performance.now();
       const appended = await ctx.store.append(`product-${target.id}`, 'any', [drop]);
       for (;;) {
-        const [raised] = await ctx.sql`SELECT 1 FROM events WHERE type = 'AlertRaised' AND position > ${appended.lastPosition} AND data->>'type' = 'undercut'
+        const [raised] =
+          await ctx.sql`SELECT 1 FROM events WHERE type = 'AlertRaised' AND global_position > ${appended.lastPosition} AND data->>'type' = 'undercut'
           AND data->>'productId' = ${target.id} LIMIT 1`;
         if (raised) break;
         await Bun.sleep(2);
