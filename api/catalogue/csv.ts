@@ -1,9 +1,11 @@
-import { parse } from 'csv-parse/sync';
 import { normaliseGtin } from '../../domain/gtin.ts';
 import { OwnProductDetails } from '../../events/catalogue.ts';
 import { isStorableText } from '../http/input.ts';
 import { MAX_IMPORT_ROWS } from '../products/csv-file.ts';
-import { lineBreaks, parserLine, unneutralised } from '../products/csv.ts';
+import { unneutralised } from '../products/csv.ts';
+import { readCsvTable } from '../http/csv-table.ts';
+
+export { CsvFileError } from '../http/csv-table.ts';
 import type { IncomingItem } from './sync.ts';
 
 /**
@@ -26,16 +28,6 @@ export type CatalogueCsvError = { line: number; column: CatalogueColumn | null; 
 export type CatalogueCsvRow = { line: number } & Record<CatalogueColumn, string>;
 export type CatalogueRow = { line: number; item: IncomingItem };
 
-/** The whole file is refused: no header, a missing column, too many rows, text that is not CSV. */
-export class CatalogueFileError extends Error {
-  constructor(
-    message: string,
-    readonly errors: CatalogueCsvError[] = [],
-  ) {
-    super(message);
-  }
-}
-
 const LIMITS = { sku: 100, title: 300, mpn: 100, brand: 100, url: 2000 } as const;
 const LABELS: Record<CatalogueColumn, string> = {
   sku: 'SKU',
@@ -51,60 +43,14 @@ const LABELS: Record<CatalogueColumn, string> = {
 
 /**
  * The rows of a file, with the line each starts on. Empty lines are skipped; a leading BOM, CRLF
- * or LF are all fine. Refuses the file (CatalogueFileError) without a header naming every required
+ * or LF are all fine. Refuses the file (CsvFileError) without a header naming every required
  * column, or with more than MAX_IMPORT_ROWS rows.
  */
 export function readCatalogueCsv(text: string): CatalogueCsvRow[] {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, {
-      bom: true,
-      info: true,
-      relax_column_count: true,
-      skip_records_with_empty_values: true,
-      // A quote inside an unquoted cell (12" pan) is kept as written, as spreadsheets read it.
-      relax_quotes: true,
-      record_delimiter: ['\r\n', '\n', '\r'],
-      // The header, the rows allowed, and one more to know the file has too many.
-      to: MAX_IMPORT_ROWS + 2,
-    }) as unknown as typeof records;
-  } catch (err) {
-    const line = parserLine(err);
-    throw new CatalogueFileError(`Line ${line} is not valid CSV: ${(err as Error).message.split(':')[0]}. Check its quotes.`, [
-      { line, column: null, message: 'This line is not valid CSV (a quote opened and not closed, or text after a closing quote).' },
-    ]);
-  }
-  const [header, ...rest] = records;
-  const expected = `Its first line must name the columns: ${REQUIRED_COLUMNS.join(',')} (and optionally ${OPTIONAL_COLUMNS.join(',')}).`;
-  if (!header) throw new CatalogueFileError(`The file is empty. ${expected}`);
-  const names = header.record.map((cell) => cell.trim().toLowerCase());
-  const at = new Map<CatalogueColumn, number>();
-  for (const column of COLUMNS) {
-    const index = names.indexOf(column);
-    if (index === -1) {
-      if ((REQUIRED_COLUMNS as readonly string[]).includes(column)) {
-        throw new CatalogueFileError(`The file has no "${column}" column. ${expected}`, [{ line: 1, column, message: `Missing column "${column}"` }]);
-      }
-      continue;
-    }
-    if (names.indexOf(column, index + 1) !== -1) {
-      throw new CatalogueFileError(`The column "${column}" is named twice in the first line.`, [
-        { line: 1, column, message: `Column "${column}" named twice` },
-      ]);
-    }
-    at.set(column, index);
-  }
-  if (rest.length > MAX_IMPORT_ROWS) {
-    const most = MAX_IMPORT_ROWS.toLocaleString('en-GB');
-    throw new CatalogueFileError(`The file has more than ${most} products. Split it into files of at most ${most} rows.`);
-  }
-  return rest.map(({ record, info }) => {
-    const row = { line: info.lines - lineBreaks(record.join('')) } as CatalogueCsvRow;
-    for (const column of COLUMNS) {
-      const index = at.get(column);
-      row[column] = index === undefined ? '' : unneutralised(record[index] ?? '').trim();
-    }
-    return row;
+  return readCsvTable(text, { required: REQUIRED_COLUMNS, optional: OPTIONAL_COLUMNS }, MAX_IMPORT_ROWS, 'products').map((row) => {
+    const read = { line: row.line } as CatalogueCsvRow;
+    for (const column of COLUMNS) read[column] = unneutralised(row[column]).trim();
+    return read;
   });
 }
 

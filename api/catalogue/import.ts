@@ -4,9 +4,10 @@ import { authentication } from '../auth/plugin.ts';
 import { START, type EventStore } from '../../events/store.ts';
 import { ownProductIdFor } from '../../events/own-product.ts';
 import { readCsvUpload } from '../http/input.ts';
+import type { CsvProblem } from '../http/csv-table.ts';
 import { MAX_IMPORT_BYTES } from '../products/csv-file.ts';
 import { effectivePlan, withUserProducts } from '../products/limit.ts';
-import { CatalogueFileError, readCatalogueCsv, validateCatalogueRows, type CatalogueCsvError, type CatalogueCsvRow } from './csv.ts';
+import { CsvFileError, readCatalogueCsv, validateCatalogueRows, type CatalogueCsvRow } from './csv.ts';
 import { ownProductRoom } from './limit.ts';
 import { linkGtinMatches } from './matches.ts';
 import { applyItems, liveIds, PROJECTION_WAIT_MS } from './sync.ts';
@@ -20,7 +21,7 @@ const PREVIEW_ROWS = 5;
  */
 type Counts = { created: number; updated: number; skipped: 0; duplicates: [] };
 export type CatalogueImportAnswer = Counts | ({ dryRun: true; preview: CatalogueCsvRow[] } & Counts);
-type Refusal = { status: 400 | 403; message: string; errors?: CatalogueCsvError[]; remaining?: number; preview?: CatalogueCsvRow[] };
+type Refusal = { status: 400 | 403; message: string; errors?: CsvProblem[]; remaining?: number; preview?: CatalogueCsvRow[] };
 
 const fitMessage = (planName: string, remaining: number, adding: number) =>
   `Your ${planName} plan has room for ${remaining} more own product${remaining === 1 ? '' : 's'}, and this file would add ${adding}. ` +
@@ -51,7 +52,7 @@ export function catalogueImportRoutes(ctx: AppContext) {
       try {
         rows = readCatalogueCsv(text);
       } catch (err) {
-        if (err instanceof CatalogueFileError) return refuse({ status: 400, message: err.message, errors: err.errors });
+        if (err instanceof CsvFileError) return refuse({ status: 400, message: err.message, errors: err.errors });
         throw err;
       }
       const preview = rows.slice(0, PREVIEW_ROWS);

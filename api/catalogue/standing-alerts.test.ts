@@ -1,27 +1,16 @@
-import { beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { useTestApp } from '../testing/app.ts';
 import { settle } from '../testing/alerts.ts';
 import { observed } from '../testing/prices.ts';
-import { createProjectionRunner, type ProjectionRunner } from '../../projections/runner.ts';
 import { transaction } from '../../db/index.ts';
 import { START, type NewEvent } from '../../events/store.ts';
 import type { Availability, EventData } from '../../events/catalogue.ts';
 import { ownProductStream } from '../../events/own-product.ts';
-import { standingAlertIdFor, standingAlertsReactor } from './standing-alerts.ts';
+import { importOwn, ownItem } from '../testing/own-catalogue.ts';
+import { standingAlertIdFor } from './standing-alerts.ts';
 
 const api = useTestApp();
-let reactors: ProjectionRunner;
-
-beforeAll(async () => {
-  // Until the catalogue module lists it, the reactor runs here beside the registered ones, on their checkpoints.
-  const registered = api.ctx.reactors.projections.some((p) => p.name === 'standing-alerts');
-  reactors = registered
-    ? api.ctx.reactors
-    : createProjectionRunner(api.ctx.store, [...api.ctx.reactors.projections, standingAlertsReactor(api.ctx.store)], { checkpoints: 'reactor_checkpoints' });
-  if (!registered) await reactors.setup();
-});
-
-const settled = () => settle({ ...api.ctx, reactors });
+const settled = () => settle(api.ctx);
 
 type Raised = EventData<'AlertRaised'>;
 /** The user's undercut and cheapest alerts, oldest first. */
@@ -41,33 +30,8 @@ async function competitor(userId: string, name = 'Acme', url = 'https://www.acme
 }
 
 async function ownProduct(userId: string, title = 'Trail Jacket', price = 99, currency = 'GBP') {
-  const ownProductId = crypto.randomUUID();
-  await api.ctx.store.append(ownProductStream(ownProductId), 'no_stream', [
-    {
-      type: 'OwnProductImported',
-      data: {
-        ownProductId,
-        userId,
-        sourceId: null,
-        externalId: ownProductId.slice(0, 8),
-        title,
-        variant: null,
-        sku: null,
-        gtin: null,
-        mpn: null,
-        brand: null,
-        regularPrice: null,
-        cost: null,
-        url: null,
-        imageUrl: null,
-        availability: 'InStock',
-        price,
-        currency,
-        at: new Date().toISOString(),
-      },
-    },
-  ]);
-  return ownProductId;
+  const [ownProductId] = await importOwn(api.ctx, userId, [ownItem(title, price, { currency, sku: crypto.randomUUID() })]);
+  return ownProductId!;
 }
 
 const own = (ownProductId: string, events: NewEvent[]) => api.ctx.store.append(ownProductStream(ownProductId), 'any', events);
@@ -274,7 +238,7 @@ describe('undercut and cheapest', () => {
     await settled();
     expect((await standingAlerts(u.userId)).map((a) => a.type)).toEqual(['undercut', 'cheapest']);
 
-    const reactor = reactors.projections.find((p) => p.name === 'standing-alerts')!;
+    const reactor = api.ctx.reactors.projections.find((p) => p.name === 'standing-alerts')!;
     const batch = await api.ctx.store.readAll(START, 100_000, { types: reactor.handles, userId: u.userId });
     await transaction(api.ctx.sql, (tx) => reactor.apply(tx, batch));
     await settled();

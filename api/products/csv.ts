@@ -1,5 +1,7 @@
-import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { readCsvTable } from '../http/csv-table.ts';
+
+export { CsvFileError } from '../http/csv-table.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 import { isStorableText } from '../http/input.ts';
 import { AddProductBody } from './schemas.ts';
@@ -32,16 +34,6 @@ export type CsvError = { line: number; column: ImportColumn | null; message: str
 export type CsvRow = { line: number; name: string; url: string; selector: string; threshold: string };
 export type ValidRow = { line: number; name: string; url: string; selector: string; alertRule: AlertRule };
 
-/** The whole file is refused: no header, a missing column, too many rows, text that is not CSV. */
-export class CsvFileError extends Error {
-  constructor(
-    message: string,
-    readonly errors: CsvError[] = [],
-  ) {
-    super(message);
-  }
-}
-
 const THRESHOLD_MESSAGE = 'Threshold must be empty, none, any, or a drop in percent from -0 to -100 (such as -10)';
 
 /** The alert rule a threshold cell means, or null when it means nothing. */
@@ -69,71 +61,19 @@ export const neutralised = (text: string) => (FORMULA_START.test(text) ? `'${tex
 /** A text cell as the import reads it: the inverse of `neutralised`. */
 export const unneutralised = (text: string) => (NEUTRALISED.test(text) ? text.slice(1) : text);
 
-/** Line breaks inside a record's cells: where it starts is the parser's line count minus these. */
-export const lineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;
-
-/** Where csv-parse says a malformed record is; it counts lines from 1 like we do. */
-export const parserLine = (err: unknown) => {
-  const lines = (err as { lines?: unknown }).lines;
-  return typeof lines === 'number' && lines > 0 ? lines : 1;
-};
-
 /**
  * The rows of a file, with the line each starts on. Empty lines (and lines of empty cells) are
  * skipped; a leading BOM, CRLF or LF are all fine. Refuses the file (CsvFileError) without a
  * header naming every required column, or with more than MAX_IMPORT_ROWS rows.
  */
 export function readProductsCsv(text: string): CsvRow[] {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, {
-      bom: true,
-      info: true,
-      relax_column_count: true,
-      skip_records_with_empty_values: true,
-      // A quote inside an unquoted cell (12" pan, div[data-x="1"]) is kept as written, as spreadsheets read it.
-      relax_quotes: true,
-      record_delimiter: ['\r\n', '\n', '\r'],
-      // The header, the rows allowed, and one more to know the file has too many.
-      to: MAX_IMPORT_ROWS + 2,
-    }) as unknown as typeof records;
-  } catch (err) {
-    const line = parserLine(err);
-    throw new CsvFileError(`Line ${line} is not valid CSV: ${(err as Error).message.split(':')[0]}. Check its quotes.`, [
-      { line, column: null, message: 'This line is not valid CSV (a quote opened and not closed, or text after a closing quote).' },
-    ]);
-  }
-  const [header, ...rest] = records;
-  if (!header) throw new CsvFileError(`The file is empty. Its first line must name the columns: ${IMPORT_COLUMNS.join(',')}.`);
-  const names = header.record.map((cell) => cell.trim().toLowerCase());
-  const at = {} as Record<ImportColumn, number>;
-  for (const column of IMPORT_COLUMNS) {
-    const index = names.indexOf(column);
-    if (index === -1) {
-      throw new CsvFileError(`The file has no "${column}" column. Its first line must name the columns: ${IMPORT_COLUMNS.join(',')}.`, [
-        { line: 1, column, message: `Missing column "${column}"` },
-      ]);
-    }
-    if (names.indexOf(column, index + 1) !== -1) {
-      throw new CsvFileError(`The column "${column}" is named twice in the first line.`, [{ line: 1, column, message: `Column "${column}" named twice` }]);
-    }
-    at[column] = index;
-  }
-  if (rest.length > MAX_IMPORT_ROWS) {
-    throw new CsvFileError(
-      `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} products. Split it into files of at most ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} rows.`,
-    );
-  }
-  return rest.map(({ record, info }) => {
-    const cell = (column: ImportColumn) => record[at[column]] ?? '';
-    return {
-      line: info.lines - lineBreaks(record.join('')),
-      name: unneutralised(cell('name')),
-      url: unneutralised(cell('url')),
-      selector: unneutralised(cell('selector')),
-      threshold: cell('threshold'),
-    };
-  });
+  return readCsvTable(text, { required: IMPORT_COLUMNS }, MAX_IMPORT_ROWS, 'products').map((row) => ({
+    line: row.line,
+    name: unneutralised(row.name),
+    url: unneutralised(row.url),
+    selector: unneutralised(row.selector),
+    threshold: row.threshold,
+  }));
 }
 
 /**

@@ -2,12 +2,13 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { readCsvUpload } from '../http/input.ts';
+import type { CsvProblem } from '../http/csv-table.ts';
 import { uncheckableUrlReason } from '../fetching/address-guard.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import { queueChecksPolitely } from '../checks/queue.ts';
 import { handleProductCommands, type ProductCommand } from '../../events/product.ts';
 import type { Checkpoint } from '../../events/store.ts';
-import { CsvFileError, MAX_IMPORT_BYTES, readProductsCsv, validateRows, withoutDuplicates, type CsvError, type CsvRow, type Duplicate } from './csv.ts';
+import { CsvFileError, MAX_IMPORT_BYTES, readProductsCsv, validateRows, withoutDuplicates, type CsvRow, type Duplicate } from './csv.ts';
 import { effectivePlan, liveProductCount, withUserProducts } from './limit.ts';
 import { liveProducts } from './same-page.ts';
 
@@ -22,7 +23,7 @@ const PROJECTION_WAIT_MS = 60_000;
 export type ImportAnswer =
   | { created: number; skipped: number; duplicates: Duplicate[] }
   | { dryRun: true; created: number; skipped: number; duplicates: Duplicate[]; preview: CsvRow[] };
-type Refusal = { status: 400 | 403; message: string; errors?: CsvError[]; remaining?: number; preview?: CsvRow[] };
+type Refusal = { status: 400 | 403; message: string; errors?: CsvProblem[]; remaining?: number; preview?: CsvRow[] };
 
 const fitMessage = (planName: string, remaining: number, adding: number) =>
   `Your ${planName} plan has room for ${remaining} more product${remaining === 1 ? '' : 's'}, and this file would add ${adding}. ` +

@@ -6,8 +6,8 @@ import { normaliseGtin } from '../../domain/gtin.ts';
 import type { ProductIdentifiers } from '../../events/catalogue.ts';
 import { PRODUCT_TYPES, hasType, parsedJsonLd, productUrls } from './json-ld.ts';
 import { markedElements, type MarkedElements } from './marked-elements.ts';
-import { hasToken } from './microdata-rdfa.ts';
-import { attr, descendants, hasAttr, parentOf, textOf, type Document, type Element } from './page.ts';
+import { hasToken, PRODUCT_ITEMTYPE, scopeFinder } from './microdata-rdfa.ts';
+import { attr, descendants, hasAttr, textOf, type Document, type Element } from './page.ts';
 import { asArray, isObject, sameUrl, structuredAmount, type JsonObject } from './structured-values.ts';
 
 export type { ProductIdentifiers };
@@ -192,7 +192,6 @@ function amountsOf(offer: JsonObject): number[] {
 
 // Microdata ------------------------------------------------------------------------------------
 
-const PRODUCT_ITEMTYPE = /Product|Vehicle|Car\b|Book\b/i;
 const IDENTIFIER_PROP = /^(?:gtin(?:8|12|13|14)?|isbn|mpn|sku|brand)$/;
 
 /**
@@ -201,7 +200,7 @@ const IDENTIFIER_PROP = /^(?:gtin(?:8|12|13|14)?|isbn|mpn|sku|brand)$/;
  * product stand for the page's where no product scope states any.
  */
 function microdataProducts(marked: MarkedElements): Product[] {
-  const productOf = productScopes();
+  const productOf = scopeFinder('itemscope', PRODUCT_ITEMTYPE);
   const groups = new Map<Element | null, Element[]>();
   for (const element of marked.itemprops) {
     if (!hasToken(element.attribs.itemprop, IDENTIFIER_PROP) && !hasToken(element.attribs.itemprop, /^(?:price|lowPrice|url)$/)) continue;
@@ -258,31 +257,6 @@ function brandElementName(element: Element): string | null {
     if (attr(element, 'content') === null) return null;
   }
   return identifierText(attr(element, 'content') ?? textOf(element));
-}
-
-/** A lookup of an element's nearest product scope (strictly above it), remembered along each path. */
-function productScopes(): (element: Element) => Element | null {
-  const opens = (element: Element) => hasAttr(element, 'itemscope') && PRODUCT_ITEMTYPE.test(attr(element, 'itemtype') ?? '');
-  const nearest = new Map<Element, Element | null>();
-  return (element) => {
-    const path: Element[] = [];
-    let found: Element | null = null;
-    for (let at = parentOf(element); at; at = parentOf(at)) {
-      const known = nearest.get(at);
-      if (known !== undefined) {
-        found = known;
-        break;
-      }
-      if (opens(at)) {
-        found = at;
-        break;
-      }
-      path.push(at);
-    }
-    for (const at of path) nearest.set(at, found);
-    if (found) nearest.set(found, found);
-    return found;
-  };
 }
 
 // Meta tags ------------------------------------------------------------------------------------

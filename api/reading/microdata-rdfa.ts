@@ -28,7 +28,7 @@ function firstInsideOf(elements: Element[], test: (element: Element) => boolean)
 }
 
 /** A lookup of an element's nearest ancestor that opens a scope (of a type, if given), remembered along each path. */
-function scopeFinder(scopeAttribute: 'itemscope' | 'typeof', type?: RegExp): (element: Element) => Element | null {
+export function scopeFinder(scopeAttribute: 'itemscope' | 'typeof', type?: RegExp): (element: Element) => Element | null {
   const typeAttribute = scopeAttribute === 'itemscope' ? 'itemtype' : 'typeof';
   const opens = (element: Element) => hasAttr(element, scopeAttribute) && (!type || type.test(attr(element, typeAttribute) ?? ''));
   /** For an element: the nearest scope among itself and its ancestors. */
@@ -54,7 +54,7 @@ function scopeFinder(scopeAttribute: 'itemscope' | 'typeof', type?: RegExp): (el
   };
 }
 
-const PRODUCT_ITEMTYPE = /Product|Vehicle|Car\b|Book\b/i;
+export const PRODUCT_ITEMTYPE = /Product|Vehicle|Car\b|Book\b/i;
 
 /**
  * Prices inside the page's product: the first product scope not nested in another product
