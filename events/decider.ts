@@ -96,7 +96,9 @@ export async function handleCommandsOnStreams<S, C, E extends DomainEvent>(
     stream.decided.push(...events);
     streams.set(id, stream);
   }
-  const batch = [...streams].flatMap(([streamId, s]) => (s.decided.length ? [{ streamId, expected: s.version || ('no_stream' as const), events: s.decided }] : []));
+  const batch = [...streams].flatMap(([streamId, s]) =>
+    s.decided.length ? [{ streamId, expected: s.version || ('no_stream' as const), events: s.decided }] : [],
+  );
   if (!batch.length) return { events: [], checkpoint: null };
   return { events: batch.flatMap((b) => b.events), checkpoint: await store.appendToStreams(batch, tx) };
 }

@@ -171,7 +171,9 @@ export const catalogueProjection: Projection = {
     await applySources(tx, events);
     await applyIdentifiers(tx, events);
     const undercuts = lastBy(
-      events.flatMap((e) => (e.type === 'AlertRaised' && e.data.type === 'undercut' && e.data.standing ? [{ id: e.data.standing.ownProductId, at: e.data.trigger.at }] : [])),
+      events.flatMap((e) =>
+        e.type === 'AlertRaised' && e.data.type === 'undercut' && e.data.standing ? [{ id: e.data.standing.ownProductId, at: e.data.trigger.at }] : [],
+      ),
       (u) => u.id,
     );
     for (const u of undercuts) await tx`UPDATE own_products SET undercut_at = ${u.at} WHERE id = ${u.id}`;
@@ -190,9 +192,7 @@ const pairKey = (ownProductId: string, productId: string) => `${ownProductId} ${
 
 /** Folds the batch in memory (an import of thousands is one batch), then writes each table once. */
 async function applyOwnProducts(tx: Sql, events: RecordedEvent<Handled>[]) {
-  const changedIds = [
-    ...new Set(events.flatMap((e) => (e.type === 'OwnProductChanged' || e.type === 'OwnPriceChanged' ? [e.data.ownProductId] : []))),
-  ];
+  const changedIds = [...new Set(events.flatMap((e) => (e.type === 'OwnProductChanged' || e.type === 'OwnPriceChanged' ? [e.data.ownProductId] : [])))];
   const rows = new Map<string, OwnProductRow>();
   if (changedIds.length) {
     for (const row of await tx<OwnProductRow[]>`SELECT * FROM own_products WHERE id = ANY(${changedIds}::text[])`) rows.set(row.id, row);
@@ -282,7 +282,13 @@ async function applyOwnProducts(tx: Sql, events: RecordedEvent<Handled>[]) {
       }
       case 'CompetitorLinked': {
         const d = e.data;
-        links.set(pairKey(d.ownProductId, d.productId), { own_product_id: d.ownProductId, product_id: d.productId, user_id: d.userId, via: d.via, linked_at: at });
+        links.set(pairKey(d.ownProductId, d.productId), {
+          own_product_id: d.ownProductId,
+          product_id: d.productId,
+          user_id: d.userId,
+          via: d.via,
+          linked_at: at,
+        });
         break;
       }
       case 'CompetitorUnlinked':

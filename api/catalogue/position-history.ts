@@ -37,7 +37,9 @@ export async function readPositionHistory(
     linkedCompetitors(sql, userId, ownProductId),
     readCatalogueSettings(sql, userId),
     intervalsOf(sql, config, userId),
-    sql<{ at: Date; price: number; currency: string }[]>`SELECT at, price, currency FROM own_price_points WHERE own_product_id = ${ownProductId} ORDER BY at, event_position`,
+    sql<
+      { at: Date; price: number; currency: string }[]
+    >`SELECT at, price, currency FROM own_price_points WHERE own_product_id = ${ownProductId} ORDER BY at, event_position`,
   ]);
   const competitorRows = links.length
     ? await sql<{ product_id: string; observed_at: Date; price: number; currency: string | null }[]>`

@@ -95,8 +95,8 @@ async function main() {
     const competitors: { id: string; ownId: string; price: number }[] = [];
     const batch: { streamId: string; expected: 'no_stream'; events: NewEvent[] }[] = [];
     const now = Date.now();
-    own.forEach((o, i) =>
-      Array.from({ length: COMPETITORS_PER_PRODUCT }, (_, k) => {
+    for (const [i, o] of own.entries()) {
+      for (let k = 0; k < COMPETITORS_PER_PRODUCT; k++) {
         const id = crypto.randomUUID();
         // Around the owner's price; the first products' competitors are all dearer, so a drop below is an undercut.
         const factor = i < UNDERCUTS ? 1.01 + k * 0.02 : 0.9 + ((i * 7 + k * 13) % 21) / 100;
@@ -123,8 +123,8 @@ async function main() {
             { ...observation, data: { ...observation.data, url } } as NewEvent,
           ],
         });
-      }),
-    );
+      }
+    }
     for (let i = 0; i < batch.length; i += 500) await ctx.sql.begin((tx) => ctx.store.appendToStreams(batch.slice(i, i + 500), tx as never));
     await ctx.projections.catchUp();
     await runOwnCommands(

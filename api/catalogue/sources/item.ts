@@ -250,7 +250,7 @@ export async function fetchSourceDocument(url: string, deps: SourceDeps, maxByte
   return {
     url: page.url,
     status: page.status,
-    mediaType: page.contentType?.split(';')[0]!.trim().toLowerCase() || null,
+    mediaType: page.contentType?.split(';')[0]?.trim().toLowerCase() || null,
     headers: page.headers,
     text: page.body,
   };
