@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { suggestMatches, type MatchSuggestion } from '../../domain/matching.ts';
-import { handleCommandsOnStreams } from '../../events/decider.ts';
+import { DomainError, handleCommandsOnStreams } from '../../events/decider.ts';
 import { ownProductDecider, ownProductStream, type OwnProductCommand } from '../../events/own-product.ts';
 import { withUserProducts } from '../products/limit.ts';
 import { readCatalogueSettings } from './read-model.ts';
@@ -36,9 +36,15 @@ export async function linkGtinMatches(ctx: AppContext, userId: string): Promise<
   const gtin = (await readMatches(ctx.sql, userId)).filter((m) => m.reason === 'gtin');
   if (!gtin.length) return 0;
   const commands: OwnProductCommand[] = gtin.map((m) => ({ type: 'Link', ownProductId: m.ownProductId, userId, productId: m.productId, via: 'gtin' }));
-  const { events, checkpoint } = await withUserProducts(ctx.sql, userId, (tx) =>
-    handleCommandsOnStreams(ctx.store, ownProductDecider, (c) => ownProductStream(c.ownProductId), commands, tx),
-  );
-  if (checkpoint) await ctx.projections.waitFor(checkpoint);
-  return events.length;
+  try {
+    const { events, checkpoint } = await withUserProducts(ctx.sql, userId, (tx) =>
+      handleCommandsOnStreams(ctx.store, ownProductDecider, (c) => ownProductStream(c.ownProductId), commands, tx),
+    );
+    if (checkpoint) await ctx.projections.waitFor(checkpoint);
+    return events.length;
+  } catch (err) {
+    // An own product or competitor removed since the suggestions were read: the next run links the rest.
+    if (err instanceof DomainError && err.status === 404) return 0;
+    throw err;
+  }
 }
