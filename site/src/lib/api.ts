@@ -99,24 +99,27 @@ async function call<A extends Answer>(request: Promise<A>, options: CallOptions 
 export type BulkRequest = z.input<typeof BulkSchemas.BulkBody>;
 
 /** What an import answered: the counts, or why it imported nothing (bad rows, the plan's limit, a refused file). */
-export type ImportResult = { ok: true; answer: ImportAnswer } | { ok: false; status: number; message: string; errors: CsvError[]; preview: CsvRow[] };
+export type CsvImportResult<Answer, Row, LineError> =
+  | { ok: true; answer: Answer }
+  | { ok: false; status: number; message: string; errors: LineError[]; preview: Row[] };
+export type ImportResult = CsvImportResult<ImportAnswer, CsvRow, CsvError>;
 
 /**
- * Sends a CSV file to the import (a dry run for the preview). The body is the file itself, not
+ * Sends a CSV file to an import (a dry run for the preview). The body is the file itself, not
  * JSON, so it goes around the treaty; refusals are answers the dialog shows, not errors.
  */
-async function importCsv(file: Blob, opts: { dryRun: boolean }): Promise<ImportResult> {
-  const response = await fetch(`/api/products/import${opts.dryRun ? '?dryRun=1' : ''}`, {
+async function sendCsv<Answer, Row, LineError>(path: string, file: Blob, opts: { dryRun: boolean }): Promise<CsvImportResult<Answer, Row, LineError>> {
+  const response = await fetch(`${path}${opts.dryRun ? '?dryRun=1' : ''}`, {
     method: 'POST',
     body: file,
     credentials: 'include',
     headers: { 'content-type': 'text/csv' },
   });
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (response.ok) return { ok: true, answer: body as ImportAnswer };
+  if (response.ok) return { ok: true, answer: body as Answer };
   const message = typeof body.message === 'string' ? body.message : `The import failed (${response.status}). Please try again.`;
   if (isUnauthorizedError(new ApiError(response.status, message, response.statusText))) expireSession();
-  return { ok: false, status: response.status, message, errors: (body.errors as CsvError[]) ?? [], preview: (body.preview as CsvRow[]) ?? [] };
+  return { ok: false, status: response.status, message, errors: (body.errors as LineError[]) ?? [], preview: (body.preview as Row[]) ?? [] };
 }
 
 /** Your catalogue (the owner's own products) with where each stands against its linked competitors. */
@@ -129,32 +132,9 @@ export type MatchSuggestion = Treaty.Data<typeof client.api.catalogue.matches.ge
 export type CatalogueSettings = Treaty.Data<typeof client.api.catalogue.settings.get>;
 export type PositionPoint = Treaty.Data<ReturnType<typeof client.api.catalogue>['position-history']['get']>[number];
 
-/** What a catalogue import answered: the counts, or why it imported nothing (bad rows, the plan's limit, a refused file). */
-export type CatalogueImportResult =
-  | { ok: true; answer: CatalogueImportAnswer }
-  | { ok: false; status: number; message: string; errors: CatalogueCsvError[]; preview: CatalogueCsvRow[] };
+/** What a catalogue import answered, as a products import does. */
+export type CatalogueImportResult = CsvImportResult<CatalogueImportAnswer, CatalogueCsvRow, CatalogueCsvError>;
 export type { CatalogueImportAnswer, CatalogueCsvRow };
-
-/** The catalogue's CSV import (`POST /api/catalogue/import`), sent as the file itself like the products import. */
-async function importCatalogueCsv(file: Blob, opts: { dryRun: boolean }): Promise<CatalogueImportResult> {
-  const response = await fetch(`/api/catalogue/import${opts.dryRun ? '?dryRun=1' : ''}`, {
-    method: 'POST',
-    body: file,
-    credentials: 'include',
-    headers: { 'content-type': 'text/csv' },
-  });
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (response.ok) return { ok: true, answer: body as CatalogueImportAnswer };
-  const message = typeof body.message === 'string' ? body.message : `The import failed (${response.status}). Please try again.`;
-  if (isUnauthorizedError(new ApiError(response.status, message, response.statusText))) expireSession();
-  return {
-    ok: false,
-    status: response.status,
-    message,
-    errors: (body.errors as CatalogueCsvError[]) ?? [],
-    preview: (body.preview as CatalogueCsvRow[]) ?? [],
-  };
-}
 
 export const api = {
   auth: {
@@ -170,7 +150,7 @@ export const api = {
     updatePrice: (id: string, price: string) => call(client.api.products({ id })['update-price'].post({ price } as never)),
     checkPrice: (id: string) => call(client.api.products({ id })['check-price'].post()),
     bulk: (body: BulkRequest) => call(client.api.products.bulk.post(body as never)),
-    importCsv,
+    importCsv: (file: Blob, opts: { dryRun: boolean }) => sendCsv<ImportAnswer, CsvRow, CsvError>('/api/products/import', file, opts),
   },
   settings: {
     /** null when the user has never saved settings (404): the defaults apply. */
@@ -246,7 +226,9 @@ export const api = {
     history: (id: string, timeFilter: DetailRange) => call(client.api.catalogue({ id })['position-history'].get({ query: { timeFilter } })),
     settings: () => call(client.api.catalogue.settings.get()),
     saveSettings: (settings: CatalogueSettings) => call(client.api.catalogue.settings.put(settings)),
-    importCsv: importCatalogueCsv,
+    /** `POST /api/catalogue/import`, sent as the file itself like the products import. */
+    importCsv: (file: Blob, opts: { dryRun: boolean }) =>
+      sendCsv<CatalogueImportAnswer, CatalogueCsvRow, CatalogueCsvError>('/api/catalogue/import', file, opts),
   },
   billing: {
     subscription: () => call(client.api.billing.subscription.get()),

@@ -22,7 +22,7 @@ export function looksLikeCsv(file: { name: string; type: string }): boolean {
 }
 
 /** "Line 3, url: Please enter a valid URL"; a problem with the whole line has no column. */
-export function describeError(error: CsvError): string {
+export function describeError(error: { line: number; column: string | null; message: string }): string {
   return `Line ${error.line}${error.column ? `, ${error.column}` : ''}: ${error.message}`;
 }
 

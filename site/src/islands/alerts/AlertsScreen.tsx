@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { BellOff, Check, CheckCheck, ExternalLink, Search } from 'lucide-react';
+import { BellOff, Check, CheckCheck, ExternalLink } from 'lucide-react';
 import { api, isUnauthorizedError, type Alert } from '../../lib/api';
 import { ALERTS_PER_PAGE, MOST_PER_CALL, SEARCH_PAUSE_MS, type AlertTypeFilter, type StatusFilter } from '../../lib/alerts';
 import { relativeTime } from '../../lib/format';
@@ -10,7 +10,7 @@ import { toast } from '../../stores/toast';
 import { AppShell } from '../shell/AppShell';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { Input } from '../ui/Input';
+import { SearchInput } from '../ui/Input';
 import { OptionSelect } from '../ui/Select';
 import { Skeleton } from '../ui/Skeleton';
 import { AlertTypeBadge, AlertTypeIcon } from './AlertType';
@@ -130,17 +130,13 @@ function Alerts() {
   return (
     <div className="space-y-6">
       <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-        <div className="relative w-full lg:max-w-sm">
-          <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            aria-label="Search alerts"
-            placeholder="Search alerts..."
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            className="pl-9"
-          />
-        </div>
+        <SearchInput
+          aria-label="Search alerts"
+          placeholder="Search alerts..."
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          className="w-full lg:max-w-sm"
+        />
         {/* Stacked, the two selects share the search box's width and edges; in one row they keep their own. */}
         <div className="grid grid-cols-2 gap-3 lg:flex">
           <OptionSelect aria-label="Filter by type" className="lg:w-40" value={type} options={TYPE_OPTIONS} onChange={setType} />

@@ -1,18 +1,18 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { Search, Store, Upload } from 'lucide-react';
 import type { CatalogueEntry } from '../../lib/api';
 import { isUnauthorizedError } from '../../lib/api';
 import { cn } from '../../lib/utils';
 import { AppShell } from '../shell/AppShell';
 import { Button } from '../ui/Button';
-import { Input } from '../ui/Input';
+import { SearchInput } from '../ui/Input';
+import { useOpenDialog } from '../ui/Dialog';
 import { ShowMore, usePaged } from '../ui/ShowMore';
 import { CatalogueTable } from './CatalogueTable';
 import { ConnectStoreDialog } from './ConnectStoreDialog';
 import { EntryDialog } from './EntryDialog';
 import { ImportCatalogueDialog } from './ImportCatalogueDialog';
-import { CatalogueSkeleton, LoadFailed, NoCatalogue, NoMatch } from './States';
+import { CatalogueSkeleton, LoadFailed, NoCatalogue, NoMatch, SourceActions } from './States';
 import { Sources } from './Sources';
 import { SuggestionsPanel } from './Suggestions';
 import { BAND_FILTERS, bandCounts, bandFromSearch, filterEntries, type BandFilter } from './model';
@@ -29,7 +29,7 @@ export default function CatalogueScreen() {
 /** Rows rendered at first and per "Show more", as on Products. */
 const ROWS_PER_PAGE = 48;
 
-type OpenDialog = { kind: 'connect' | 'import' } | { kind: 'entry'; id: string } | null;
+type OpenDialog = { kind: 'connect' | 'import' } | { kind: 'entry'; id: string };
 
 function Catalogue() {
   const { data, error } = useStore($catalogue);
@@ -39,9 +39,8 @@ function Catalogue() {
   const entries = data ?? null;
   const [band, setBand] = useState<BandFilter>(() => bandFromSearch(window.location.search));
   const [query, setQuery] = useState('');
-  const [dialog, setDialog] = useState<OpenDialog>(null);
   const searchRef = useRef<HTMLInputElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
+  const { dialog, open: show, close, dialogProps } = useOpenDialog<OpenDialog>(searchRef);
   // Typing stays quick with a thousand products: the list follows a keystroke behind when it must.
   const search = useDeferredValue(query);
 
@@ -62,16 +61,6 @@ function Catalogue() {
   const linkedAny = useMemo(() => entries?.some((e) => e.competitors.length > 0) ?? false, [entries]);
   const open = dialog?.kind === 'entry' ? (entries?.find((e) => e.id === dialog.id) ?? null) : null;
 
-  function show(next: Exclude<OpenDialog, null>) {
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setDialog(next);
-  }
-  const close = () => setDialog(null);
-  function restoreFocus(event: Event) {
-    event.preventDefault();
-    (opener.current?.isConnected ? opener.current : searchRef.current)?.focus();
-  }
-  const dialogProps = { onClose: close, onCloseAutoFocus: restoreFocus };
   const connect = () => show({ kind: 'connect' });
   const importCsv = () => show({ kind: 'import' });
   function changed() {
@@ -85,28 +74,17 @@ function Catalogue() {
   return (
     <div className="space-y-5">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div className="relative w-full sm:max-w-sm">
-          <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            ref={searchRef}
-            type="search"
-            aria-label="Search your products by title or SKU"
-            placeholder="Search by title or SKU..."
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            className="pl-9"
-            disabled={empty}
-          />
-        </div>
+        <SearchInput
+          ref={searchRef}
+          aria-label="Search your products by title or SKU"
+          placeholder="Search by title or SKU..."
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          disabled={empty}
+          className="w-full sm:max-w-sm"
+        />
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" onClick={importCsv}>
-            <Upload aria-hidden="true" />
-            Import CSV
-          </Button>
-          <Button onClick={connect}>
-            <Store aria-hidden="true" />
-            Connect store
-          </Button>
+          <SourceActions onConnect={connect} onImport={importCsv} />
         </div>
       </div>
 

@@ -1,10 +1,9 @@
 import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
 import type { PositionPoint } from '../../lib/api';
-import { priceRange, priceTick, timeAxisLabels, timeRange } from '../../lib/charts';
-import { formatDateTime, formatPrice, zonedDate } from '../../lib/format';
-import { currencySymbol } from '../../../../domain/money.ts';
+import { formatDateTime, formatPrice } from '../../lib/format';
 import { LineChart, tooltipPlugin, type ChartColors } from '../charts/LineChart';
+import { priceOverTime } from '../charts/priceOverTime';
 
 /** Each line has its own dash as well as its own colour, so the legend reads without colour too. */
 const LINES = [
@@ -32,12 +31,8 @@ export function PositionChart({ points, currency, height = 280 }: { points: Posi
   const options = useCallback(
     (colors: ChartColors): Omit<uPlot.Options, 'width' | 'height'> => ({
       legend: { show: false },
-      tzDate: zonedDate,
+      ...priceOverTime(colors, currency),
       cursor: { y: false, drag: { x: true, y: false }, points: { size: 7, stroke: colors.background } },
-      scales: {
-        x: { time: true, range: (_u, min, max) => timeRange(min, max) },
-        y: { range: (_u, min, max) => priceRange(min, max) },
-      },
       series: [
         {},
         ...LINES.map((line) => ({
@@ -48,27 +43,6 @@ export function PositionChart({ points, currency, height = 280 }: { points: Posi
           spanGaps: false,
           points: { show: points.length <= 40, size: 4, fill: themeColour(line.colour), stroke: themeColour(line.colour) },
         })),
-      ],
-      axes: [
-        {
-          stroke: colors.text,
-          font: colors.font,
-          space: 80,
-          grid: { show: false },
-          ticks: { stroke: colors.grid },
-          values: (u, splits) => timeAxisLabels(splits, (u.scales.x!.max ?? 0) - (u.scales.x!.min ?? 0)),
-        },
-        {
-          label: `Price (${currencySymbol(currency)})`,
-          labelFont: colors.labelFont,
-          labelSize: 20,
-          stroke: colors.text,
-          font: colors.font,
-          size: 64,
-          grid: { stroke: colors.grid, width: 1 },
-          ticks: { show: false },
-          values: (_u, values) => values.map((v) => priceTick(v, currency)),
-        },
       ],
       plugins: [
         tooltipPlugin((_u, idx) => {

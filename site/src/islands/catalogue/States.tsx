@@ -1,62 +1,50 @@
-import type { ReactNode } from 'react';
-import { SearchX, Store, TriangleAlert, Upload } from 'lucide-react';
+import { SearchX, Store, Upload } from 'lucide-react';
 import { Button } from '../ui/Button';
-import { Card } from '../ui/Card';
 import { Skeleton } from '../ui/Skeleton';
+import { LoadFailed as ListLoadFailed, Loading, StateMessage } from '../ui/StateMessage';
 
 /** Placeholder rows while the catalogue loads. */
 export function CatalogueSkeleton() {
   return (
-    <div className="grid gap-3" aria-busy="true">
-      <span className="sr-only" role="status">
-        Loading your catalogue
-      </span>
+    <Loading label="Loading your catalogue" className="grid gap-3">
       {Array.from({ length: 5 }, (_, i) => (
         <Skeleton key={i} className="h-20 w-full rounded-xl" />
       ))}
-    </div>
+    </Loading>
   );
 }
 
-function Message({ icon, title, children, actions }: { icon: ReactNode; title: string; children: ReactNode; actions: ReactNode }) {
+type SourceActionsProps = { onConnect: () => void; onImport: () => void };
+
+/** The two ways products come in, in the toolbar and on the empty screen alike. */
+export function SourceActions({ onConnect, onImport }: SourceActionsProps) {
   return (
-    <Card className="flex flex-col items-center px-6 py-14 text-center">
-      <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground [&_svg]:size-6">{icon}</span>
-      <h2 className="text-lg font-semibold">{title}</h2>
-      <p className="mt-1 max-w-md text-sm text-muted-foreground">{children}</p>
-      <div className="mt-6 flex flex-wrap justify-center gap-2">{actions}</div>
-    </Card>
+    <>
+      <Button variant="outline" onClick={onImport}>
+        <Upload aria-hidden="true" />
+        Import CSV
+      </Button>
+      <Button onClick={onConnect}>
+        <Store aria-hidden="true" />
+        Connect store
+      </Button>
+    </>
   );
 }
 
-export function NoCatalogue({ onConnect, onImport }: { onConnect: () => void; onImport: () => void }) {
+export function NoCatalogue(props: SourceActionsProps) {
   return (
-    <Message
-      icon={<Store aria-hidden="true" />}
-      title="Connect your store to see where you stand"
-      actions={
-        <>
-          <Button variant="outline" onClick={onImport}>
-            <Upload aria-hidden="true" />
-            Import CSV
-          </Button>
-          <Button onClick={onConnect}>
-            <Store aria-hidden="true" />
-            Connect store
-          </Button>
-        </>
-      }
-    >
+    <StateMessage icon={<Store aria-hidden="true" />} title="Connect your store to see where you stand" actions={<SourceActions {...props} />}>
       Bring in the products you sell from Shopify, WooCommerce or a Google Merchant feed, or import them from a CSV file. Then link each one to the competitor
       pages you track, and see whether you are the cheapest, competitive or above the market.
-    </Message>
+    </StateMessage>
   );
 }
 
 export function NoMatch({ query, band, onClear }: { query: string; band: string; onClear: () => void }) {
   const q = query.trim();
   return (
-    <Message
+    <StateMessage
       icon={<SearchX aria-hidden="true" />}
       title="No products found"
       actions={
@@ -66,22 +54,10 @@ export function NoMatch({ query, band, onClear }: { query: string; band: string;
       }
     >
       {q ? `No product title or SKU matches “${q}”${band !== 'All' ? ` in ${band}` : ''}.` : `None of your products is in ${band} right now.`}
-    </Message>
+    </StateMessage>
   );
 }
 
 export function LoadFailed({ onRetry }: { onRetry: () => void }) {
-  return (
-    <Message
-      icon={<TriangleAlert aria-hidden="true" />}
-      title="Your catalogue could not be loaded"
-      actions={
-        <Button variant="outline" onClick={onRetry}>
-          Try again
-        </Button>
-      }
-    >
-      Something went wrong while loading your products. Please try again.
-    </Message>
-  );
+  return <ListLoadFailed title="Your catalogue could not be loaded" onRetry={onRetry} />;
 }

@@ -1,18 +1,15 @@
-import type { ReactNode } from 'react';
-import { Package, Plus, SearchX, TriangleAlert } from 'lucide-react';
+import { Package, Plus, SearchX } from 'lucide-react';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Skeleton } from '../ui/Skeleton';
+import { LoadFailed as ListLoadFailed, Loading, StateMessage } from '../ui/StateMessage';
 
 export const GRID = 'grid gap-4 md:grid-cols-2 xl:grid-cols-3';
 
 /** Six placeholder cards shaped like product cards while the list loads. */
 export function ProductSkeletons() {
   return (
-    <div className={GRID} aria-busy="true">
-      <span className="sr-only" role="status">
-        Loading products
-      </span>
+    <Loading label="Loading products" className={GRID}>
       {Array.from({ length: 6 }, (_, i) => (
         <Card key={i} data-testid="product-skeleton" className="flex flex-col gap-5 p-5">
           <div className="flex items-start gap-3">
@@ -33,24 +30,13 @@ export function ProductSkeletons() {
           </div>
         </Card>
       ))}
-    </div>
-  );
-}
-
-function Message({ icon, title, children, actions }: { icon: ReactNode; title: string; children: ReactNode; actions: ReactNode }) {
-  return (
-    <Card className="flex flex-col items-center px-6 py-14 text-center">
-      <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground [&_svg]:size-6">{icon}</span>
-      <h2 className="text-lg font-semibold">{title}</h2>
-      <p className="mt-1 max-w-md text-sm text-muted-foreground">{children}</p>
-      <div className="mt-6 flex flex-wrap justify-center gap-2">{actions}</div>
-    </Card>
+    </Loading>
   );
 }
 
 export function NoProducts({ onAdd }: { onAdd: () => void }) {
   return (
-    <Message
+    <StateMessage
       icon={<Package aria-hidden="true" />}
       title="No products yet"
       actions={
@@ -61,13 +47,13 @@ export function NoProducts({ onAdd }: { onAdd: () => void }) {
       }
     >
       Add a competitor's product page and we'll keep an eye on its price for you.
-    </Message>
+    </StateMessage>
   );
 }
 
 export function NoMatch({ query, onClear, onAdd }: { query: string; onClear: () => void; onAdd: () => void }) {
   return (
-    <Message
+    <StateMessage
       icon={<SearchX aria-hidden="true" />}
       title="No products found"
       actions={
@@ -83,22 +69,10 @@ export function NoMatch({ query, onClear, onAdd }: { query: string; onClear: () 
       }
     >
       No product name or address matches “{query.trim()}”.
-    </Message>
+    </StateMessage>
   );
 }
 
 export function LoadFailed({ onRetry }: { onRetry: () => void }) {
-  return (
-    <Message
-      icon={<TriangleAlert aria-hidden="true" />}
-      title="Products could not be loaded"
-      actions={
-        <Button variant="outline" onClick={onRetry}>
-          Try again
-        </Button>
-      }
-    >
-      Something went wrong while loading your products. Please try again.
-    </Message>
-  );
+  return <ListLoadFailed title="Products could not be loaded" onRetry={onRetry} />;
 }

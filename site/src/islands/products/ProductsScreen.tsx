@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { Download, Info, Plus, Search, Upload } from 'lucide-react';
+import { Download, Info, Plus, Upload } from 'lucide-react';
 import { onMount } from 'nanostores';
 import type { Product } from '../../lib/api';
 import { awaitingRecheck, filterProducts, FIRST_CHECK_WAIT_MS, recheckAfterEdit, type Recheck } from '../../lib/products';
@@ -11,7 +11,8 @@ import { loadable, readStore } from '../../stores/query';
 import { productUsage } from '../../lib/plan-limits';
 import { AppShell } from '../shell/AppShell';
 import { Button } from '../ui/Button';
-import { Input } from '../ui/Input';
+import { SearchInput } from '../ui/Input';
+import { useOpenDialog } from '../ui/Dialog';
 import { ShowMore, usePaged } from '../ui/ShowMore';
 import { AddProductDialog } from './AddProductDialog';
 import { BulkBar, BulkDeleteDialog, BulkThresholdDialog, type BulkDialog } from './BulkActions';
@@ -32,7 +33,7 @@ export default function ProductsScreen() {
   );
 }
 
-type OpenDialog = { kind: 'add' | 'limit' | 'import' | BulkDialog } | { kind: ProductAction; product: Product } | null;
+type OpenDialog = { kind: 'add' | 'limit' | 'import' | BulkDialog } | { kind: ProductAction; product: Product };
 
 /** While a new product waits for its first price, the list is fetched again this often. */
 const FIRST_CHECK_POLL_MS = 2_000;
@@ -54,11 +55,11 @@ function Products() {
   const products = data ?? null;
   const failed = !!error;
   const [query, setQuery] = useState('');
-  const [dialog, setDialog] = useState<OpenDialog>(null);
   /** Products chosen for a bulk action. */
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const searchRef = useRef<HTMLInputElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
+  // Focus goes back to the search box when the control that opened a dialog is gone (a deleted card).
+  const { dialog, open, close, dialogProps } = useOpenDialog<OpenDialog>(searchRef);
   /** When this screen first saw each product still waiting for its first check. */
   const pendingSince = useRef(new Map<string, number>());
   /** Products whose address or selector was just changed, waiting for the check the edit queued. */
@@ -87,19 +88,6 @@ function Products() {
     return () => clearTimeout(timer);
   }, [products, rechecks]);
 
-  function open(next: Exclude<OpenDialog, null>) {
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setDialog(next);
-  }
-  const close = () => setDialog(null);
-
-  // Back to the button that opened the dialog, or to the search box when it is gone (a deleted card).
-  function restoreFocus(event: Event) {
-    event.preventDefault();
-    const target = opener.current?.isConnected ? opener.current : searchRef.current;
-    target?.focus();
-  }
-
   /** Shows the server's answer at once, then refreshes the list and the dashboard figures. */
   function changed(update?: (list: Product[]) => Product[]) {
     const list = $products.get().data;
@@ -113,7 +101,6 @@ function Products() {
   const addProduct = () => open({ kind: usage ? 'limit' : 'add' });
   const visible = products ? filterProducts(products, query) : [];
   const paged = usePaged(visible, CARDS_PER_PAGE, query);
-  const dialogProps = { onClose: close, onCloseAutoFocus: restoreFocus };
   const selectedIds = [...selected];
   const allVisibleSelected = visible.length > 0 && visible.every((p) => selected.has(p.id));
   function select(id: string, on: boolean) {
@@ -136,18 +123,14 @@ function Products() {
   return (
     <div className="space-y-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div className="relative w-full sm:max-w-sm">
-          <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            ref={searchRef}
-            type="search"
-            aria-label="Search products"
-            placeholder="Search products..."
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            className="pl-9"
-          />
-        </div>
+        <SearchInput
+          ref={searchRef}
+          aria-label="Search products"
+          placeholder="Search products..."
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          className="w-full sm:max-w-sm"
+        />
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={() => open({ kind: 'import' })}>
             <Upload aria-hidden="true" />

@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useRef, useState, type ComponentProps, type RefObject } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '../../lib/utils';
@@ -49,4 +49,23 @@ export function DialogTitle({ className, ...props }: ComponentProps<typeof Dialo
 
 export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
   return <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />;
+}
+
+/**
+ * The one dialog a screen has open, and focus back where it was once it closes: on the control
+ * that opened it, or on `fallback` when that is gone (a deleted card).
+ */
+export function useOpenDialog<D>(fallback: RefObject<HTMLElement | null>) {
+  const [dialog, setDialog] = useState<D | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  function open(next: D) {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setDialog(next);
+  }
+  const close = () => setDialog(null);
+  function restoreFocus(event: Event) {
+    event.preventDefault();
+    (opener.current?.isConnected ? opener.current : fallback.current)?.focus();
+  }
+  return { dialog, open, close, dialogProps: { onClose: close, onCloseAutoFocus: restoreFocus } };
 }

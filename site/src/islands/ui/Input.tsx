@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+import { Search } from 'lucide-react';
 import { cn } from '../../lib/utils';
 
 export function Input({ className, type = 'text', ...props }: ComponentProps<'input'>) {
@@ -15,5 +16,15 @@ export function Input({ className, type = 'text', ...props }: ComponentProps<'in
       )}
       {...props}
     />
+  );
+}
+
+/** A search box with its magnifying glass: `className` places the box, the rest goes to the input. */
+export function SearchInput({ className, ...props }: Omit<ComponentProps<'input'>, 'type'>) {
+  return (
+    <div className={cn('relative', className)}>
+      <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+      <Input type="search" className="pl-9" {...props} />
+    </div>
   );
 }
