@@ -141,3 +141,33 @@ describe('own products', () => {
     expect(await api.ctx.sql`SELECT 1 FROM own_price_points WHERE own_product_id = ${own!}`).toHaveLength(0);
   });
 });
+
+describe('the read model', () => {
+  test('rebuilt from the log, the catalogue is the same, and so are the positions judged from it', async () => {
+    const user = await api.signedIn();
+    const [own] = await importOwn(api.ctx, user.userId, [ownItem('Scale', 20, { sku: 'S-1', gtin: '04006381333931' })]);
+    await link(user, own!, await competitor(user, 'scale-rival', 19));
+    await importOwn(api.ctx, user.userId, [ownItem('Scale', 18, { sku: 'S-1', gtin: '04006381333931' })]);
+    const tables = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const table of [
+        'own_products',
+        'own_price_points',
+        'own_product_links',
+        'match_rejections',
+        'product_identifiers',
+        'catalogue_sources',
+        'catalogue_settings',
+      ]) {
+        out[table] = await api.ctx.sql.unsafe(`SELECT * FROM ${table} ORDER BY 1, 2`);
+      }
+      return out;
+    };
+    const before = await tables();
+    const entry = await get<CatalogueEntry>(user, `/api/catalogue/${own}`);
+    expect(entry.position).toMatchObject({ band: 'cheapest', rank: 1 });
+    expect(await api.ctx.projections.rebuild(['catalogue'])).toBeGreaterThan(0);
+    expect(await tables()).toEqual(before);
+    expect(await get<CatalogueEntry>(user, `/api/catalogue/${own}`)).toEqual(entry);
+  });
+});
