@@ -66,7 +66,7 @@ export async function handleCommand<S, C, E extends DomainEvent>(
  * the caller's transaction: all or nothing (an import of a thousand own products). Commands on
  * the same stream are decided in order, each after the events of the one before. The first
  * refusal throws before anything is written. Answers the checkpoint of the last event, or null
- * when nothing changed.
+ * when nothing changed. `metadata` is stored with every event, as `handleCommand` does.
  */
 export async function handleCommandsOnStreams<S, C, E extends DomainEvent>(
   store: EventStore,
@@ -74,6 +74,7 @@ export async function handleCommandsOnStreams<S, C, E extends DomainEvent>(
   streamOf: (command: C) => string,
   commands: readonly C[],
   tx: Sql,
+  metadata?: Record<string, unknown>,
 ): Promise<{ events: E[]; checkpoint: Checkpoint | null }> {
   const streamIds = [...new Set(commands.map(streamOf))];
   if (!streamIds.length) return { events: [], checkpoint: null };
@@ -97,7 +98,9 @@ export async function handleCommandsOnStreams<S, C, E extends DomainEvent>(
     streams.set(id, stream);
   }
   const batch = [...streams].flatMap(([streamId, s]) =>
-    s.decided.length ? [{ streamId, expected: s.version || ('no_stream' as const), events: s.decided }] : [],
+    s.decided.length
+      ? [{ streamId, expected: s.version || ('no_stream' as const), events: metadata ? s.decided.map((e) => ({ ...e, metadata })) : s.decided }]
+      : [],
   );
   if (!batch.length) return { events: [], checkpoint: null };
   return { events: batch.flatMap((b) => b.events), checkpoint: await store.appendToStreams(batch, tx) };

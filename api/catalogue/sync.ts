@@ -42,7 +42,7 @@ export async function liveIds(tx: Sql, ids: readonly string[]): Promise<Set<stri
 export async function applyItems(
   ctx: AppContext,
   tx: Sql,
-  args: { userId: string; sourceId: string | null; items: readonly IncomingItem[]; removeMissing: boolean; at: string },
+  args: { userId: string; sourceId: string | null; items: readonly IncomingItem[]; removeMissing: boolean; at: string; metadata?: Record<string, unknown> },
 ): Promise<ApplyOutcome> {
   const { userId, sourceId, at } = args;
   const skipped: Skipped[] = [];
@@ -80,13 +80,8 @@ export async function applyItems(
   let checkpoint: Checkpoint | null = null;
   const counts = { imported: 0, changed: new Set<string>(), removed: 0 };
   for (let i = 0; i < commands.length; i += APPEND_BATCH) {
-    const result = await handleCommandsOnStreams(
-      ctx.store,
-      ownProductDecider,
-      (c) => ownProductStream(c.ownProductId),
-      commands.slice(i, i + APPEND_BATCH),
-      tx,
-    );
+    const batch = commands.slice(i, i + APPEND_BATCH);
+    const result = await handleCommandsOnStreams(ctx.store, ownProductDecider, (c) => ownProductStream(c.ownProductId), batch, tx, args.metadata);
     checkpoint = result.checkpoint ?? checkpoint;
     for (const e of result.events) {
       if (e.type === 'OwnProductImported') counts.imported++;

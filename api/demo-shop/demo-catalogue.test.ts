@@ -159,10 +159,11 @@ describe("the demo owner's store inside the server", () => {
 
     const [source] = await get<SourceListItem[]>('/api/catalogue/sources');
     expect(source).toMatchObject({ kind: 'shopify', url: `${origin}${MY_STORE_PATH}`, products: catalogue.length, failure: null });
-    expect(source!.lastSync).toEqual({ imported: catalogue.length, changed: 0, removed: 0, skipped: 0 });
+    // The last read found the owner's shoes priced up.
+    expect(source!.lastSync).toEqual({ imported: 0, changed: 1, removed: 0, skipped: 0 });
     expect(source!.nextSyncAt).not.toBeNull();
 
-    // The week of prices came after the links, so the shoes' first price raised the undercut.
+    // The owner's price rise at the last read put the shoes above the competitor: undercut, a minute ago.
     await settle(ctx);
     const alerts = await get<{ type: string; productId: string; standing: { ownProductId: string } | null }[]>('/api/alerts');
     const standing = alerts.filter((a) => a.type === 'undercut' || a.type === 'cheapest');
@@ -170,6 +171,7 @@ describe("the demo owner's store inside the server", () => {
       expect.objectContaining({ type: 'undercut', productId: trackedId(SHOES), standing: expect.objectContaining({ ownProductId: own(SHOES).id }) }),
     ]);
     expect((await ctx.sql`SELECT 1 FROM email_outbox WHERE user_id = ${userId}`).length).toBe(0);
+    expect(await get<PositionSummary>('/api/position')).toMatchObject({ undercutLast24h: 1 });
 
     // Signing in again adds nothing.
     await app.handle(new Request(`${origin}/api/auth/demo`));

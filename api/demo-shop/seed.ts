@@ -10,7 +10,7 @@ import { extractPrice } from '../reading/extract.ts';
 import { withUserProducts } from '../products/limit.ts';
 import { applyItems, PROJECTION_WAIT_MS, scheduleNextSync } from '../catalogue/sync.ts';
 import { linkGtinMatches } from '../catalogue/matches.ts';
-import { DEMO_PRICE_SELECTOR, DEMO_PRODUCTS } from './shop.ts';
+import { DEMO_PRICE_SELECTOR, DEMO_PRODUCTS, demoPriceRange } from './shop.ts';
 import { imagePath, productPage, productPath } from './pages.ts';
 import { MY_STORE_PATH, myStoreItems, myStoreVariantOf } from './my-store.ts';
 
@@ -40,11 +40,12 @@ const HISTORY_STEP_HOURS = 2;
  * cron tick (a product is due one interval after the slot nearest its last check: see schedule.ts).
  *
  * It also connects the demo owner's own store and imports its catalogue as connecting a store
- * does, priced since the week began, and links two of the tracked products to the owner's, so
+ * does, as it was priced a week ago, and links two of the tracked products to the owner's, so
  * positions, a suggested match and an undercut alert are there without typing anything. One
- * transaction, in this order: the tracked products, the store, the links, then the week of
- * prices, so the history is news to the undercut alerts as it is to the alert rules (a link to a
- * product that already has a price is judged silently).
+ * transaction, in this order: the tracked products, the store, the links, the week of prices
+ * (news to the alert rules), then the store's last read a minute ago, where the owner's shoes went
+ * up above the competitor: news to the undercut alerts, raised then (a link to a product that
+ * already has a price is judged silently, so the alert needs a change after the links).
  */
 export async function seedDemoAccount(ctx: AppContext, userId: string, email: string): Promise<void> {
   if (!ctx.config.demo || email !== DEMO_EMAIL) return;
@@ -67,9 +68,16 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
     // As POST /api/catalogue/sources connects a store, without its plan check: the seed is not the
     // user's doing, and the store has no more products than the plan has room for.
     await handleCommand(ctx.store, sourceStream(sourceId), sourceDecider, { type: 'Connect', sourceId, userId, kind: 'shopify', url: storeUrl }, { tx });
-    const applied = await applyItems(ctx, tx, { userId, sourceId, items: myStoreItems(origin), removeMissing: false, at: moments[0]!.toISOString() });
-    const counts = { imported: applied.imported, changed: applied.changed, removed: 0, skipped: applied.skipped.length, at: new Date(now).toISOString() };
-    await handleCommand(ctx.store, sourceStream(sourceId), sourceDecider, { type: 'RecordSync', sourceId, counts }, { tx });
+    const items = myStoreItems(origin);
+    const read = async (at: string, weekAgo: boolean) => {
+      // Seeded history, like the week of prices: its alerts show in the app, none is e-mailed.
+      const metadata = { backfill: true };
+      const applied = await applyItems(ctx, tx, { userId, sourceId, items: weekAgo ? pricedAWeekAgo(items) : items, removeMissing: false, at, metadata });
+      const counts = { imported: applied.imported, changed: applied.changed, removed: 0, skipped: applied.skipped.length, at };
+      await handleCommand(ctx.store, sourceStream(sourceId), sourceDecider, { type: 'RecordSync', sourceId, counts }, { tx });
+      return applied;
+    };
+    const applied = await read(moments[0]!.toISOString(), true);
 
     // Linked by hand, as the owner would; only products the plan let in can be linked.
     const imported = (externalId: string | null): externalId is string => externalId !== null && !applied.skipped.some((s) => s.id === externalId);
@@ -81,13 +89,24 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
     });
     await handleCommandsOnStreams(ctx.store, ownProductDecider, (c) => ownProductStream(c.ownProductId), links, tx);
 
-    let last = null;
-    for (const p of tracked) last = await ctx.store.append(productStream(p.productId), 1, p.events.slice(1), tx);
-    return last && checkpointOf({ transactionId: last.transactionId, position: last.lastPosition });
+    for (const p of tracked) await ctx.store.append(productStream(p.productId), 1, p.events.slice(1), tx);
+    // The store's last read, a minute ago: the owner's shoes went up and are undercut since.
+    const last = await read(new Date(now - 60_000).toISOString(), false);
+    return last.checkpoint;
   });
   if (checkpoint) await ctx.projections.waitFor(checkpoint, PROJECTION_WAIT_MS);
   await scheduleNextSync(ctx, { id: sourceId, user_id: userId });
   await linkGtinMatches(ctx, userId);
+}
+
+/**
+ * The store as it was a week ago: the shoes were priced below anything the demo shop asks, so the
+ * owner was the cheapest all week until the rise the last read finds.
+ */
+function pricedAWeekAgo(items: ReturnType<typeof myStoreItems>) {
+  const shoes = DEMO_PRODUCTS.find((p) => p.slug === 'stride-trail-shoes')!;
+  const below = Math.floor(demoPriceRange(shoes).low) - 0.01;
+  return items.map((item) => (item.externalId === myStoreVariantOf(shoes.slug) ? { ...item, price: below } : item));
 }
 
 /** A tracked product's events: added, then what its page showed at each moment. */
