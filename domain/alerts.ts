@@ -44,6 +44,9 @@ export const NEWS_MAX_AGE_MS = 24 * 3_600_000;
 
 export const isPositionAlert = (type: string) => (POSITION_ALERT_TYPES as readonly string[]).includes(type);
 
+/** What an alert is about, in e-mails and channel messages: the product, or for undercut and cheapest the owner's own product. */
+export const alertSubjectName = (a: { productName: string; standing: { ownTitle: string } | null }) => a.standing?.ownTitle ?? a.productName;
+
 /**
  * What an undercut or cheapest alert measures (AlertRaised's `standing`): the owner's product
  * against one competitor, in the alert's currency. `gap` is the owner's price minus the

@@ -1,5 +1,5 @@
 import { formatMoney, formatSignedMoney } from '../../domain/money.ts';
-import { alertColour, alertLabel, gapText, isPositionAlert, TONE_COLOURS } from '../../domain/alerts.ts';
+import { alertColour, alertLabel, alertSubjectName, gapText, isPositionAlert, TONE_COLOURS } from '../../domain/alerts.ts';
 import type { EventData } from '../../events/catalogue.ts';
 
 /**
@@ -14,8 +14,6 @@ export type ComposedMail = { subject: string; text: string; html: string };
 
 const isStock = (a: AlertMail) => a.type === 'out_of_stock' || a.type === 'back_in_stock';
 const isPrice = (a: AlertMail) => !isStock(a) && !isPositionAlert(a.type);
-/** What an alert is about: the product, or for undercut and cheapest the owner's own product. */
-const titleOf = (a: AlertMail) => a.standing?.ownTitle ?? a.productName;
 const price = (n: number | null, currency: string | null) => (n === null ? 'unknown' : formatMoney(n, currency));
 
 /** '+5.0%', '-10.0%'. */
@@ -70,7 +68,7 @@ function alertSubject(alerts: readonly AlertMail[]): string {
     const what = first.type === 'price_increase' ? 'Price increase' : first.type === 'threshold_met' ? 'Price alert' : 'Price drop';
     return `${what}: ${first.productName} is now ${formatMoney(first.currentPrice, first.currency)} (${signedPercent(first.changePercent)})`;
   }
-  const names = [...new Set(alerts.map(titleOf))];
+  const names = [...new Set(alerts.map(alertSubjectName))];
   return `${alerts.length} ${alerts.every(isPrice) ? 'price alerts' : 'alerts'}: ${names[0]}${names.length > 1 ? ` and ${names.length - 1} more` : ''}`;
 }
 
@@ -119,7 +117,7 @@ export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: strin
     intro,
     '',
     ...sorted.flatMap((a) => [
-      `${titleOf(a)} (${alertLabel(a.type)})`,
+      `${alertSubjectName(a)} (${alertLabel(a.type)})`,
       `  ${a.message}`,
       ...[...figures(a), [a.standing ? 'Their page' : 'Product page', a.productUrl] as [string, string]].map(
         ([label, value]) => `  ${`${label}: `.padEnd(16)}${value}`,
@@ -137,7 +135,7 @@ export function composeAlertEmail(alerts: readonly AlertMail[], publicUrl: strin
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border:1px solid #e4e4e7;border-radius:6px;margin:0 0 12px">
 <tr><td style="padding:16px">
 <p style="margin:0 0 4px"><span style="display:inline-block;font-size:12px;font-weight:600;color:${alertColour(a.type)}">${escapeHtml(alertLabel(a.type))}</span></p>
-<p style="margin:0 0 8px;font-size:16px;font-weight:600">${escapeHtml(titleOf(a))}</p>
+<p style="margin:0 0 8px;font-size:16px;font-weight:600">${escapeHtml(alertSubjectName(a))}</p>
 <p style="margin:0 0 12px;font-size:14px;color:#52525b">${escapeHtml(a.message)}</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="font-size:14px;margin:0 0 12px">
 ${figures(a)

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { EventData } from '../../events/catalogue.ts';
 import { formatMoney } from '../../domain/money.ts';
-import { alertColour, alertLabel } from '../../domain/alerts.ts';
+import { alertColour, alertLabel, alertSubjectName } from '../../domain/alerts.ts';
 import type { ChannelType } from '../../events/channel.ts';
 
 /**
@@ -60,8 +60,6 @@ export function describeEndpoint(endpoint: Endpoint): string {
 // Requests
 
 const price = (value: number | null, currency: string | null) => (value === null ? '—' : formatMoney(value, currency));
-/** What an alert is about: the product, or for undercut and cheapest the owner's own product. */
-const titleOf = (a: AlertMessage) => a.standing?.ownTitle ?? a.productName;
 /** The two prices a message shows: before and now, or for undercut and cheapest the owner's and the competitor's. */
 const pricesOf = (a: AlertMessage): [label: string, value: string][] =>
   a.standing
@@ -114,9 +112,9 @@ export function slackBody(message: ChannelMessage, publicUrl: string): string {
   const a = message.alert;
   return JSON.stringify({
     // Shown in notifications and where blocks cannot be.
-    text: `${titleOf(a)}: ${a.message}`,
+    text: `${alertSubjectName(a)}: ${a.message}`,
     blocks: [
-      { type: 'header', text: { type: 'plain_text', text: titleOf(a).slice(0, 150), emoji: false } },
+      { type: 'header', text: { type: 'plain_text', text: alertSubjectName(a).slice(0, 150), emoji: false } },
       {
         type: 'section',
         text: { type: 'mrkdwn', text: `*${slackEscape(alertLabel(a.type))}:* ${slackEscape(a.message)}` },
@@ -144,7 +142,7 @@ export function discordBody(message: ChannelMessage, publicUrl: string): string 
     allowed_mentions,
     embeds: [
       {
-        title: titleOf(a).slice(0, 256),
+        title: alertSubjectName(a).slice(0, 256),
         url: a.productUrl,
         description: a.message.slice(0, 4096),
         color: Number.parseInt(alertColour(a.type).slice(1), 16),
@@ -168,7 +166,7 @@ export function telegramBody(message: ChannelMessage, chatId: string, publicUrl:
       ? htmlEscape(TEST_TEXT)
       : (({ alert: a }) =>
           [
-            `<b>${htmlEscape(titleOf(a))}</b>`,
+            `<b>${htmlEscape(alertSubjectName(a))}</b>`,
             `${htmlEscape(alertLabel(a.type))}: ${htmlEscape(a.message)}`,
             a.standing
               ? pricesOf(a)
