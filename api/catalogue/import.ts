@@ -3,17 +3,13 @@ import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { START, type EventStore } from '../../events/store.ts';
 import { ownProductIdFor } from '../../events/own-product.ts';
-import { readCsvUpload } from '../http/input.ts';
+import { readCsvImport } from '../http/csv-import.ts';
 import type { CsvProblem } from '../http/csv-table.ts';
-import { MAX_IMPORT_BYTES } from '../products/csv-file.ts';
 import { effectivePlan, withUserProducts } from '../products/limit.ts';
-import { CsvFileError, readCatalogueCsv, validateCatalogueRows, type CatalogueCsvRow } from './csv.ts';
+import { readCatalogueCsv, validateCatalogueRows, type CatalogueCsvRow } from './csv.ts';
 import { ownProductRoom } from './limit.ts';
 import { linkGtinMatches } from './matches.ts';
 import { applyItems, liveIds, PROJECTION_WAIT_MS } from './sync.ts';
-
-/** Rows shown back for the dialog's preview. */
-const PREVIEW_ROWS = 5;
 
 /**
  * As the products import answers, with `updated`: own products the file changed. A SKU twice in
@@ -40,29 +36,14 @@ export function catalogueImportRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/api/catalogue' }).use(authentication(ctx)).post(
     '/import',
     async ({ request, userId, set }) => {
-      const dryRun = ['1', 'true'].includes(new URL(request.url).searchParams.get('dryRun') ?? '');
-      const text = await readCsvUpload(request, MAX_IMPORT_BYTES);
-
       const refuse = (refusal: Refusal) => {
         set.status = refusal.status;
         const { status: _, ...body } = refusal;
         return body;
       };
-      let rows: CatalogueCsvRow[];
-      try {
-        rows = readCatalogueCsv(text);
-      } catch (err) {
-        if (err instanceof CsvFileError) return refuse({ status: 400, message: err.message, errors: err.errors });
-        throw err;
-      }
-      const preview = rows.slice(0, PREVIEW_ROWS);
-      if (!rows.length) return refuse({ status: 400, message: 'The file has a header but no products.', errors: [], preview });
-      const { valid, errors } = validateCatalogueRows(rows);
-      if (errors.length) {
-        const lines = new Set(errors.map((e) => e.line)).size;
-        const outcome = dryRun ? 'Fix them and choose the file again.' : 'Nothing was imported.';
-        return refuse({ status: 400, message: `${lines} row${lines === 1 ? ' has' : 's have'} errors. ${outcome}`, errors, preview });
-      }
+      const upload = await readCsvImport(request, readCatalogueCsv, validateCatalogueRows);
+      if (!upload.ok) return refuse({ status: 400, ...upload.refusal });
+      const { dryRun, valid, preview } = upload;
 
       // Under the user's products lock: two imports (or an import and a store's read) cannot pass the limit together.
       const outcome = await withUserProducts(ctx.sql, userId, async (tx) => {

@@ -1,21 +1,19 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
-import { readCsvUpload } from '../http/input.ts';
+import { readCsvImport } from '../http/csv-import.ts';
 import type { CsvProblem } from '../http/csv-table.ts';
 import { uncheckableUrlReason } from '../fetching/address-guard.ts';
 import { fetchOptionsFor } from '../checks/check.ts';
 import { queueChecksPolitely } from '../checks/queue.ts';
 import { handleProductCommands, type ProductCommand } from '../../events/product.ts';
 import type { Checkpoint } from '../../events/store.ts';
-import { CsvFileError, MAX_IMPORT_BYTES, readProductsCsv, validateRows, withoutDuplicates, type CsvRow, type Duplicate } from './csv.ts';
+import { readProductsCsv, validateRows, withoutDuplicates, type CsvRow, type Duplicate } from './csv.ts';
 import { effectivePlan, liveProductCount, withUserProducts } from './limit.ts';
 import { liveProducts } from './same-page.ts';
 
 /** New products are appended this many per statement, all in one transaction. */
 const APPEND_BATCH = 500;
-/** Rows shown back for the dialog's preview. */
-const PREVIEW_ROWS = 5;
 /** Projecting thousands of new products can take longer than the usual wait. */
 const PROJECTION_WAIT_MS = 60_000;
 
@@ -41,29 +39,14 @@ export function productImportRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/api/products' }).use(authentication(ctx)).post(
     '/import',
     async ({ request, userId, set }) => {
-      const dryRun = ['1', 'true'].includes(new URL(request.url).searchParams.get('dryRun') ?? '');
-      const text = await readCsvUpload(request, MAX_IMPORT_BYTES);
-
       const refuse = (refusal: Refusal) => {
         set.status = refusal.status;
         const { status: _, ...body } = refusal;
         return body;
       };
-      let rows: CsvRow[];
-      try {
-        rows = readProductsCsv(text);
-      } catch (err) {
-        if (err instanceof CsvFileError) return refuse({ status: 400, message: err.message, errors: err.errors });
-        throw err;
-      }
-      const preview = rows.slice(0, PREVIEW_ROWS);
-      if (!rows.length) return refuse({ status: 400, message: 'The file has a header but no products.', errors: [], preview });
-      const { valid, errors } = validateRows(rows, uncheckable);
-      if (errors.length) {
-        const lines = new Set(errors.map((e) => e.line)).size;
-        const outcome = dryRun ? 'Fix them and choose the file again.' : 'Nothing was imported.';
-        return refuse({ status: 400, message: `${lines} row${lines === 1 ? ' has' : 's have'} errors. ${outcome}`, errors, preview });
-      }
+      const upload = await readCsvImport(request, readProductsCsv, (rows) => validateRows(rows, uncheckable));
+      if (!upload.ok) return refuse({ status: 400, ...upload.refusal });
+      const { dryRun, valid, preview } = upload;
 
       // Under the user's products lock: two imports (or an import and an add) cannot pass the limit together.
       const outcome = await withUserProducts(ctx.sql, userId, async (tx) => {
