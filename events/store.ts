@@ -484,6 +484,9 @@ export function checkpointOf(e: { transactionId: string; position: number }): Ch
   return { transactionId: e.transactionId, position: e.position };
 }
 
+/** Where an append's last event stands, to wait for the read models on; null when nothing was appended. */
+export const appendedCheckpoint = (a: AppendResult | null): Checkpoint | null => a && { transactionId: a.transactionId, position: a.lastPosition };
+
 /** Whether checkpoint a has reached b in commit order. */
 export function reached(a: Checkpoint, b: Checkpoint): boolean {
   const ta = BigInt(a.transactionId),

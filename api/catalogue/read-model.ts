@@ -55,13 +55,20 @@ export async function readCatalogueSettings(sql: Sql, userId: string): Promise<C
   return row ? { competitivePercent: row.competitive_percent, autoAcceptGtin: row.auto_accept_gtin } : DEFAULT_CATALOGUE_SETTINGS;
 }
 
-/** Minutes between the checks of a user's competitor product: what decides whether its price is still fresh. */
-export async function intervalsOf(sql: Sql, config: Config, userId: string): Promise<(url: string) => number> {
+/** Minutes between a user's scheduled checks: the plan's interval, or the slower one the user chose. */
+export async function userCheckMinutes(sql: Sql, config: Config, userId: string): Promise<number> {
   const plan = await effectivePlan(sql, userId);
   const [settings] = await sql<{ check_frequency: CheckFrequencySetting }[]>`SELECT check_frequency FROM user_settings WHERE user_id = ${userId}`;
-  const rules = { demoCheckMinutes: config.demoCheckMinutes };
-  const normal = checkIntervalMinutes({ plan: plan.id, checkFrequency: settings?.check_frequency ?? null, demoShop: false }, rules);
-  return (url) => (isDemoShopUrl(config, url) ? rules.demoCheckMinutes : normal);
+  return checkIntervalMinutes(
+    { plan: plan.id, checkFrequency: settings?.check_frequency ?? null, demoShop: false },
+    { demoCheckMinutes: config.demoCheckMinutes },
+  );
+}
+
+/** Minutes between the checks of a user's competitor product: what decides whether its price is still fresh. */
+export async function intervalsOf(sql: Sql, config: Config, userId: string): Promise<(url: string) => number> {
+  const normal = await userCheckMinutes(sql, config, userId);
+  return (url) => (isDemoShopUrl(config, url) ? config.demoCheckMinutes : normal);
 }
 
 type LinkedRow = {

@@ -6,7 +6,7 @@ import { idOf } from '../http/ids.ts';
 import { createUserCache } from '../http/user-cache.ts';
 import { queryParam } from '../http/validation.ts';
 import { DomainError, handleCommand } from '../../events/decider.ts';
-import type { AppendResult, Checkpoint } from '../../events/store.ts';
+import { appendedCheckpoint, type Checkpoint } from '../../events/store.ts';
 import { SOURCE_KINDS } from '../../events/catalogue.ts';
 import { ownProductDecider, ownProductStream, OWN_PRODUCT_NOT_FOUND, type OwnProductCommand } from '../../events/own-product.ts';
 import { catalogueSettingsDecider, catalogueSettingsStream, sourceDecider, sourceStream, SOURCE_NOT_FOUND } from '../../events/catalogue-source.ts';
@@ -18,12 +18,11 @@ import { readCatalogue, readCatalogueSettings, readPositionSummary } from './rea
 import { readPositionHistory } from './position-history.ts';
 import { linkGtinMatches, readMatches } from './matches.ts';
 import { assertStoreSources } from './limit.ts';
-import { applyItems, readStore, scheduleNextSync, syncSource, PROJECTION_WAIT_MS, type SourceRow } from './sync.ts';
+import { applyItems, applyRead, readStore, scheduleNextSync, syncSource, PROJECTION_WAIT_MS, type SourceRow } from './sync.ts';
 import { readSources } from './sources-list.ts';
 
 const ownIdOf = (id: string) => idOf(id, OWN_PRODUCT_NOT_FOUND);
 const sourceIdOf = (id: string) => idOf(id, SOURCE_NOT_FOUND);
-const checkpointOf = (a: AppendResult | null): Checkpoint | null => a && { transactionId: a.transactionId, position: a.lastPosition };
 
 export const ConnectSourceBody = z.object({
   kind: z.enum(SOURCE_KINDS, { error: `kind must be one of ${SOURCE_KINDS.join(', ')}` }),
@@ -58,7 +57,7 @@ export function catalogueRoutes(ctx: AppContext) {
   }
   async function runOwn(command: OwnProductCommand) {
     const { appended } = await handleCommand(ctx.store, ownProductStream(command.ownProductId), ownProductDecider, command);
-    await waitFor(checkpointOf(appended));
+    await waitFor(appendedCheckpoint(appended));
   }
   async function entry(userId: string, id: string) {
     const [found] = await readCatalogue(ctx.sql, ctx.config, userId, { id });
@@ -94,17 +93,13 @@ export function catalogueRoutes(ctx: AppContext) {
         const sourceId = crypto.randomUUID();
         const outcome = await withUserProducts(ctx.sql, userId, async (tx) => {
           await handleCommand(ctx.store, sourceStream(sourceId), sourceDecider, { type: 'Connect', sourceId, userId, kind: body.kind, url: body.url }, { tx });
-          const at = new Date().toISOString();
-          const applied = await applyItems(ctx, tx, { userId, sourceId, items: read.items, removeMissing: false, at });
-          const counts = { imported: applied.imported, changed: applied.changed, removed: 0, skipped: applied.skipped.length + read.skipped.length, at };
-          const { appended } = await handleCommand(ctx.store, sourceStream(sourceId), sourceDecider, { type: 'RecordSync', sourceId, counts }, { tx });
-          return { ...applied, checkpoint: checkpointOf(appended) };
+          return applyRead(ctx, tx, { userId, sourceId, items: read.items, skipped: read.skipped, removeMissing: false, at: new Date().toISOString() });
         });
         await waitFor(outcome.checkpoint);
         await scheduleNextSync(ctx, { id: sourceId, user_id: userId });
         await linkGtinMatches(ctx, userId);
         set.status = 201;
-        return { source: { id: sourceId, kind: body.kind, url: body.url }, imported: outcome.imported, skipped: [...read.skipped, ...outcome.skipped] };
+        return { source: { id: sourceId, kind: body.kind, url: body.url }, imported: outcome.imported, skipped: outcome.skipped };
       },
       { signedIn: true, body: ConnectSourceBody },
     )
@@ -116,7 +111,7 @@ export function catalogueRoutes(ctx: AppContext) {
           const { appended } = await handleCommand(ctx.store, sourceStream(id), sourceDecider, { type: 'Remove', sourceId: id, userId }, { tx });
           // Its products go with it.
           const products = await applyItems(ctx, tx, { userId, sourceId: id, items: [], removeMissing: true, at: new Date().toISOString() });
-          return products.checkpoint ?? checkpointOf(appended);
+          return products.checkpoint ?? appendedCheckpoint(appended);
         });
         await ctx.sql`DELETE FROM catalogue_source_schedule WHERE source_id = ${id}`;
         await waitFor(checkpoint);
@@ -166,7 +161,7 @@ export function catalogueRoutes(ctx: AppContext) {
           userId,
           settings: body,
         });
-        await waitFor(checkpointOf(appended));
+        await waitFor(appendedCheckpoint(appended));
         await linkGtinMatches(ctx, userId);
         return readCatalogueSettings(ctx.sql, userId);
       },

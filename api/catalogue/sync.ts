@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { handleCommand, handleCommandsOnStreams } from '../../events/decider.ts';
-import type { Checkpoint } from '../../events/store.ts';
+import { appendedCheckpoint, type Checkpoint } from '../../events/store.ts';
 import { ownProductDecider, ownProductIdFor, ownProductStream, type OwnItem, type OwnProductCommand } from '../../events/own-product.ts';
 import { sourceDecider, sourceStream, type SourceKind } from '../../events/catalogue-source.ts';
 import { effectivePlan, withUserProducts } from '../products/limit.ts';
@@ -12,7 +12,7 @@ import { watchingBlocks } from '../fetching/host-backoff.ts';
 import { readSource, type SourceRead } from './sources/read-source.ts';
 import type { Skipped } from './sources/item.ts';
 import { ownLimitReason, ownProductRoom } from './limit.ts';
-import { checkIntervalMinutes } from '../checks/schedule.ts';
+import { userCheckMinutes } from './read-model.ts';
 
 /** Own products are appended this many streams per statement: big enough to be quick, small enough for PGlite. */
 const APPEND_BATCH = 500;
@@ -100,26 +100,54 @@ export async function readStore(ctx: AppContext, userId: string, kind: SourceKin
   return readSource(kind, url, { fetcher: watchingBlocks(ctx.sql, fetcher), fetchOptions: fetchOptionsFor(ctx.config, url), fallbackCurrency: currency });
 }
 
+/**
+ * Inside the caller's `withUserProducts` transaction: brings a store's items in (applyItems) and
+ * records the read on the source. `skipped`: what the reader left out already.
+ */
+export async function applyRead(
+  ctx: AppContext,
+  tx: Sql,
+  args: {
+    userId: string;
+    sourceId: string;
+    items: readonly IncomingItem[];
+    skipped?: readonly Skipped[];
+    removeMissing: boolean;
+    at: string;
+    metadata?: Record<string, unknown>;
+  },
+): Promise<ApplyOutcome> {
+  const applied = await applyItems(ctx, tx, args);
+  const skipped = [...(args.skipped ?? []), ...applied.skipped];
+  const counts = { imported: applied.imported, changed: applied.changed, removed: applied.removed, skipped: skipped.length, at: args.at };
+  const { appended } = await handleCommand(
+    ctx.store,
+    sourceStream(args.sourceId),
+    sourceDecider,
+    { type: 'RecordSync', sourceId: args.sourceId, counts },
+    { tx },
+  );
+  return { ...applied, skipped, checkpoint: appendedCheckpoint(appended) ?? applied.checkpoint };
+}
+
 /** Records a read of a connected store: its items, or why it failed. Answers what changed. */
 export async function recordRead(ctx: AppContext, source: SourceRow, read: SourceRead, at = new Date().toISOString()): Promise<ApplyOutcome | null> {
   const outcome = await withUserProducts(ctx.sql, source.user_id, async (tx) => {
     if (!read.ok) {
       const failure = { code: read.code, reason: read.reason, httpStatus: read.httpStatus, at };
-      const { appended } = await handleCommand(
-        ctx.store,
-        sourceStream(source.id),
-        sourceDecider,
-        { type: 'RecordFailure', sourceId: source.id, failure },
-        { tx },
-      );
-      return { outcome: null, checkpoint: appended && { transactionId: appended.transactionId, position: appended.lastPosition } };
+      const command = { type: 'RecordFailure' as const, sourceId: source.id, failure };
+      const { appended } = await handleCommand(ctx.store, sourceStream(source.id), sourceDecider, command, { tx });
+      return { outcome: null, checkpoint: appendedCheckpoint(appended) };
     }
-    const applied = await applyItems(ctx, tx, { userId: source.user_id, sourceId: source.id, items: read.items, removeMissing: true, at });
-    const skipped = applied.skipped.length + read.skipped.length;
-    const counts = { imported: applied.imported, changed: applied.changed, removed: applied.removed, skipped, at };
-    const { appended } = await handleCommand(ctx.store, sourceStream(source.id), sourceDecider, { type: 'RecordSync', sourceId: source.id, counts }, { tx });
-    const checkpoint = appended ? { transactionId: appended.transactionId, position: appended.lastPosition } : applied.checkpoint;
-    return { outcome: { ...applied, skipped: [...read.skipped, ...applied.skipped] }, checkpoint };
+    const applied = await applyRead(ctx, tx, {
+      userId: source.user_id,
+      sourceId: source.id,
+      items: read.items,
+      skipped: read.skipped,
+      removeMissing: true,
+      at,
+    });
+    return { outcome: applied, checkpoint: applied.checkpoint };
   });
   if (outcome.checkpoint) await ctx.projections.waitFor(outcome.checkpoint, PROJECTION_WAIT_MS);
   return outcome.outcome;
@@ -145,13 +173,7 @@ export const SYNC_SCHEDULE_DDL = `
 
 /** A store is read on its owner's check schedule: the plan's interval, or the slower one the owner chose. */
 export async function scheduleNextSync(ctx: AppContext, source: Pick<SourceRow, 'id' | 'user_id'>): Promise<void> {
-  const plan = await effectivePlan(ctx.sql, source.user_id);
-  const [settings] = await ctx.sql<{ check_frequency: 'hourly' | 'daily' | 'weekly' }[]>`
-    SELECT check_frequency FROM user_settings WHERE user_id = ${source.user_id}`;
-  const minutes = checkIntervalMinutes(
-    { plan: plan.id, checkFrequency: settings?.check_frequency ?? null, demoShop: false },
-    { demoCheckMinutes: ctx.config.demoCheckMinutes },
-  );
+  const minutes = await userCheckMinutes(ctx.sql, ctx.config, source.user_id);
   const next = new Date(Date.now() + minutes * 60_000);
   await ctx.sql`
     INSERT INTO catalogue_source_schedule (source_id, user_id, next_sync_at) VALUES (${source.id}, ${source.user_id}, ${next})

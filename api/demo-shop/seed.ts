@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { AlertRule } from '../../events/catalogue.ts';
 import { handleCommand, handleCommandsOnStreams } from '../../events/decider.ts';
-import { checkpointOf, type NewEvent } from '../../events/store.ts';
+import type { NewEvent } from '../../events/store.ts';
 import { productDecider, productStream, type ProductCommand, type ProductState } from '../../events/product.ts';
 import { ownProductDecider, ownProductIdFor, ownProductStream, type OwnProductCommand } from '../../events/own-product.ts';
 import { sourceDecider, sourceStream } from '../../events/catalogue-source.ts';
 import { extractPrice } from '../reading/extract.ts';
 import { withUserProducts } from '../products/limit.ts';
-import { applyItems, PROJECTION_WAIT_MS, scheduleNextSync } from '../catalogue/sync.ts';
+import { applyRead, PROJECTION_WAIT_MS, scheduleNextSync } from '../catalogue/sync.ts';
 import { linkGtinMatches } from '../catalogue/matches.ts';
 import { DEMO_PRICE_SELECTOR, DEMO_PRODUCTS, demoPriceRange } from './shop.ts';
 import { imagePath, productPage, productPath } from './pages.ts';
@@ -72,10 +72,7 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
     const read = async (at: string, weekAgo: boolean) => {
       // Seeded history, like the week of prices: its alerts show in the app, none is e-mailed.
       const metadata = { backfill: true };
-      const applied = await applyItems(ctx, tx, { userId, sourceId, items: weekAgo ? pricedAWeekAgo(items) : items, removeMissing: false, at, metadata });
-      const counts = { imported: applied.imported, changed: applied.changed, removed: 0, skipped: applied.skipped.length, at };
-      await handleCommand(ctx.store, sourceStream(sourceId), sourceDecider, { type: 'RecordSync', sourceId, counts }, { tx });
-      return applied;
+      return applyRead(ctx, tx, { userId, sourceId, items: weekAgo ? pricedAWeekAgo(items) : items, removeMissing: false, at, metadata });
     };
     const applied = await read(moments[0]!.toISOString(), true);
 

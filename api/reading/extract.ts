@@ -165,6 +165,19 @@ function fromStructuredData(prices: StructuredPrice[]): ExtractedPrice | null {
 /** Enough for any price block; a selector matching the whole page gives "ambiguous" anyway. */
 const MAX_ELEMENTS = 50;
 
+/** A price the selector's script (structured data, or a script's state) states, read as the selector's. */
+const statedBySelector = (stated: { amount: number; currency: string | null; raw: string }, selector: string): ExtractionResult => ({
+  ok: true,
+  price: stated.amount,
+  currency: stated.currency,
+  source: 'selector',
+  selector,
+  matchedText: stated.raw,
+  warning: null,
+  availability: null,
+  identifiers: null,
+});
+
 function extractBySelector(document: Document, selector: string, pageCurrency: () => string | null, url: string | undefined): ExtractionResult {
   let matched: Element[];
   try {
@@ -181,34 +194,14 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
   if (elements.every((element) => element.name === 'script' && /ld\+json/i.test(attr(element, 'type') ?? ''))) {
     const [stated] = jsonLdPrices(elements.map(textOf), url);
     if (!stated) return failure('no-price-in-text', `The CSS selector “${selector}” matched the page's structured data, but it states no price.`);
-    return {
-      ok: true,
-      price: stated.amount,
-      currency: stated.currency,
-      source: 'selector',
-      selector,
-      matchedText: stated.raw,
-      warning: null,
-      availability: null,
-      identifiers: null,
-    };
+    return statedBySelector(stated, selector);
   }
   // Or the state the page's scripts keep (all of them: a page has many scripts); the page's title picks the product in it.
   if (matched.every((element) => element.name === 'script') && matched.some(isStateScript)) {
     const [stated] = scriptStatePrices(document, url, matched);
     if (!stated)
       return failure('no-price-in-text', `The CSS selector “${selector}” matched the page's script data, but no price of this product could be read from it.`);
-    return {
-      ok: true,
-      price: stated.amount,
-      currency: stated.currency,
-      source: 'selector',
-      selector,
-      matchedText: stated.raw,
-      warning: null,
-      availability: null,
-      identifiers: null,
-    };
+    return statedBySelector(stated, selector);
   }
 
   const readings = elements.map((element) => readElement(element, pageCurrency));
