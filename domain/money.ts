@@ -39,3 +39,8 @@ export function currencySymbol(currency: string): string {
       .find((part) => part.type === 'currency')?.value ?? code
   );
 }
+
+/** How many decimals the currency's prices have: 2 for pounds, 0 for yen, 3 for Kuwaiti dinars (2 for a code Intl does not know). */
+export function currencyDecimals(currency: string): number {
+  return currencyFormat(currency.toUpperCase())?.resolvedOptions().maximumFractionDigits ?? 2;
+}
