@@ -6,6 +6,7 @@ import { authModule } from './auth/index.ts';
 import { settingsModule } from './settings/index.ts';
 import { productsModule } from './products/index.ts';
 import { catalogueModule } from './catalogue/index.ts';
+import { pricingModule } from './pricing/index.ts';
 import { fetchingModule } from './fetching/index.ts';
 import { checksModule } from './checks/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
@@ -33,6 +34,7 @@ export const modules = [
   dashboardModule,
   historyModule,
   catalogueModule,
+  pricingModule,
   checkHealthModule,
   demoShopModule,
   billingModule,

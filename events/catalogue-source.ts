@@ -76,7 +76,7 @@ export const sourceDecider: Decider<SourceState, SourceCommand, SourceEvent> = {
 };
 
 export type CatalogueSettings = Omit<EventData<'CatalogueSettingsChanged'>, 'userId'>;
-export const DEFAULT_CATALOGUE_SETTINGS: CatalogueSettings = { competitivePercent: 5, autoAcceptGtin: false };
+export const DEFAULT_CATALOGUE_SETTINGS: CatalogueSettings = { competitivePercent: 5, autoAcceptGtin: false, autoApply: false, dailyChangeCap: 2 };
 export const catalogueSettingsStream = (userId: string) => `catalogue-${userId}`;
 
 export const catalogueSettingsDecider: Decider<
@@ -85,9 +85,9 @@ export const catalogueSettingsDecider: Decider<
   EventOf<'CatalogueSettingsChanged'>
 > = {
   initialState: () => DEFAULT_CATALOGUE_SETTINGS,
-  evolve: (_, event) => ({ competitivePercent: event.data.competitivePercent, autoAcceptGtin: event.data.autoAcceptGtin }),
+  evolve: (_, { data: { userId: _userId, ...settings } }) => settings,
   decide({ userId, settings }, state) {
-    if (state.competitivePercent === settings.competitivePercent && state.autoAcceptGtin === settings.autoAcceptGtin) return [];
+    if ((Object.keys(state) as (keyof CatalogueSettings)[]).every((key) => state[key] === settings[key])) return [];
     return [{ type: 'CatalogueSettingsChanged', data: { userId, ...settings } }];
   },
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHECK_FREQUENCIES, CURRENCIES, DEFAULT_SETTINGS, TIMEZONES } from './settings.ts';
 import { ALERT_TYPES } from '../domain/alerts.ts';
+import { ROUNDINGS, STRATEGIES } from '../domain/pricing.ts';
 
 /**
  * The event catalogue: every event type with its zod schema and schema version.
@@ -195,6 +196,24 @@ export type OwnProductDetails = z.infer<typeof OwnProductDetails>;
 /** Where a link came from: the owner's hand, an accepted suggestion, or the automatic GTIN setting. */
 export const LINK_ORIGINS = ['hand', 'suggestion', 'gtin'] as const;
 const ownLink = z.object({ ownProductId, userId, productId });
+
+const percent = (min: number, max: number) => z.number().min(min).max(max);
+/** A pricing rule as stored (domain/pricing.ts): every field stated, null where it does not apply. */
+export const PricingRuleData = z.object({
+  strategy: z.enum(STRATEGIES),
+  offsetPercent: percent(-50, 50).nullable(),
+  offsetAmount: money.nullable(),
+  floor: z.object({ costMarginPercent: percent(0, 1000).nullable(), amount: money.nullable() }),
+  ceiling: z.object({ amount: money.nullable(), regular: z.boolean() }),
+  rounding: z.enum(ROUNDINGS),
+  maxStepPercent: percent(0.1, 100),
+  minCompetitors: z.number().int().min(1).max(50),
+  spikePercent: percent(1, 1000),
+  competitors: z.array(productId).max(200).nullable(),
+});
+/** Who set a price from a recommendation: the owner, the automatic mode, or an undo of an earlier one. */
+export const APPLIED_VIA = ['hand', 'automatic', 'undo'] as const;
+const ownPriceMove = z.object({ ownProductId, userId, price: money, currency: currencyCode, at: z.string().datetime() });
 
 export const events = {
   UserSignedUp: define(
@@ -476,11 +495,40 @@ export const events = {
   ),
   SourceRemoved: define('SourceRemoved', 1, z.object({ sourceId, userId })),
 
-  /** How the owner's position is judged, and whether GTIN matches are accepted without asking. */
+  /**
+   * How the owner's position is judged, whether GTIN matches are accepted without asking, and
+   * whether recommendations apply themselves (at most `dailyChangeCap` changes a day per product).
+   */
   CatalogueSettingsChanged: define(
     'CatalogueSettingsChanged',
+    2,
+    z.object({
+      userId,
+      competitivePercent: z.number().min(0).max(20),
+      autoAcceptGtin: z.boolean(),
+      autoApply: z.boolean(),
+      dailyChangeCap: z.number().int().min(1).max(24),
+    }),
+    { 1: (d: object) => ({ ...d, autoApply: false, dailyChangeCap: 2 }) },
+  ),
+
+  /** Pricing rules and what came of their recommendations (stream `own-product-<id>`, docs/pricing.md). */
+  PricingRuleSet: define('PricingRuleSet', 1, z.object({ ownProductId, userId, rule: PricingRuleData, at: z.string().datetime() })),
+  PricingRuleRemoved: define('PricingRuleRemoved', 1, z.object({ ownProductId, userId, at: z.string().datetime() })),
+  /** A recommended price the owner (or the automatic mode) took; `evidence` are the log positions it rests on. */
+  RecommendationApplied: define(
+    'RecommendationApplied',
     1,
-    z.object({ userId, competitivePercent: z.number().min(0).max(20), autoAcceptGtin: z.boolean() }),
+    ownPriceMove.extend({ previousPrice: money, via: z.enum(APPLIED_VIA), evidence: z.array(z.number().int().positive()).max(200) }),
+  ),
+  /** A recommended price the owner turned down: not offered again until the recommendation changes. */
+  RecommendationDismissed: define('RecommendationDismissed', 1, ownPriceMove),
+  /** The applied price written to the owner's store with the write access they gave, or why it was not. */
+  StorePriceWritten: define('StorePriceWritten', 1, ownPriceMove.extend({ sourceId })),
+  StorePriceWriteFailed: define(
+    'StorePriceWriteFailed',
+    1,
+    ownPriceMove.extend({ sourceId, reason: z.string().min(1).max(1000), httpStatus: z.number().int().nullable() }),
   ),
 } as const;
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { deciderSpec } from './testing.ts';
 import { ownProductDecider, ownProductIdFor, type OwnItem, type OwnProductEvent } from './own-product.ts';
-import { catalogueSettingsDecider, sourceDecider, type SourceEvent } from './catalogue-source.ts';
+import { catalogueSettingsDecider, DEFAULT_CATALOGUE_SETTINGS, sourceDecider, type SourceEvent } from './catalogue-source.ts';
 
 const item: OwnItem = {
   title: 'Kettle 1.7L',
@@ -121,7 +121,8 @@ describe('catalogue source', () => {
 
   test('catalogue settings change only when they differ', () => {
     const settings = deciderSpec(catalogueSettingsDecider);
-    expect(settings.given([]).when({ type: 'Change', userId: 'u1', settings: { competitivePercent: 5, autoAcceptGtin: false } })).toEqual([]);
-    expect(settings.given([]).when({ type: 'Change', userId: 'u1', settings: { competitivePercent: 8, autoAcceptGtin: false } })).toHaveLength(1);
+    expect(settings.given([]).when({ type: 'Change', userId: 'u1', settings: { ...DEFAULT_CATALOGUE_SETTINGS } })).toEqual([]);
+    expect(settings.given([]).when({ type: 'Change', userId: 'u1', settings: { ...DEFAULT_CATALOGUE_SETTINGS, competitivePercent: 8 } })).toHaveLength(1);
+    expect(settings.given([]).when({ type: 'Change', userId: 'u1', settings: { ...DEFAULT_CATALOGUE_SETTINGS, autoApply: true } })).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventOf, OwnProductDetails } from './catalogue.ts';
+import type { PricingRule } from '../domain/pricing.ts';
 import { DomainError, type Decider } from './decider.ts';
 
 /**
@@ -13,7 +14,13 @@ export type OwnProductEvent =
   | EventOf<'OwnProductRemoved'>
   | EventOf<'CompetitorLinked'>
   | EventOf<'CompetitorUnlinked'>
-  | EventOf<'MatchRejected'>;
+  | EventOf<'MatchRejected'>
+  | EventOf<'PricingRuleSet'>
+  | EventOf<'PricingRuleRemoved'>
+  | EventOf<'RecommendationApplied'>
+  | EventOf<'RecommendationDismissed'>
+  | EventOf<'StorePriceWritten'>
+  | EventOf<'StorePriceWriteFailed'>;
 
 type Live = {
   status: 'live';
@@ -24,6 +31,7 @@ type Live = {
   currency: string;
   links: ReadonlySet<string>;
   rejected: ReadonlySet<string>;
+  rule: PricingRule | null;
 };
 export type OwnProductState = { status: 'none' } | Live | { status: 'removed'; ownProductId: string; userId: string };
 
@@ -36,10 +44,36 @@ export type OwnProductCommand =
   | { type: 'Remove'; ownProductId: string; userId: string }
   | { type: 'Link'; ownProductId: string; userId: string; productId: string; via: 'hand' | 'suggestion' | 'gtin' }
   | { type: 'Unlink'; ownProductId: string; userId: string; productId: string }
-  | { type: 'Reject'; ownProductId: string; userId: string; productId: string };
+  | { type: 'Reject'; ownProductId: string; userId: string; productId: string }
+  /** The owner's cost, set by hand; null clears it. */
+  | { type: 'SetCost'; ownProductId: string; userId: string; cost: number | null; at: string }
+  | { type: 'SetRule'; ownProductId: string; userId: string; rule: PricingRule; at: string }
+  | { type: 'RemoveRule'; ownProductId: string; userId: string; at: string }
+  /** A recommended price taken (by the owner, the automatic mode, or an undo) or turned down. */
+  | {
+      type: 'Apply';
+      ownProductId: string;
+      userId: string;
+      price: number;
+      via: 'hand' | 'automatic' | 'undo';
+      evidence: number[];
+      at: string;
+    }
+  | { type: 'Dismiss'; ownProductId: string; userId: string; price: number; at: string }
+  /** How writing an applied price to the store went. */
+  | {
+      type: 'RecordStoreWrite';
+      ownProductId: string;
+      userId: string;
+      sourceId: string;
+      price: number;
+      failure: { reason: string; httpStatus: number | null } | null;
+      at: string;
+    };
 
 export const ownProductStream = (ownProductId: string) => `own-product-${ownProductId}`;
 export const OWN_PRODUCT_NOT_FOUND = 'Product not found';
+export const NO_PRICING_RULE = 'This product has no pricing rule';
 
 /**
  * The same item of the same source is always the same own product (a CSV row is known by its
@@ -71,7 +105,7 @@ export const ownProductDecider: Decider<OwnProductState, OwnProductCommand, OwnP
       case 'OwnProductImported': {
         const { ownProductId, userId, price, currency } = event.data;
         // A product back in its source starts afresh: its old links went with it.
-        return { status: 'live', ownProductId, userId, details: detailsOf(event.data), price, currency, links: new Set(), rejected: new Set() };
+        return { status: 'live', ownProductId, userId, details: detailsOf(event.data), price, currency, links: new Set(), rejected: new Set(), rule: null };
       }
       case 'OwnProductChanged':
         return state.status === 'live' ? { ...state, details: detailsOf(event.data) } : state;
@@ -85,18 +119,30 @@ export const ownProductDecider: Decider<OwnProductState, OwnProductCommand, OwnP
         return state.status === 'live' ? { ...state, links: without(state.links, event.data.productId) } : state;
       case 'MatchRejected':
         return state.status === 'live' ? { ...state, rejected: new Set([...state.rejected, event.data.productId]) } : state;
+      case 'PricingRuleSet':
+        return state.status === 'live' ? { ...state, rule: event.data.rule } : state;
+      case 'PricingRuleRemoved':
+        return state.status === 'live' ? { ...state, rule: null } : state;
+      case 'RecommendationApplied':
+      case 'RecommendationDismissed':
+      case 'StorePriceWritten':
+      case 'StorePriceWriteFailed':
+        return state;
     }
   },
 
   decide(command, state) {
     switch (command.type) {
       case 'Import': {
-        const { ownProductId, userId, sourceId, externalId, item, at } = command;
+        const { ownProductId, userId, sourceId, externalId, at } = command;
+        let { item } = command;
         const { price, currency } = item;
         if (state.status !== 'live') {
           return [{ type: 'OwnProductImported', data: { ownProductId, userId, sourceId, externalId, ...detailsOf(item), price, currency, at } }];
         }
         const events: OwnProductEvent[] = [];
+        // Stores do not publish costs: a read that states none keeps the cost the owner gave.
+        if (item.cost === null) item = { ...item, cost: state.details.cost };
         if (!sameDetails(state.details, item)) events.push({ type: 'OwnProductChanged', data: { ownProductId, userId, ...detailsOf(item), at } });
         if (state.price !== price || state.currency !== currency) {
           events.push({ type: 'OwnPriceChanged', data: { ownProductId, userId, price, previousPrice: state.price, currency, at } });
@@ -123,6 +169,46 @@ export const ownProductDecider: Decider<OwnProductState, OwnProductCommand, OwnP
         const ids = { ownProductId: p.ownProductId, userId: p.userId, productId: command.productId };
         // Turning down a match that was accepted (or linked automatically) also ends the link.
         return [...(p.links.has(command.productId) ? [{ type: 'CompetitorUnlinked' as const, data: ids }] : []), { type: 'MatchRejected', data: ids }];
+      }
+      case 'SetCost': {
+        const p = live(state, command.userId);
+        if (p.details.cost === command.cost) return [];
+        return [{ type: 'OwnProductChanged', data: { ownProductId: p.ownProductId, userId: p.userId, ...p.details, cost: command.cost, at: command.at } }];
+      }
+      case 'SetRule': {
+        const p = live(state, command.userId);
+        if (p.rule && JSON.stringify(p.rule) === JSON.stringify(command.rule)) return [];
+        return [{ type: 'PricingRuleSet', data: { ownProductId: p.ownProductId, userId: p.userId, rule: command.rule, at: command.at } }];
+      }
+      case 'RemoveRule': {
+        const p = live(state, command.userId);
+        if (!p.rule) throw new DomainError(NO_PRICING_RULE, 404);
+        return [{ type: 'PricingRuleRemoved', data: { ownProductId: p.ownProductId, userId: p.userId, at: command.at } }];
+      }
+      case 'Apply': {
+        const p = live(state, command.userId);
+        const { price, via, evidence, at } = command;
+        return [
+          {
+            type: 'RecommendationApplied',
+            data: { ownProductId: p.ownProductId, userId: p.userId, price, previousPrice: p.price, currency: p.currency, via, evidence, at },
+          },
+        ];
+      }
+      case 'Dismiss': {
+        const p = live(state, command.userId);
+        return [
+          {
+            type: 'RecommendationDismissed',
+            data: { ownProductId: p.ownProductId, userId: p.userId, price: command.price, currency: p.currency, at: command.at },
+          },
+        ];
+      }
+      case 'RecordStoreWrite': {
+        if (state.status !== 'live') return [];
+        const { sourceId, price, failure, at } = command;
+        const data = { ownProductId: state.ownProductId, userId: state.userId, sourceId, price, currency: state.currency, at };
+        return [failure ? { type: 'StorePriceWriteFailed', data: { ...data, ...failure } } : { type: 'StorePriceWritten', data }];
       }
     }
   },

@@ -13,7 +13,7 @@ import { lastBy } from './batch.ts';
  * - `match_rejections`: suggestions the owner turned down, never suggested again;
  * - `product_identifiers`: the GTIN, MPN, SKU and brand competitor pages state, for matching;
  * - `catalogue_sources`: connected stores and how their last read went;
- * - `catalogue_settings`: the owner's competitive band and automatic GTIN matching.
+ * - `catalogue_settings`: the owner's competitive band, automatic GTIN matching and automatic repricing.
  *
  * Positions are not stored: they depend on how fresh each competitor price is, which changes with
  * the clock and not with events, so they are worked out from these rows when read
@@ -146,7 +146,9 @@ export const catalogueProjection: Projection = {
       user_id             text PRIMARY KEY,
       competitive_percent double precision NOT NULL,
       auto_accept_gtin    boolean NOT NULL
-    );`,
+    );
+    ALTER TABLE catalogue_settings ADD COLUMN IF NOT EXISTS auto_apply boolean NOT NULL DEFAULT false;
+    ALTER TABLE catalogue_settings ADD COLUMN IF NOT EXISTS daily_change_cap integer NOT NULL DEFAULT 2;`,
   handles: [
     'OwnProductImported',
     'OwnProductChanged',
@@ -180,10 +182,17 @@ export const catalogueProjection: Projection = {
     const settings = lastBy(
       events.flatMap((e) => (e.type === 'CatalogueSettingsChanged' ? [e.data] : [])),
       (d) => d.userId,
-    ).map((d) => ({ user_id: d.userId, competitive_percent: d.competitivePercent, auto_accept_gtin: d.autoAcceptGtin }));
+    ).map((d) => ({
+      user_id: d.userId,
+      competitive_percent: d.competitivePercent,
+      auto_accept_gtin: d.autoAcceptGtin,
+      auto_apply: d.autoApply,
+      daily_change_cap: d.dailyChangeCap,
+    }));
     if (settings.length) {
       await tx`INSERT INTO catalogue_settings ${tx(settings)} ON CONFLICT (user_id) DO UPDATE
-        SET competitive_percent = EXCLUDED.competitive_percent, auto_accept_gtin = EXCLUDED.auto_accept_gtin`;
+        SET competitive_percent = EXCLUDED.competitive_percent, auto_accept_gtin = EXCLUDED.auto_accept_gtin,
+          auto_apply = EXCLUDED.auto_apply, daily_change_cap = EXCLUDED.daily_change_cap`;
     }
   },
 };

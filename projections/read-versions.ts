@@ -45,6 +45,13 @@ export const readVersionsProjection: Projection = {
     'SourceSynced',
     'SourceFailed',
     'SourceRemoved',
+    // Pricing rules and what came of them: the dashboard counts the recommendations waiting.
+    'PricingRuleSet',
+    'PricingRuleRemoved',
+    'RecommendationApplied',
+    'RecommendationDismissed',
+    'StorePriceWritten',
+    'StorePriceWriteFailed',
     ...PLAN_EVENTS,
   ],
   async apply(tx, events) {

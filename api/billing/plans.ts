@@ -18,6 +18,8 @@ export type Plan = {
   maxOwnProducts: number;
   /** Whether the catalogue can be read from a connected store (every plan can import a CSV file). */
   storeSources: boolean;
+  /** Whether pricing recommendations may apply themselves (the automatic mode). */
+  automaticRepricing: boolean;
   checkFrequency: CheckFrequency;
   /** Minutes between scheduled checks of one product. */
   checkIntervalMinutes: number;
@@ -36,6 +38,7 @@ export const PLANS: Record<PlanId, Plan> = {
     maxProducts: 3,
     maxOwnProducts: 3,
     storeSources: false,
+    automaticRepricing: false,
     checkFrequency: 'daily',
     checkIntervalMinutes: 1440,
     aiDetection: false,
@@ -50,6 +53,7 @@ export const PLANS: Record<PlanId, Plan> = {
     maxProducts: 25,
     maxOwnProducts: 25,
     storeSources: true,
+    automaticRepricing: false,
     checkFrequency: 'daily',
     checkIntervalMinutes: 1440,
     aiDetection: true,
@@ -64,6 +68,7 @@ export const PLANS: Record<PlanId, Plan> = {
     maxProducts: 100,
     maxOwnProducts: 100,
     storeSources: true,
+    automaticRepricing: false,
     checkFrequency: 'hourly',
     checkIntervalMinutes: 60,
     aiDetection: true,
@@ -79,6 +84,7 @@ export const PLANS: Record<PlanId, Plan> = {
     maxProducts: -1,
     maxOwnProducts: -1,
     storeSources: true,
+    automaticRepricing: true,
     checkFrequency: 'quarter-hourly',
     checkIntervalMinutes: 15,
     aiDetection: true,

@@ -50,9 +50,11 @@ export type BandFilter = Band | 'unpositioned';
 const iso = (d: Date | string | null) => (d === null ? null : typeof d === 'string' ? new Date(d).toISOString() : d.toISOString());
 
 export async function readCatalogueSettings(sql: Sql, userId: string): Promise<CatalogueSettings> {
-  const [row] = await sql<{ competitive_percent: number; auto_accept_gtin: boolean }[]>`
-    SELECT competitive_percent, auto_accept_gtin FROM catalogue_settings WHERE user_id = ${userId}`;
-  return row ? { competitivePercent: row.competitive_percent, autoAcceptGtin: row.auto_accept_gtin } : DEFAULT_CATALOGUE_SETTINGS;
+  const [row] = await sql<{ competitive_percent: number; auto_accept_gtin: boolean; auto_apply: boolean; daily_change_cap: number }[]>`
+    SELECT competitive_percent, auto_accept_gtin, auto_apply, daily_change_cap FROM catalogue_settings WHERE user_id = ${userId}`;
+  return row
+    ? { competitivePercent: row.competitive_percent, autoAcceptGtin: row.auto_accept_gtin, autoApply: row.auto_apply, dailyChangeCap: row.daily_change_cap }
+    : DEFAULT_CATALOGUE_SETTINGS;
 }
 
 /** Minutes between a user's scheduled checks: the plan's interval, or the slower one the user chose. */

@@ -36,6 +36,9 @@ export const MatchDecisionBody = z.object({
 export const CatalogueSettingsBody = z.object({
   competitivePercent: z.number().min(0, 'competitivePercent must be from 0 to 20').max(20, 'competitivePercent must be from 0 to 20'),
   autoAcceptGtin: z.boolean(),
+  /** Left out: as it was. */
+  autoApply: z.boolean().optional(),
+  dailyChangeCap: z.number().int('dailyChangeCap must be a whole number from 1 to 24').min(1, 'dailyChangeCap must be from 1 to 24').max(24, 'dailyChangeCap must be from 1 to 24').optional(),
 });
 const ListQuery = z.object({
   band: queryParam(z.enum(['cheapest', 'competitive', 'above', 'unpositioned'])).optional(),
@@ -156,11 +159,12 @@ export function catalogueRoutes(ctx: AppContext) {
     .put(
       '/catalogue/settings',
       async ({ userId, body }) => {
-        const { appended } = await handleCommand(ctx.store, catalogueSettingsStream(userId), catalogueSettingsDecider, {
-          type: 'Change',
-          userId,
-          settings: body,
-        });
+        const current = await readCatalogueSettings(ctx.sql, userId);
+        const settings = { ...current, ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) };
+        if (settings.autoApply && !current.autoApply && !(await effectivePlan(ctx.sql, userId)).automaticRepricing) {
+          throw new DomainError('Automatic repricing is part of the Pro plan. Apply recommendations by hand, or upgrade.', 403, 'autoApply');
+        }
+        const { appended } = await handleCommand(ctx.store, catalogueSettingsStream(userId), catalogueSettingsDecider, { type: 'Change', userId, settings });
         await waitFor(appendedCheckpoint(appended));
         await linkGtinMatches(ctx, userId);
         return readCatalogueSettings(ctx.sql, userId);

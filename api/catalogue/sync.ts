@@ -147,6 +147,10 @@ export async function recordRead(ctx: AppContext, source: SourceRow, read: Sourc
       removeMissing: true,
       at,
     });
+    // An unchanged read records no event, yet it tells an applied price that the store still shows another.
+    await tx`
+      INSERT INTO catalogue_source_schedule (source_id, user_id, next_sync_at, read_at) VALUES (${source.id}, ${source.user_id}, ${at}, ${at})
+      ON CONFLICT (source_id) DO UPDATE SET read_at = EXCLUDED.read_at`;
     return { outcome: applied, checkpoint: applied.checkpoint };
   });
   if (outcome.checkpoint) await ctx.projections.waitFor(outcome.checkpoint, PROJECTION_WAIT_MS);
@@ -169,6 +173,8 @@ export const SYNC_SCHEDULE_DDL = `
     next_sync_at  timestamptz NOT NULL,
     running_until timestamptz
   );
+  -- When it was last read successfully, changed or not.
+  ALTER TABLE catalogue_source_schedule ADD COLUMN IF NOT EXISTS read_at timestamptz;
   CREATE INDEX IF NOT EXISTS catalogue_source_schedule_due ON catalogue_source_schedule (next_sync_at);`;
 
 /** A store is read on its owner's check schedule: the plan's interval, or the slower one the owner chose. */

@@ -225,7 +225,8 @@ export const api = {
     unlink: (id: string, productId: string) => call(client.api.catalogue({ id }).competitors({ productId }).delete()),
     history: (id: string, timeFilter: DetailRange) => call(client.api.catalogue({ id })['position-history'].get({ query: { timeFilter } })),
     settings: () => call(client.api.catalogue.settings.get()),
-    saveSettings: (settings: CatalogueSettings) => call(client.api.catalogue.settings.put(settings)),
+    saveSettings: (settings: Partial<CatalogueSettings> & Pick<CatalogueSettings, 'competitivePercent' | 'autoAcceptGtin'>) =>
+      call(client.api.catalogue.settings.put(settings)),
     /** `POST /api/catalogue/import`, sent as the file itself like the products import. */
     importCsv: (file: Blob, opts: { dryRun: boolean }) =>
       sendCsv<CatalogueImportAnswer, CatalogueCsvRow, CatalogueCsvError>('/api/catalogue/import', file, opts),
