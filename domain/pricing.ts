@@ -172,18 +172,29 @@ function targetOf(rule: PricingRule, counted: PricedOffer[], own: OwnSide, scale
     case 'second-cheapest': {
       const second = sorted[1];
       if (!second) return { hold: 'Second-cheapest needs at least two counted competitors.' };
-      return { value: second.price!, direction: 'down', sentence: `Second-cheapest counted competitor: ${shopOf(second)} at ${money(second.price!, c, false)}.` };
+      return {
+        value: second.price!,
+        direction: 'down',
+        sentence: `Second-cheapest counted competitor: ${shopOf(second)} at ${money(second.price!, c, false)}.`,
+      };
     }
     case 'average': {
       const average = sorted.reduce((sum, o) => sum + o.price!, 0) / sorted.length;
       const value = average * (1 + offset / 100);
       const shift = offset === 0 ? '' : ` ${offset > 0 ? '+' : '−'} ${percentText(Math.abs(offset))}`;
-      return { value, direction: 'nearest', sentence: `Average of ${sorted.length} counted: ${money(average, c, false)}${shift} → ${money(Math.round(exact(value, scale)), c)}.` };
+      return {
+        value,
+        direction: 'nearest',
+        sentence: `Average of ${sorted.length} counted: ${money(average, c, false)}${shift} → ${money(Math.round(exact(value, scale)), c)}.`,
+      };
     }
     case 'stay-cheapest-by': {
       const limit = low * (1 - offset / 100);
       if (up(own.price, scale) <= down(limit, scale)) {
-        return { keep: true, sentence: `Your price is already at least ${percentText(offset)} under the cheapest (at most ${money(down(limit, scale), c)}); moving up is never needed to stay cheapest.` };
+        return {
+          keep: true,
+          sentence: `Your price is already at least ${percentText(offset)} under the cheapest (at most ${money(down(limit, scale), c)}); moving up is never needed to stay cheapest.`,
+        };
       }
       return { value: limit, direction: 'down', sentence: `Stay ${percentText(offset)} under the cheapest → ${money(down(limit, scale), c)}.` };
     }
@@ -263,7 +274,10 @@ export function recommend(rule: PricingRule, own: OwnSide, offers: readonly Pric
   if (low > high) {
     const which = floorMinor > stepHigh ? `your ${floorSentence}` : `your ceiling of ${money(ceilingMinor, currency)}`;
     // The step kept it from a price within the bounds.
-    return hold([lead, `Your price of ${money(current, currency)} is more than the ${stepSentence} away from ${which}: change it by hand, or widen the step.`], 'step');
+    return hold(
+      [lead, `Your price of ${money(current, currency)} is more than the ${stepSentence} away from ${which}: change it by hand, or widen the step.`],
+      'step',
+    );
   }
 
   let result: number;
@@ -276,7 +290,8 @@ export function recommend(rule: PricingRule, own: OwnSide, offers: readonly Pric
     const targetMinor = target.direction === 'down' ? down(target.value, scale) : Math.round(exact(target.value, scale));
     result = roundToEnding(targetMinor, rule.rounding, scale, target.direction);
     decidedBy = result === targetMinor ? 'target' : 'rounding';
-    if (decidedBy === 'rounding') explanation.push(`Rounded ${target.direction === 'down' ? 'down' : 'to the nearest'} ${rule.rounding} → ${money(result, currency)}.`);
+    if (decidedBy === 'rounding')
+      explanation.push(`Rounded ${target.direction === 'down' ? 'down' : 'to the nearest'} ${rule.rounding} → ${money(result, currency)}.`);
   }
   if (result < low) {
     const rounded = roundToEnding(low, rule.rounding, scale, 'up');

@@ -20,6 +20,8 @@ const ownIdOf = (id: string) => idOf(id, OWN_PRODUCT_NOT_FOUND);
 const CostBody = z.object({
   cost: z.number({ error: 'cost must be a number, or null to clear it' }).min(0, 'cost cannot be negative').max(1e9, 'cost is too large').nullable(),
 });
+/** `include=all`: every product with a rule (held, kept, applied), not only the waiting ones. */
+const ListQuery = z.object({ include: queryParam(z.enum(['all'], { error: 'include must be all' })).optional() });
 const ExportQuery = z.object({ include: queryParam(z.enum(['waiting'], { error: 'include must be waiting' })).optional() });
 
 /** A spreadsheet runs a cell starting with =, +, -, @, a tab or a carriage return: text the owner's store controls gets a leading '. */
@@ -46,7 +48,14 @@ export function pricingRoutes(ctx: AppContext) {
 
   return new Elysia({ prefix: '/api/catalogue' })
     .use(authentication(ctx))
-    .get('/recommendations', async ({ userId }) => (await readRecommendations(ctx.sql, ctx.config, userId)).filter((e) => e.waiting), { signedIn: true })
+    .get(
+      '/recommendations',
+      async ({ userId, query }) => {
+        const entries = await readRecommendations(ctx.sql, ctx.config, userId);
+        return query.include === 'all' ? entries : entries.filter((e) => e.waiting);
+      },
+      { signedIn: true, query: ListQuery },
+    )
     .post('/recommendations/apply', async ({ userId, body }) => ({ applied: await applyWaiting(ctx, userId, { ids: body.ids?.map(ownIdOf) }) }), {
       signedIn: true,
       body: BulkApplyBody,

@@ -3,9 +3,12 @@
 // WooCommerce Store API (X-WP-Total and X-WP-TotalPages, variable products and their variations,
 // prices in minor units) and Google Merchant Center feeds (RSS, Atom, tab-separated), plus
 // hostile answers: an XML bomb, a feed of 100,000 items, a web page, malformed files, a 500 and
-// a redirect to a private address. Every answer is built from data made once at start.
+// a redirect to a private address. Every answer is built from data made once at start. Their
+// admin APIs, which price writes use, are in fake-store-admin.ts: a write changes the data, so
+// the next read shows it.
 
 import { createFetcher } from '../../fetching/fetcher.ts';
+import { type AdminRequest, adminRoute, isAdminPath, newAdminState } from './fake-store-admin.ts';
 import type { SourceDeps } from './item.ts';
 
 const GOOGLE_NS = 'http://base.google.com/ns/1.0';
@@ -27,12 +30,23 @@ export type FakeStoreOptions = {
   misbehave?: 'html' | 'malformed' | 'server-error' | 'private-redirect';
   /** Where FEED_PATHS.toPrivate and `misbehave: 'private-redirect'` send the fetcher. */
   privateTarget?: string;
+  /** The Shopify Admin API's access token (default 'shpat_test'). */
+  adminToken?: string;
+  /** The WooCommerce REST API's consumer key and secret (defaults 'ck_test' and 'cs_test'). */
+  wooKey?: string;
+  wooSecret?: string;
+  /** The admin APIs answer their first `times` requests with 429 and Retry-After (default "1.0", as Shopify writes it). */
+  adminBusy?: { times: number; retryAfter?: string };
+  /** The Shopify Admin API refuses (422) a price above this, as a store's own rule would. */
+  adminMaxPrice?: number;
 };
 
 export type FakeStores = {
   origin: string;
   /** Requests served, by path and query. */
   hits: Map<string, number>;
+  /** Requests the admin APIs received, in order, with their headers and bodies. */
+  adminRequests: AdminRequest[];
   stop(): void;
 };
 
@@ -53,6 +67,8 @@ export const METADATA_TARGET = 'http://169.254.169.254/latest/meta-data/';
 
 export function startFakeStores(options: FakeStoreOptions = {}): FakeStores {
   const hits = new Map<string, number>();
+  const adminRequests: AdminRequest[] = [];
+  const admin = newAdminState(options);
   let origin = '';
   let data: StoreData | null = null;
   const server = Bun.serve({
@@ -63,11 +79,12 @@ export function startFakeStores(options: FakeStoreOptions = {}): FakeStores {
       const key = url.pathname + url.search;
       hits.set(key, (hits.get(key) ?? 0) + 1);
       data ??= makeData(origin, options);
+      if (isAdminPath(url.pathname) && !options.misbehave) return adminRoute(request, url, data, options, admin, adminRequests);
       return route(url, data, options);
     },
   });
   origin = `http://127.0.0.1:${server.port}`;
-  return { origin, hits, stop: () => server.stop(true) };
+  return { origin, hits, adminRequests, stop: () => server.stop(true) };
 }
 
 /** Deps that reach the fakes on loopback: private addresses allowed (the metadata address never is), no retries. */
@@ -93,7 +110,7 @@ export function guardedDeps(fallbackCurrency = 'EUR'): SourceDeps {
 
 function route(url: URL, data: StoreData, options: FakeStoreOptions): Response {
   const path = url.pathname;
-  const isStore = path === '/products.json' || path === '/meta.json' || path === '/cart.js' || path.startsWith('/wp-json/');
+  const isStore = path === '/products.json' || path === '/meta.json' || path === '/cart.js' || path.startsWith('/wp-json/') || isAdminPath(path);
   if (isStore && options.misbehave) return misbehaving(options.misbehave, options.privateTarget ?? METADATA_TARGET);
   switch (path) {
     case '/products.json':
@@ -191,9 +208,10 @@ function wooListing(url: URL, data: StoreData): Response {
 }
 
 // ---------------------------------------------------------------------------------------
-// The data, made once: JSON entries kept as text so a page is a slice and a join
+// The data, made once: JSON entries kept as text so a page is a slice and a join; a price
+// written through the admin APIs replaces its entry.
 
-type StoreData = {
+export type StoreData = {
   currency: string;
   shopifyMeta: Record<string, unknown>;
   shopifyProducts: string[];
