@@ -293,9 +293,11 @@ export function recommend(rule: PricingRule, own: OwnSide, offers: readonly Pric
     if (decidedBy === 'rounding')
       explanation.push(`Rounded ${target.direction === 'down' ? 'down' : 'to the nearest'} ${rule.rounding} → ${money(result, currency)}.`);
   }
+  // A rounded bound must not carry the price past where it stands: rounding up from a floor or
+  // step below the current price would move it up while the target says down (and vice versa).
   if (result < low) {
     const rounded = roundToEnding(low, rule.rounding, scale, 'up');
-    result = rounded <= high ? rounded : low;
+    result = rounded <= (current >= low ? Math.min(high, current) : high) ? rounded : low;
     decidedBy = low === floorMinor ? 'floor' : 'step';
     explanation.push(
       decidedBy === 'floor'
@@ -304,7 +306,7 @@ export function recommend(rule: PricingRule, own: OwnSide, offers: readonly Pric
     );
   } else if (result > high) {
     const rounded = roundToEnding(high, rule.rounding, scale, 'down');
-    result = rounded >= low ? rounded : high;
+    result = rounded >= (current <= high ? Math.max(low, current) : low) ? rounded : high;
     decidedBy = high === ceilingMinor ? 'ceiling' : 'step';
     explanation.push(
       decidedBy === 'ceiling'

@@ -124,7 +124,7 @@ describe('matches', () => {
     await record(command);
     const [own] = await importOwn(api.ctx, user.userId, [ownItem('Pencil', 11, { gtin: '04006381333931' })]);
     const res = await send(user, 'PUT', '/api/catalogue/settings', { competitivePercent: 3, autoAcceptGtin: true });
-    expect(await res.json()).toEqual({ competitivePercent: 3, autoAcceptGtin: true });
+    expect(await res.json()).toEqual({ competitivePercent: 3, autoAcceptGtin: true, autoApply: false, dailyChangeCap: 2 });
     expect((await get<CatalogueEntry>(user, `/api/catalogue/${own}`)).competitors.map((c) => c.productId)).toEqual([rival]);
   });
 });

@@ -20,6 +20,7 @@ import { linkGtinMatches, readMatches } from './matches.ts';
 import { assertStoreSources } from './limit.ts';
 import { applyItems, applyRead, readStore, scheduleNextSync, syncSource, PROJECTION_WAIT_MS, type SourceRow } from './sync.ts';
 import { readSources } from './sources-list.ts';
+import { removeStoreAccess } from './store-access.ts';
 
 const ownIdOf = (id: string) => idOf(id, OWN_PRODUCT_NOT_FOUND);
 const sourceIdOf = (id: string) => idOf(id, SOURCE_NOT_FOUND);
@@ -38,7 +39,12 @@ export const CatalogueSettingsBody = z.object({
   autoAcceptGtin: z.boolean(),
   /** Left out: as it was. */
   autoApply: z.boolean().optional(),
-  dailyChangeCap: z.number().int('dailyChangeCap must be a whole number from 1 to 24').min(1, 'dailyChangeCap must be from 1 to 24').max(24, 'dailyChangeCap must be from 1 to 24').optional(),
+  dailyChangeCap: z
+    .number()
+    .int('dailyChangeCap must be a whole number from 1 to 24')
+    .min(1, 'dailyChangeCap must be from 1 to 24')
+    .max(24, 'dailyChangeCap must be from 1 to 24')
+    .optional(),
 });
 const ListQuery = z.object({
   band: queryParam(z.enum(['cheapest', 'competitive', 'above', 'unpositioned'])).optional(),
@@ -117,6 +123,7 @@ export function catalogueRoutes(ctx: AppContext) {
           return products.checkpoint ?? appendedCheckpoint(appended);
         });
         await ctx.sql`DELETE FROM catalogue_source_schedule WHERE source_id = ${id}`;
+        await removeStoreAccess(ctx.sql, id, userId);
         await waitFor(checkpoint);
         return { success: true, id };
       },

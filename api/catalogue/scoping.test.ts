@@ -144,8 +144,13 @@ describe('refused input', () => {
       expect({ competitivePercent, status: res.status }).toEqual({ competitivePercent, status: 400 });
       expect(await res.json()).toMatchObject({ field: 'competitivePercent', message: expect.stringContaining('from 0 to 20') });
     }
+    const cap = await send(user, 'PUT', '/api/catalogue/settings', { competitivePercent: 5, autoAcceptGtin: false, dailyChangeCap: 0 });
+    expect({ status: cap.status, field: ((await cap.json()) as { field?: string }).field }).toEqual({ status: 400, field: 'dailyChangeCap' });
+    // The automatic mode is Pro's.
+    const automatic = await send(user, 'PUT', '/api/catalogue/settings', { competitivePercent: 5, autoAcceptGtin: false, autoApply: true });
+    expect(automatic.status).toBe(403);
     expect(await eventCount()).toBe(before);
-    expect(await (await send(user, 'GET', '/api/catalogue/settings')).json()).toEqual({ competitivePercent: 5, autoAcceptGtin: false });
+    expect(await (await send(user, 'GET', '/api/catalogue/settings')).json()).toEqual({ competitivePercent: 5, autoAcceptGtin: false, autoApply: false, dailyChangeCap: 2 });
   });
 
   test('a store on a loopback, private or metadata address, or no address at all, is 400 naming url', async () => {

@@ -8,6 +8,7 @@ import { readCatalogueSettings } from '../catalogue/read-model.ts';
 import { effectivePlan } from '../products/limit.ts';
 import { PROJECTION_WAIT_MS } from '../catalogue/sync.ts';
 import { readRecommendations, type RecommendationEntry } from './read-model.ts';
+import { writeAppliedPrices } from './store-write.ts';
 
 const evidenceOf = (entry: RecommendationEntry) => entry.recommendation.evidence.flatMap((e) => (e.eventPosition === null ? [] : [e.eventPosition]));
 
@@ -43,6 +44,8 @@ export async function decideOne(ctx: AppContext, userId: string, ownProductId: s
       : { type: 'Dismiss', ownProductId, userId, price, at };
   const { appended } = await handleCommand(ctx.store, ownProductStream(ownProductId), ownProductDecider, command);
   await waitFor(ctx, appendedCheckpoint(appended));
+  // One price: written while the owner waits, so the answer says whether the store took it.
+  if (kind === 'apply') await writeAppliedPrices(ctx, userId);
 }
 
 /** Sets the price an applied recommendation replaced back (the automatic mode's changes are undoable). */
@@ -63,6 +66,7 @@ export async function undoLast(ctx: AppContext, userId: string, ownProductId: st
   };
   const { appended } = await handleCommand(ctx.store, ownProductStream(ownProductId), ownProductDecider, command);
   await waitFor(ctx, appendedCheckpoint(appended));
+  await writeAppliedPrices(ctx, userId);
 }
 
 /**
@@ -100,6 +104,8 @@ export async function applyWaiting(ctx: AppContext, userId: string, opts: { ids?
     return { count: commands.length, checkpoint };
   }).then(async ({ count, checkpoint }) => {
     await waitFor(ctx, checkpoint);
+    // Many prices: written in the background (and by the job if this process stops first).
+    if (count) writeAppliedPrices(ctx, userId).catch((err) => console.error('writing applied prices:', err));
     return count;
   });
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { idOf } from '../http/ids.ts';
-import { parseInput, queryParam } from '../http/validation.ts';
+import { queryParam } from '../http/validation.ts';
 import { DomainError, handleCommand } from '../../events/decider.ts';
 import { appendedCheckpoint } from '../../events/store.ts';
 import { ownProductDecider, ownProductStream, NO_PRICING_RULE, OWN_PRODUCT_NOT_FOUND, type OwnProductCommand } from '../../events/own-product.ts';
@@ -17,7 +17,7 @@ import { runBacktest } from './backtest.ts';
 import { applyWaiting, decideOne, recommendationOf, undoLast } from './apply.ts';
 
 const ownIdOf = (id: string) => idOf(id, OWN_PRODUCT_NOT_FOUND);
-const CostBody = z.object({
+export const CostBody = z.object({
   cost: z.number({ error: 'cost must be a number, or null to clear it' }).min(0, 'cost cannot be negative').max(1e9, 'cost is too large').nullable(),
 });
 /** `include=all`: every product with a rule (held, kept, applied), not only the waiting ones. */
@@ -56,7 +56,7 @@ export function pricingRoutes(ctx: AppContext) {
       },
       { signedIn: true, query: ListQuery },
     )
-    .post('/recommendations/apply', async ({ userId, body }) => ({ applied: await applyWaiting(ctx, userId, { ids: body.ids?.map(ownIdOf) }) }), {
+    .post('/recommendations/apply', async ({ userId, body }) => ({ applied: await applyWaiting(ctx, userId, { ids: body?.ids?.map(ownIdOf) }) }), {
       signedIn: true,
       body: BulkApplyBody,
     })
@@ -88,11 +88,10 @@ export function pricingRoutes(ctx: AppContext) {
       '/:id',
       async ({ userId, params, body }) => {
         const own = await ownRow(userId, params.id);
-        const { cost } = parseInput(CostBody, body);
-        await run({ type: 'SetCost', ownProductId: own.id, userId, cost, at: new Date().toISOString() });
-        return { id: own.id, cost };
+        await run({ type: 'SetCost', ownProductId: own.id, userId, cost: body.cost, at: new Date().toISOString() });
+        return { id: own.id, cost: body.cost };
       },
-      { signedIn: true },
+      { signedIn: true, body: CostBody },
     )
     .get(
       '/:id/rule',
@@ -108,11 +107,11 @@ export function pricingRoutes(ctx: AppContext) {
       '/:id/rule',
       async ({ userId, params, body }) => {
         const own = await ownRow(userId, params.id);
-        const rule = ruleFor(parseInput(RuleBody, body), { cost: own.cost, linked: own.linked });
+        const rule = ruleFor(body, { cost: own.cost, linked: own.linked });
         await run({ type: 'SetRule', ownProductId: own.id, userId, rule, at: new Date().toISOString() });
         return rule;
       },
-      { signedIn: true },
+      { signedIn: true, body: RuleBody },
     )
     .delete(
       '/:id/rule',
@@ -127,17 +126,16 @@ export function pricingRoutes(ctx: AppContext) {
       '/:id/rule/backtest',
       async ({ userId, params, body }) => {
         const own = await ownRow(userId, params.id);
-        const input = parseInput(BacktestBody, body ?? {});
-        const rule = input.rule ? ruleFor(input.rule, { cost: own.cost, linked: own.linked }) : await savedRule(own.id);
+        const rule = body.rule ? ruleFor(body.rule, { cost: own.cost, linked: own.linked }) : await savedRule(own.id);
         if (!rule) throw new DomainError('rule: this product has no pricing rule yet: send the rule to try', 400, 'rule');
         const now = new Date();
         const [result, recommendation] = await Promise.all([
-          runBacktest(ctx.sql, ctx.config, own, rule, input.timeFilter, now),
+          runBacktest(ctx.sql, ctx.config, own, rule, body.timeFilter, now),
           previewRecommendation(ctx.sql, ctx.config, own, rule, now),
         ]);
         return { ...result, recommendation };
       },
-      { signedIn: true },
+      { signedIn: true, body: BacktestBody },
     )
     .get(
       '/:id/recommendation',
@@ -151,20 +149,18 @@ export function pricingRoutes(ctx: AppContext) {
     .post(
       '/:id/recommendation/apply',
       async ({ userId, params, body }) => {
-        const { price } = parseInput(ApplyBody, body ?? {});
-        await decideOne(ctx, userId, ownIdOf(params.id), 'apply', price);
+        await decideOne(ctx, userId, ownIdOf(params.id), 'apply', body?.price);
         return recommendationOf(ctx, userId, ownIdOf(params.id));
       },
-      { signedIn: true },
+      { signedIn: true, body: ApplyBody },
     )
     .post(
       '/:id/recommendation/dismiss',
       async ({ userId, params, body }) => {
-        const { price } = parseInput(ApplyBody, body ?? {});
-        await decideOne(ctx, userId, ownIdOf(params.id), 'dismiss', price);
+        await decideOne(ctx, userId, ownIdOf(params.id), 'dismiss', body?.price);
         return recommendationOf(ctx, userId, ownIdOf(params.id));
       },
-      { signedIn: true },
+      { signedIn: true, body: ApplyBody },
     )
     .post(
       '/:id/recommendation/undo',

@@ -53,12 +53,12 @@ export const BacktestBody = z.object({
   timeFilter: ListTimeFilter.default('month'),
 });
 
-export const ApplyBody = z.object({
-  /** The price the owner saw: refused with 409 when the recommendation has moved since. */
-  price: z.number().min(0).max(1e9).optional(),
-});
+/** Optional: the price the owner saw, refused with 409 when the recommendation has moved since. */
+export const ApplyBody = z
+  .object({ price: z.number({ error: 'price must be a number' }).min(0, 'price cannot be negative').max(1e9, 'price is too large').optional() })
+  .optional();
 
-export const BulkApplyBody = z.object({ ids: z.array(z.string().max(100)).max(10_000).optional() });
+export const BulkApplyBody = z.object({ ids: z.array(z.string().max(100), { error: 'ids must be a list of product ids' }).max(10_000).optional() }).optional();
 
 /** The rule with every field stated, or a 400 naming the field that makes it unusable for this product. */
 export function ruleFor(body: RuleBody, product: { cost: number | null; linked: readonly string[] }): PricingRule {
