@@ -1,3 +1,4 @@
+import { Elysia } from 'elysia';
 import type { Module } from '../module.ts';
 import { catalogueProjection } from '../../projections/catalogue.ts';
 import { catalogueRoutes } from './routes.ts';
@@ -18,6 +19,6 @@ export const catalogueModule = {
   // Undercut and cheapest-again alerts.
   reactors: (store) => [standingAlertsReactor(store)],
   bodyRoutes: catalogueImportRoutes,
-  routes: (ctx) => catalogueRoutes(ctx).use(storeAccessRoutes(ctx)),
+  routes: (ctx) => new Elysia().use(catalogueRoutes(ctx)).use(storeAccessRoutes(ctx)),
   jobs: [{ name: 'read connected stores', roles: ['server'], cron: '* * * * *', run: (ctx) => syncDueSources(ctx) }],
 } satisfies Module;
