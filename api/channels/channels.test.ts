@@ -5,7 +5,10 @@ import { SETUP_TIMEOUT, testContext } from '../testing/database.ts';
 import { client, observe, settle } from '../testing/alerts.ts';
 import { endSubscription, startTrial } from '../testing/plans.ts';
 import { startReceivers, TELEGRAM_CHAT, TELEGRAM_TOKEN, type FakeReceivers } from '../testing/fake-channels.ts';
+import { importOwn, ownItem, runOwnCommands } from '../testing/own-catalogue.ts';
+import { ownProductStream } from '../../events/own-product.ts';
 import { createChannelDeliverer, type DelivererOptions } from './deliverer.ts';
+import { applicationIdFor, messageIdFor } from './messages.ts';
 import { PAID_PLANS_ONLY } from './routes.ts';
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
@@ -411,5 +414,137 @@ describe('delivering alerts', () => {
     await drain(hook.id);
     expect(receivers.to(hook.path)).toHaveLength(4);
     expect(await eventsOf('AlertDelivered', hook.id)).toBe(1);
+  });
+});
+
+describe('applied price recommendations', () => {
+  /** An own product of the user's, "Kettle" at £110.00 (SKU K-1). */
+  const ownKettle = async (userId: string) =>
+    (await importOwn(ctx, userId, [ownItem('Kettle', 110, { sku: 'K-1', url: 'https://myshop.example.com/kettle' })]))[0]!;
+
+  /** Applies a recommended £102.99 as the pricing routes do; answers the event's log position. */
+  async function apply(userId: string, ownProductId: string, via: 'hand' | 'automatic' | 'undo' = 'hand', at = new Date()) {
+    await runOwnCommands(ctx, [{ type: 'Apply', ownProductId, userId, price: 102.99, via, evidence: [3, 5], at: at.toISOString() }]);
+    await settle(ctx);
+    const [row] = await ctx.sql<{ position: string }[]>`
+      SELECT global_position::text AS position FROM events WHERE type = 'RecommendationApplied' AND stream_id = ${ownProductStream(ownProductId)}
+      ORDER BY global_position DESC LIMIT 1`;
+    return Number(row!.position);
+  }
+
+  test("reach the owner's enabled channels once: a signed webhook with the product and a stable id, a line in chat; recorded like alerts", async () => {
+    const u = await paidUser();
+    const hook = await webhookChannel(u.cookie);
+    // Alert types choose alerts; an applied price is not one, and goes to every enabled channel.
+    const stockOnly = await webhookChannel(u.cookie, { alertTypes: ['out_of_stock'] });
+    const off = await webhookChannel(u.cookie);
+    await call(u.cookie, `/api/channels/${off.id}`, 'PATCH', { enabled: false });
+    const slack = (await call(u.cookie, '/api/channels', 'POST', { type: 'slack', url: `${receivers.url}/slack/applied` })).body;
+    const other = await paidUser();
+    const othersHook = await webhookChannel(other.cookie);
+
+    const ownProductId = await ownKettle(u.userId);
+    const at = new Date();
+    const position = await apply(u.userId, ownProductId, 'hand', at);
+    const applicationId = applicationIdFor(position);
+    expect(await pending(off.id)).toBe(0);
+    const d = deliverer();
+    for (const c of [hook, stockOnly, slack]) await drain(c.id, d);
+
+    const [got] = receivers.to(hook.path);
+    expect(receivers.to(hook.path)).toHaveLength(1);
+    expect(got!.headers['webhook-id']).toBe(messageIdFor(applicationId, hook.id));
+    expect(new Webhook(hook.secret).verify(got!.body, got!.headers)).toEqual({
+      type: 'price.recommendation.applied',
+      timestamp: expect.any(String),
+      data: {
+        ownProductId,
+        title: 'Kettle',
+        variant: null,
+        sku: 'K-1',
+        url: 'https://myshop.example.com/kettle',
+        price: 102.99,
+        previousPrice: 110,
+        currency: 'GBP',
+        via: 'hand',
+        evidence: [3, 5],
+        at: at.toISOString(),
+        applicationId,
+      },
+    });
+    expect(receivers.to(stockOnly.path)).toHaveLength(1);
+    expect(receivers.to('/slack/applied').at(-1)!.json.text).toBe('Price applied: Kettle £110.00 → £102.99 (by hand)');
+    // A switched-off channel and another user's get nothing, and nothing is recorded for them.
+    expect(receivers.to(off.path)).toHaveLength(0);
+    expect(receivers.to(othersHook.path)).toHaveLength(0);
+    expect((await call(u.cookie, `/api/channels/${off.id}/deliveries`)).body).toEqual([]);
+
+    const log = (await call(u.cookie, `/api/channels/${hook.id}/deliveries`)).body;
+    expect(log).toEqual([expect.objectContaining({ alertId: applicationId, productName: 'Kettle', delivered: true, status: 200, attempt: 1, test: false })]);
+    expect(await eventsOf('AlertDelivered', hook.id)).toBe(1);
+    // Catching up again, or another deliverer, sends nothing more.
+    await settle(ctx);
+    await deliverer().deliverDue();
+    expect(receivers.to(hook.path)).toHaveLength(1);
+  });
+
+  test('a failing receiver gets it again with the same webhook-id until it accepts', async () => {
+    const u = await paidUser();
+    const hook = await webhookChannel(u.cookie);
+    receivers.reply(hook.path, { status: 503 });
+    await apply(u.userId, await ownKettle(u.userId), 'automatic');
+    await drain(hook.id);
+    const attempts = receivers.to(hook.path);
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]!.headers['webhook-id']).toBe(attempts[0]!.headers['webhook-id']);
+    expect(attempts[1]!.json).toMatchObject({ type: 'price.recommendation.applied', data: { via: 'automatic', price: 102.99 } });
+    const log = (await call(u.cookie, `/api/channels/${hook.id}/deliveries`)).body;
+    expect(log.map((e: { attempt: number; status: number; productName: string }) => [e.attempt, e.status, e.productName])).toEqual([
+      [2, 200, 'Kettle'],
+      [1, 503, 'Kettle'],
+    ]);
+  });
+
+  test('old news is not sent: a backfilled application, or one from more than a day ago', async () => {
+    const u = await paidUser();
+    const hook = await webhookChannel(u.cookie);
+    const ownProductId = await ownKettle(u.userId);
+    await apply(u.userId, ownProductId, 'hand', new Date(Date.now() - 2 * 24 * 3_600_000));
+    await ctx.store.append(ownProductStream(ownProductId), 'any', [
+      {
+        type: 'RecommendationApplied',
+        data: {
+          ownProductId,
+          userId: u.userId,
+          price: 99,
+          previousPrice: 102.99,
+          currency: 'GBP',
+          via: 'automatic',
+          evidence: [],
+          at: new Date().toISOString(),
+        },
+        metadata: { backfill: true },
+      },
+    ]);
+    await settle(ctx);
+    expect(await pending(hook.id)).toBe(0);
+    await deliverer().deliverDue();
+    expect(receivers.to(hook.path)).toHaveLength(0);
+    // News again: sent.
+    await apply(u.userId, ownProductId);
+    await drain(hook.id);
+    expect(receivers.to(hook.path)).toHaveLength(1);
+  });
+
+  test("the product's details come from its stream when the catalogue's read model does not hold it", async () => {
+    const u = await paidUser();
+    const hook = await webhookChannel(u.cookie);
+    const [ownProductId] = await importOwn(ctx, u.userId, [ownItem('Trail Jacket', 110, { variant: 'XL / Red', sku: 'TJ-XL' })]);
+    // As if the catalogue projection were behind the reactor.
+    await ctx.sql`DELETE FROM own_products WHERE id = ${ownProductId!}`;
+    await apply(u.userId, ownProductId!);
+    await drain(hook.id);
+    expect(receivers.to(hook.path)[0]!.json.data).toMatchObject({ title: 'Trail Jacket', variant: 'XL / Red', sku: 'TJ-XL', url: null });
+    expect((await call(u.cookie, `/api/channels/${hook.id}/deliveries`)).body[0]).toMatchObject({ productName: 'Trail Jacket', delivered: true });
   });
 });

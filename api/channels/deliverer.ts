@@ -11,7 +11,7 @@ import { planOf } from '../billing/plans.ts';
 import { backoff } from '../../domain/backoff.ts';
 import { claimMessages, settleMessage, type OutboxMessage } from './outbox.ts';
 import { sendEach } from '../outbox.ts';
-import { requestFor, type ChannelMessage, type Endpoint } from './messages.ts';
+import { requestFor, subjectOf, type ChannelMessage, type Endpoint } from './messages.ts';
 
 /**
  * Delivers the channel outbox: claims due messages, posts each to its channel, and records the
@@ -141,8 +141,8 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
       channelId: message.channelId,
       userId: message.userId,
       messageId: message.id,
-      alertId: message.alert.alertId,
-      productName: message.alert.productName,
+      // An applied recommendation is recorded under its applicationId and the own product's title.
+      ...subjectOf(message.content),
       attempt: message.attempt,
     };
     await appendingTransaction(ctx.sql, async (tx) => {
@@ -209,7 +209,7 @@ export function createChannelDeliverer(ctx: Pick<AppContext, 'sql' | 'store' | '
       await record(message, { delivered: false, status: null, error: notSent, retryAfterMs: null }, null, false);
       return;
     }
-    const outcome = await send(ctx, fetcher, target.endpoint, message.channelId, { kind: 'alert', alert: message.alert }, message.id);
+    const outcome = await send(ctx, fetcher, target.endpoint, message.channelId, message.content, message.id);
     if (outcome.delivered) {
       await opts.afterSend?.(message);
       await record(message, outcome, null, true);

@@ -1,6 +1,17 @@
 import { describe, expect, test } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
-import { describeEndpoint, messageIdFor, newWebhookSecret, requestFor, type AlertMessage } from './messages.ts';
+import {
+  applicationIdFor,
+  describeEndpoint,
+  messageIdFor,
+  newWebhookSecret,
+  requestFor,
+  subjectOf,
+  type AlertMessage,
+  type AppliedMessage,
+} from './messages.ts';
+import { alertIdFor } from '../alerts/reactor.ts';
+import { messageOf } from './outbox.ts';
 import { nextAttemptAt } from './deliverer.ts';
 import { standingMessage, standingOf } from '../../domain/alerts.ts';
 
@@ -198,6 +209,105 @@ describe('undercut and cheapest messages', () => {
     const discord = send({ type: 'discord', url: 'https://discord.com/api/webhooks/1/x' }, cheapest);
     expect(discord.embeds[0].color).toBe(0x16a34a);
     expect(discord.embeds[0].fields[2]).toEqual({ name: 'Alert', value: "You're cheapest", inline: true });
+  });
+});
+
+describe('applied price recommendations', () => {
+  const applied: AppliedMessage = {
+    applicationId: applicationIdFor(41),
+    ownProductId: 'o1',
+    userId: 'u1',
+    title: 'Kettle',
+    variant: null,
+    sku: 'K-1',
+    url: 'https://myshop.example.com/kettle',
+    price: 102.99,
+    previousPrice: 110,
+    currency: 'GBP',
+    via: 'hand',
+    evidence: [12, 40],
+    at: '2026-11-24T10:00:00.000Z',
+  };
+  const appliedCtx = { ...ctx, messageId: messageIdFor(applied.applicationId, 'c1') };
+  const send = (endpoint: Parameters<typeof requestFor>[0], a: AppliedMessage = applied) =>
+    requestFor(endpoint, 'c1', { kind: 'applied', applied: a }, appliedCtx);
+
+  test('webhook: a signed price.recommendation.applied with the product, both prices, how, the evidence and a stable id', () => {
+    const secret = newWebhookSecret();
+    const req = send({ type: 'webhook', url: 'https://h.example.com/in', secret });
+    expect(req.headers['webhook-id']).toBe(appliedCtx.messageId);
+    const realNow = Date.now;
+    Date.now = () => ctx.now.getTime();
+    try {
+      expect(new Webhook(secret).verify(req.body, req.headers)).toEqual({
+        type: 'price.recommendation.applied',
+        timestamp: '2026-11-24T10:00:05.000Z',
+        data: {
+          ownProductId: 'o1',
+          title: 'Kettle',
+          variant: null,
+          sku: 'K-1',
+          url: 'https://myshop.example.com/kettle',
+          price: 102.99,
+          previousPrice: 110,
+          currency: 'GBP',
+          via: 'hand',
+          evidence: [12, 40],
+          at: '2026-11-24T10:00:00.000Z',
+          applicationId: applied.applicationId,
+        },
+      });
+      expect(() => new Webhook(newWebhookSecret()).verify(req.body, req.headers)).toThrow();
+      expect(() => new Webhook(secret).verify(req.body.replace('102.99', '92.99'), req.headers)).toThrow();
+    } finally {
+      Date.now = realNow;
+    }
+    // The same application is always the same id, and never an alert's.
+    expect(applicationIdFor(41)).toBe(applied.applicationId);
+    expect(applicationIdFor(41)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(applicationIdFor(42)).not.toBe(applied.applicationId);
+    expect(applicationIdFor(41)).not.toBe(alertIdFor(41));
+    expect(subjectOf({ kind: 'applied', applied })).toEqual({ alertId: applied.applicationId, productName: 'Kettle' });
+  });
+
+  test('chat: one short line in the style of the alerts, saying how the price was applied', () => {
+    const slack = JSON.parse(send({ type: 'slack', url: 'https://hooks.slack.com/services/T/B/x' }).body);
+    expect(slack.text).toBe('Price applied: Kettle £110.00 → £102.99 (by hand)');
+    expect(slack.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'Kettle', emoji: false } });
+    expect(slack.blocks[1].text.text).toBe('*Price applied:* £110.00 → £102.99 (by hand)');
+    expect(slack.blocks[1].fields.map((f: { text: string }) => f.text)).toEqual(['*Was*\n£110.00', '*Now*\n£102.99']);
+    expect(slack.blocks[2].elements.map((b: { url: string }) => b.url)).toEqual([applied.url, 'https://app.example.com/catalogue']);
+
+    const automatic = { ...applied, via: 'automatic' as const, variant: 'Black <1.7L>', url: null };
+    const discord = JSON.parse(send({ type: 'discord', url: 'https://discord.com/api/webhooks/1/x' }, automatic).body);
+    expect(discord.allowed_mentions).toEqual({ parse: [] });
+    expect(discord.embeds[0]).toMatchObject({
+      title: 'Kettle (Black <1.7L>)',
+      description: 'Price applied: Kettle (Black <1.7L>) £110.00 → £102.99 (automatically)',
+      timestamp: applied.at,
+    });
+    expect(discord.embeds[0].url).toBeUndefined();
+    expect(discord.embeds[0].fields).toEqual([
+      { name: 'Was', value: '£110.00', inline: true },
+      { name: 'Now', value: '£102.99', inline: true },
+      { name: 'Applied', value: 'Automatically', inline: true },
+    ]);
+    const slackNoUrl = JSON.parse(send({ type: 'slack', url: 'https://hooks.slack.com/services/T/B/x' }, automatic).body);
+    expect(slackNoUrl.blocks[2].elements).toHaveLength(1);
+    expect(slackNoUrl.text).toBe('Price applied: Kettle (Black &lt;1.7L&gt;) £110.00 → £102.99 (automatically)');
+
+    const telegram = JSON.parse(send({ type: 'telegram', botToken: '123:abc', chatId: '-100' }, { ...automatic, via: 'undo' }).body);
+    expect(telegram.text.split('\n')).toEqual([
+      '<b>Kettle (Black &lt;1.7L&gt;)</b>',
+      'Price applied: £110.00 → £102.99 (undo)',
+      '<a href="https://app.example.com/catalogue">Your catalogue</a>',
+    ]);
+  });
+
+  test('outbox rows: tagged ones are what their tag says; rows from before the tag are alerts', () => {
+    expect(messageOf(alert)).toEqual({ kind: 'alert', alert });
+    expect(messageOf({ kind: 'alert', ...alert })).toEqual({ kind: 'alert', alert });
+    expect(messageOf({ kind: 'applied', ...applied })).toEqual({ kind: 'applied', applied });
   });
 });
 

@@ -1,12 +1,13 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import type { EventData } from '../../events/catalogue.ts';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { APPLIED_VIA, EventData } from '../../events/catalogue.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { alertColour, alertLabel, alertSubjectName } from '../../domain/alerts.ts';
 import type { ChannelType } from '../../events/channel.ts';
 
 /**
- * What goes out to each kind of channel, as pure functions: the request for a message (an alert
- * or a test), Standard Webhooks signing, and how an endpoint is described without its secrets.
+ * What goes out to each kind of channel, as pure functions: the request for a message (an alert,
+ * an applied price recommendation, or a test), Standard Webhooks signing, and how an endpoint is
+ * described without its secrets.
  */
 
 /** Where a channel delivers; kept outside the log, since each holds a secret (docs/decisions/0004-alert-channels.md). */
@@ -17,7 +18,30 @@ export type Endpoint =
   | { type: 'telegram'; botToken: string; chatId: string };
 
 export type AlertMessage = EventData<'AlertRaised'>;
-export type ChannelMessage = { kind: 'alert'; alert: AlertMessage } | { kind: 'test'; channelName: string };
+
+/**
+ * A recommended price an owner applied (RecommendationApplied) with the own product's title,
+ * variant, SKU and address as they were when it was queued, and `applicationId`, the stable id of
+ * this application that receivers deduplicate on.
+ */
+export type AppliedMessage = {
+  applicationId: string;
+  ownProductId: string;
+  userId: string;
+  title: string;
+  variant: string | null;
+  sku: string | null;
+  url: string | null;
+  price: number;
+  previousPrice: number;
+  currency: string;
+  via: (typeof APPLIED_VIA)[number];
+  /** The log positions the recommendation rests on. */
+  evidence: number[];
+  at: string;
+};
+
+export type ChannelMessage = { kind: 'alert'; alert: AlertMessage } | { kind: 'applied'; applied: AppliedMessage } | { kind: 'test'; channelName: string };
 
 export type OutgoingRequest = { url: string; headers: Record<string, string>; body: string };
 
@@ -41,7 +65,29 @@ export function signWebhook(secret: string, messageId: string, timestampSeconds:
   return `v1,${createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64')}`;
 }
 
-/** The id of a message: one per alert and channel (or per test), the same on every attempt. */
+/**
+ * The id of one application of a recommended price (the RecommendationApplied at this log
+ * position): the same whenever it is looked at, shaped as a UUID like alert ids, and never one of
+ * theirs (they hash `alert:<position>`).
+ */
+export function applicationIdFor(position: number): string {
+  const h = createHash('sha256').update(`recommendation-applied:${position}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** What the delivery log records a message as: its alert (or application) id, null for a test, and the product's name. */
+export function subjectOf(message: ChannelMessage): { alertId: string | null; productName: string | null } {
+  switch (message.kind) {
+    case 'alert':
+      return { alertId: message.alert.alertId, productName: message.alert.productName };
+    case 'applied':
+      return { alertId: message.applied.applicationId, productName: message.applied.title };
+    case 'test':
+      return { alertId: null, productName: null };
+  }
+}
+
+/** The id of a message: one per alert (or application) and channel, or per test, the same on every attempt. */
 export const messageIdFor = (alertId: string, channelId: string) => `msg_${alertId.replace(/-/g, '')}_${channelId.replace(/-/g, '').slice(0, 12)}`;
 
 // ---------------------------------------------------------------------------------------------
@@ -72,12 +118,47 @@ const pricesOf = (a: AlertMessage): [label: string, value: string][] =>
         ['Now', price(a.currentPrice, a.currency)],
       ];
 const historyUrl = (publicUrl: string) => `${publicUrl}/price-history`;
+const catalogueUrl = (publicUrl: string) => `${publicUrl}/catalogue`;
+
+/** How a price came to be applied, as the end of its message says it. */
+const APPLIED_BY: Record<AppliedMessage['via'], string> = { hand: 'by hand', automatic: 'automatically', undo: 'undo' };
+/** The own product as the catalogue names it: "Trail Jacket (XL / Red)". */
+const appliedName = (a: AppliedMessage) => (a.variant ? `${a.title} (${a.variant})` : a.title);
+/** "£110.00 → £102.99 (by hand)" */
+const appliedChange = (a: AppliedMessage) => `${formatMoney(a.previousPrice, a.currency)} → ${formatMoney(a.price, a.currency)} (${APPLIED_BY[a.via]})`;
+/** "Price applied: Kettle £110.00 → £102.99 (by hand)": a chat message's one line, and its fallback text. */
+export const appliedText = (a: AppliedMessage) => `Price applied: ${appliedName(a)} ${appliedChange(a)}`;
+const appliedPrices = (a: AppliedMessage): [label: string, value: string][] => [
+  ['Was', formatMoney(a.previousPrice, a.currency)],
+  ['Now', formatMoney(a.price, a.currency)],
+];
 const TEST_TEXT = 'Test message from Pricewatch: this channel works, and price alerts will arrive here.';
 
 export function webhookBody(message: ChannelMessage, now: Date, channelId: string): string {
   const timestamp = now.toISOString();
   if (message.kind === 'test') {
     return JSON.stringify({ type: 'channel.test', timestamp, data: { channelId, channelName: message.channelName, message: TEST_TEXT } });
+  }
+  if (message.kind === 'applied') {
+    const a = message.applied;
+    return JSON.stringify({
+      type: 'price.recommendation.applied',
+      timestamp,
+      data: {
+        ownProductId: a.ownProductId,
+        title: a.title,
+        variant: a.variant,
+        sku: a.sku,
+        url: a.url,
+        price: a.price,
+        previousPrice: a.previousPrice,
+        currency: a.currency,
+        via: a.via,
+        evidence: a.evidence,
+        at: a.at,
+        applicationId: a.applicationId,
+      },
+    });
   }
   const a = message.alert;
   return JSON.stringify({
@@ -109,6 +190,28 @@ export function slackBody(message: ChannelMessage, publicUrl: string): string {
   if (message.kind === 'test') {
     return JSON.stringify({ text: TEST_TEXT, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: slackEscape(TEST_TEXT) } }] });
   }
+  if (message.kind === 'applied') {
+    const a = message.applied;
+    return JSON.stringify({
+      // Escaped here too: a title's `<!channel>` must not ping anyone.
+      text: slackEscape(appliedText(a)),
+      blocks: [
+        { type: 'header', text: { type: 'plain_text', text: appliedName(a).slice(0, 150), emoji: false } },
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: `*Price applied:* ${slackEscape(appliedChange(a))}` },
+          fields: appliedPrices(a).map(([label, value]) => ({ type: 'mrkdwn', text: `*${label}*\n${slackEscape(value)}` })),
+        },
+        {
+          type: 'actions',
+          elements: [
+            ...(a.url ? [{ type: 'button', text: { type: 'plain_text', text: 'View product page' }, url: a.url }] : []),
+            { type: 'button', text: { type: 'plain_text', text: 'Your catalogue' }, url: catalogueUrl(publicUrl) },
+          ],
+        },
+      ],
+    });
+  }
   const a = message.alert;
   return JSON.stringify({
     // Shown in notifications and where blocks cannot be.
@@ -137,6 +240,27 @@ export function discordBody(message: ChannelMessage, publicUrl: string): string 
   if (message.kind === 'test') {
     return JSON.stringify({ allowed_mentions, embeds: [{ title: 'Pricewatch', description: TEST_TEXT, color: 0x2563eb }] });
   }
+  if (message.kind === 'applied') {
+    const a = message.applied;
+    return JSON.stringify({
+      allowed_mentions,
+      embeds: [
+        {
+          title: appliedName(a).slice(0, 256),
+          ...(a.url ? { url: a.url } : {}),
+          description: appliedText(a).slice(0, 4096),
+          color: 0x2563eb,
+          fields: [
+            ...appliedPrices(a).map(([name, value]) => ({ name, value, inline: true })),
+            { name: 'Applied', value: APPLIED_BY[a.via].replace(/^./, (c) => c.toUpperCase()), inline: true },
+          ],
+          footer: { text: 'Pricewatch' },
+          timestamp: a.at,
+        },
+      ],
+      content: `[Your catalogue](${catalogueUrl(publicUrl)})`,
+    });
+  }
   const a = message.alert;
   return JSON.stringify({
     allowed_mentions,
@@ -160,21 +284,32 @@ export function discordBody(message: ChannelMessage, publicUrl: string): string 
 
 const htmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+function telegramText(message: ChannelMessage, publicUrl: string): string {
+  if (message.kind === 'test') return htmlEscape(TEST_TEXT);
+  if (message.kind === 'applied') {
+    const a = message.applied;
+    const catalogue = `<a href="${htmlEscape(catalogueUrl(publicUrl))}">Your catalogue</a>`;
+    return [
+      `<b>${htmlEscape(appliedName(a))}</b>`,
+      `Price applied: ${htmlEscape(appliedChange(a))}`,
+      a.url ? `<a href="${htmlEscape(a.url)}">Product page</a> · ${catalogue}` : catalogue,
+    ].join('\n');
+  }
+  const a = message.alert;
+  return [
+    `<b>${htmlEscape(alertSubjectName(a))}</b>`,
+    `${htmlEscape(alertLabel(a.type))}: ${htmlEscape(a.message)}`,
+    a.standing
+      ? pricesOf(a)
+          .map(([label, value]) => htmlEscape(`${label} ${value}`))
+          .join(' · ')
+      : `Was ${htmlEscape(price(a.previousPrice, a.currency))} · now ${htmlEscape(price(a.currentPrice, a.currency))}`,
+    `<a href="${htmlEscape(a.productUrl)}">Product page</a> · <a href="${htmlEscape(historyUrl(publicUrl))}">Price history</a>`,
+  ].join('\n');
+}
+
 export function telegramBody(message: ChannelMessage, chatId: string, publicUrl: string): string {
-  const text =
-    message.kind === 'test'
-      ? htmlEscape(TEST_TEXT)
-      : (({ alert: a }) =>
-          [
-            `<b>${htmlEscape(alertSubjectName(a))}</b>`,
-            `${htmlEscape(alertLabel(a.type))}: ${htmlEscape(a.message)}`,
-            a.standing
-              ? pricesOf(a)
-                  .map(([label, value]) => htmlEscape(`${label} ${value}`))
-                  .join(' · ')
-              : `Was ${htmlEscape(price(a.previousPrice, a.currency))} · now ${htmlEscape(price(a.currentPrice, a.currency))}`,
-            `<a href="${htmlEscape(a.productUrl)}">Product page</a> · <a href="${htmlEscape(historyUrl(publicUrl))}">Price history</a>`,
-          ].join('\n'))(message);
+  const text = telegramText(message, publicUrl);
   return JSON.stringify({ chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
 }
 

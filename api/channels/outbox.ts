@@ -4,13 +4,15 @@ import type { Projection } from '../../projections/projection.ts';
 import { transaction, type Sql } from '../../db/index.ts';
 import { outbox, OUTBOX_COLUMNS } from '../outbox.ts';
 import { NEWS_MAX_AGE_MS } from '../../domain/alerts.ts';
-import { messageIdFor, type AlertMessage } from './messages.ts';
+import { ownProductStream } from '../../events/own-product.ts';
+import { applicationIdFor, messageIdFor, type AlertMessage, type AppliedMessage, type ChannelMessage } from './messages.ts';
 
 /**
- * The channel outbox: one row per alert and channel, waiting to be delivered. Filled by the
- * reactor below in the transaction of its checkpoint (so each alert is queued once per channel),
- * drained by deliverers (api/channels/deliverer.ts) that claim rows under a lease (api/outbox.ts),
- * and remove or reschedule them in the transaction that records the outcome.
+ * The channel outbox: one row per alert (or applied price recommendation) and channel, waiting to
+ * be delivered. Filled by the reactor below in the transaction of its checkpoint (so each is
+ * queued once per channel), drained by deliverers (api/channels/deliverer.ts) that claim rows
+ * under a lease (api/outbox.ts), and remove or reschedule them in the transaction that records
+ * the outcome.
  *
  * `channel_endpoints` holds where each channel delivers (address, token, signing secret): written
  * with the channel's events, in their transaction, but not in the log (docs/decisions/0004-alert-channels.md).
@@ -29,17 +31,44 @@ CREATE TABLE IF NOT EXISTS channel_outbox (
   id           text PRIMARY KEY,
   channel_id   text NOT NULL,
   user_id      text NOT NULL,
+  -- The alert's id, or for an applied recommendation its applicationId.
   alert_id     text NOT NULL,
+  -- OutboxPayload: an alert, or an applied recommendation, tagged by its kind (rows from before the tag are alerts).
   payload      jsonb NOT NULL,${OUTBOX_COLUMNS}
 );
 CREATE INDEX IF NOT EXISTS channel_outbox_due ON channel_outbox (available_at);
 CREATE INDEX IF NOT EXISTS channel_outbox_by_channel ON channel_outbox (channel_id);
 `;
 
-type Handled = EventOf<'ChannelAdded'> | EventOf<'ChannelChanged'> | EventOf<'ChannelRemoved'> | EventOf<'AlertRaised'>;
-type Route = { channel_id: string; user_id: string; enabled: boolean; alert_types: string[] };
+/**
+ * What a row carries: the AlertRaised data, or an applied recommendation, tagged by `kind`. Rows
+ * queued before the tag hold an alert's data alone, and read as alerts. Flat rather than nested so
+ * that a deliverer from before the tag still reads an alert row as it always did.
+ */
+export type OutboxPayload = ({ kind: 'alert' } & AlertMessage) | ({ kind: 'applied' } & AppliedMessage) | AlertMessage;
 
-/** AlertRaised -> one outbox row per enabled channel of the user that takes its type. Never rebuilt. */
+/** The message an outbox row holds. */
+export function messageOf(payload: OutboxPayload): Exclude<ChannelMessage, { kind: 'test' }> {
+  if ('kind' in payload && payload.kind === 'applied') {
+    const { kind: _, ...applied } = payload;
+    return { kind: 'applied', applied };
+  }
+  const { kind: _, ...alert } = payload as { kind?: 'alert' } & AlertMessage;
+  return { kind: 'alert', alert };
+}
+
+type Handled = EventOf<'ChannelAdded'> | EventOf<'ChannelChanged'> | EventOf<'ChannelRemoved'> | EventOf<'AlertRaised'> | EventOf<'RecommendationApplied'>;
+type Route = { channel_id: string; user_id: string; enabled: boolean; alert_types: string[] };
+type OwnDetails = Pick<AppliedMessage, 'title' | 'variant' | 'sku' | 'url'>;
+
+/** News is what happened in the last day and is not backfilled history: older news (a replayed log) is shown in the app only. */
+const isNews = (e: RecordedEvent, at: string) => !e.metadata.backfill && Date.now() - Date.parse(at) <= NEWS_MAX_AGE_MS;
+
+/**
+ * AlertRaised -> one outbox row per enabled channel of the user that takes its type;
+ * RecommendationApplied -> one per enabled channel of the owner, whatever alert types it takes
+ * (a price of theirs changed, which the owner wants to hear of wherever they listen). Never rebuilt.
+ */
 export const channelOutboxReactor: Projection = {
   name: 'channel-outbox',
   tables: ['channel_routes'],
@@ -51,7 +80,7 @@ export const channelOutboxReactor: Projection = {
       alert_types text[] NOT NULL
     );
     CREATE INDEX IF NOT EXISTS channel_routes_by_user ON channel_routes (user_id);`,
-  handles: ['ChannelAdded', 'ChannelChanged', 'ChannelRemoved', 'AlertRaised'],
+  handles: ['ChannelAdded', 'ChannelChanged', 'ChannelRemoved', 'AlertRaised', 'RecommendationApplied'],
 
   async apply(tx, recorded) {
     const events = recorded as RecordedEvent<Handled>[];
@@ -59,7 +88,9 @@ export const channelOutboxReactor: Projection = {
     const routes = new Map((await tx<Route[]>`SELECT * FROM channel_routes WHERE user_id = ANY(${userIds}::text[])`).map((r) => [r.channel_id, r]));
     const changed = new Set<string>(),
       removed = new Set<string>();
-    const rows: { id: string; channel_id: string; user_id: string; alert_id: string; payload: AlertMessage }[] = [];
+    const rows: { id: string; channel_id: string; user_id: string; alert_id: string; payload: OutboxPayload }[] = [];
+    // Applied recommendations wait for their own products' details, read once for the batch below.
+    const applied: { event: RecordedEvent<EventOf<'RecommendationApplied'>>; channelIds: string[] }[] = [];
 
     for (const e of events) {
       switch (e.type) {
@@ -80,7 +111,7 @@ export const channelOutboxReactor: Projection = {
           break;
         case 'AlertRaised': {
           // As for e-mail: old news (a replayed log, backfilled history) is shown in the app only.
-          if (e.metadata.backfill || Date.now() - Date.parse(e.data.trigger.at) > NEWS_MAX_AGE_MS) break;
+          if (!isNews(e, e.data.trigger.at)) break;
           for (const route of routes.values()) {
             if (route.user_id !== e.data.userId || !route.enabled || !route.alert_types.includes(e.data.type)) continue;
             rows.push({
@@ -88,9 +119,15 @@ export const channelOutboxReactor: Projection = {
               channel_id: route.channel_id,
               user_id: route.user_id,
               alert_id: e.data.alertId,
-              payload: e.data,
+              payload: { kind: 'alert', ...e.data },
             });
           }
+          break;
+        }
+        case 'RecommendationApplied': {
+          if (!isNews(e, e.data.at)) break;
+          const channelIds = [...routes.values()].filter((r) => r.user_id === e.data.userId && r.enabled).map((r) => r.channel_id);
+          if (channelIds.length) applied.push({ event: e as RecordedEvent<EventOf<'RecommendationApplied'>>, channelIds });
           break;
         }
       }
@@ -103,7 +140,20 @@ export const channelOutboxReactor: Projection = {
         INSERT INTO channel_routes SELECT * FROM jsonb_populate_recordset(NULL::channel_routes, ${tx.json(saved as never)})
         ON CONFLICT (channel_id) DO UPDATE SET enabled = EXCLUDED.enabled, alert_types = EXCLUDED.alert_types`;
     }
-    // The message id is the row's key: a second look at the same alert cannot queue it twice.
+    if (applied.length) {
+      const details = await ownDetails(tx, [...new Set(applied.map((a) => a.event.data.ownProductId))]);
+      for (const { event: e, channelIds } of applied) {
+        const applicationId = applicationIdFor(e.position);
+        const { ownProductId, userId, price, previousPrice, currency, via, evidence, at } = e.data;
+        // Always found: a recommendation is applied to a product the log has imported.
+        const own = details.get(ownProductId) ?? { title: 'Your product', variant: null, sku: null, url: null };
+        const payload: OutboxPayload = { kind: 'applied', applicationId, ownProductId, userId, ...own, price, previousPrice, currency, via, evidence, at };
+        for (const channelId of channelIds) {
+          rows.push({ id: messageIdFor(applicationId, channelId), channel_id: channelId, user_id: userId, alert_id: applicationId, payload });
+        }
+      }
+    }
+    // The message id is the row's key: a second look at the same alert or application cannot queue it twice.
     if (rows.length) {
       await tx`
         INSERT INTO channel_outbox (id, channel_id, user_id, alert_id, payload)
@@ -114,6 +164,29 @@ export const channelOutboxReactor: Projection = {
   },
 };
 
+/**
+ * Own products' title, variant, SKU and address as the catalogue shows them now; for one the
+ * catalogue's read model does not hold (yet, or any more), as its stream last stated them.
+ */
+async function ownDetails(tx: Sql, ids: string[]): Promise<Map<string, OwnDetails>> {
+  const found = new Map(
+    (await tx<(OwnDetails & { id: string })[]>`SELECT id, title, variant, sku, url FROM own_products WHERE id = ANY(${ids}::text[])`).map(
+      ({ id, ...d }) => [id, d] as const,
+    ),
+  );
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    const streams = new Map(missing.map((id) => [ownProductStream(id), id]));
+    const stated = await tx<(OwnDetails & { stream_id: string })[]>`
+      SELECT DISTINCT ON (stream_id) stream_id, data->>'title' AS title, data->>'variant' AS variant, data->>'sku' AS sku, data->>'url' AS url
+      FROM events
+      WHERE stream_id = ANY(${[...streams.keys()]}::text[]) AND type IN ('OwnProductImported', 'OwnProductChanged')
+      ORDER BY stream_id, stream_version DESC`;
+    for (const { stream_id, ...d } of stated) found.set(streams.get(stream_id)!, d);
+  }
+  return found;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Claiming and settling
 
@@ -121,14 +194,15 @@ export type OutboxMessage = {
   id: string;
   channelId: string;
   userId: string;
-  alert: AlertMessage;
+  /** What to deliver: an alert or an applied recommendation. */
+  content: Exclude<ChannelMessage, { kind: 'test' }>;
   /** The attempt this claim is, from 1. */
   attempt: number;
   enqueuedAt: Date;
   leaseToken: string;
 };
 
-type Row = { id: string; channel_id: string; user_id: string; payload: AlertMessage };
+type Row = { id: string; channel_id: string; user_id: string; payload: OutboxPayload };
 
 const messages = outbox('channel_outbox');
 
@@ -139,7 +213,7 @@ export async function claimMessages(sql: Sql, opts: { limit: number; leaseMs: nu
     id: r.id,
     channelId: r.channel_id,
     userId: r.user_id,
-    alert: r.payload,
+    content: messageOf(r.payload),
     attempt: r.attempts,
     enqueuedAt: r.enqueued_at,
     leaseToken,
