@@ -2,12 +2,15 @@ import { describe, expect, test } from 'bun:test';
 import {
   allowedNumbers,
   figureSheet,
+  keepOwnerSide,
   notEnoughHistory,
   numbersIn,
+  ownerSuggestions,
   priceFigures,
   statesOnlyFigures,
   suggestPricing,
   type HistoryPoint,
+  type OwnerSide,
   type PricingSuggestion,
 } from './pricing.ts';
 
@@ -167,5 +170,200 @@ describe('holding text to the figures', () => {
     expect(statesOnlyFigures(ok, allowed)).toBe(true);
     expect(statesOnlyFigures({ ...ok, recommendedAction: 'Cut your price to £89.99.' }, allowed)).toBe(false);
     expect(statesOnlyFigures({ ...ok, title: 'Down 12% this month' }, allowed)).toBe(false);
+  });
+});
+
+describe("the owner's side", () => {
+  // A competitor that came down from £120 to £105 over two weeks.
+  const figures = priceFigures(history([120, 120, 118, 118, 115, 115, 112, 112, 110, 110, 108, 108, 105, 105, 105]), { range: 'month', currency: 'GBP' })!;
+  const beat = {
+    status: 'change' as const,
+    price: 102.99,
+    currentPrice: 110,
+    explanation: [
+      'Cheapest counted competitor: acme.example at £105.00 (checked 1 h ago).',
+      'Beat by 1% → £103.95.',
+      'Rounded down .99 → £102.99.',
+      'Within your floor of £88.00 (cost £80.00 + 10%) and step limit of 10%.',
+    ],
+  };
+  /** The owner's Kettle at £110, undercut by this competitor at £105, the cheapest of two counted. */
+  const undercut: OwnerSide = {
+    name: 'Kettle',
+    price: 110,
+    currency: 'GBP',
+    competitor: { price: 105, currency: 'GBP', counted: true, reason: null, cheapest: true },
+    position: { rank: 3, of: 3, band: 'above', cheapest: 105, gap: 5, gapPercent: 4.76 },
+    rule: beat,
+  };
+  /** The owner's Kettle at £99, under this competitor's £105 and another's £102. */
+  const cheapest: OwnerSide = {
+    name: 'Kettle',
+    price: 99,
+    currency: 'GBP',
+    competitor: { price: 105, currency: 'GBP', counted: true, reason: null, cheapest: false },
+    position: { rank: 1, of: 3, band: 'cheapest', cheapest: 102, gap: -3, gapPercent: -2.94 },
+    rule: null,
+  };
+
+  /** Suggestions with the owner's side, every number of each on the figure sheet. */
+  function withOwners(owners: OwnerSide[]) {
+    const sheet = figureSheet(figures, owners);
+    const suggestions = suggestPricing(figures, owners);
+    const allowed = allowedNumbers(sheet, []);
+    for (const s of suggestions) expect({ s, ok: statesOnlyFigures(s, allowed) }).toEqual({ s, ok: true });
+    expect(suggestions.length).toBeLessThanOrEqual(5);
+    const confidences = suggestions.map((s) => s.confidence);
+    expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
+    return { sheet, suggestions, ours: suggestions.filter((s) => s.title.startsWith('Your ')) };
+  }
+
+  test('without a link nothing changes', () => {
+    expect(figureSheet(figures, [])).toEqual(figureSheet(figures));
+    expect(suggestPricing(figures, [])).toEqual(suggestPricing(figures));
+    expect(suggestPricing(figures).some((s) => s.title.startsWith('Your '))).toBe(false);
+  });
+
+  test('undercut, with a rule: the gap to this competitor, the rank and the rule’s recommendation, first', () => {
+    const { sheet, suggestions, ours } = withOwners([undercut]);
+    expect(sheet.slice(figureSheet(figures).length)).toEqual([
+      'Your "Kettle": your price £110.00',
+      'Your "Kettle" against this competitor\'s £105.00: £5.00 (4.8%) above',
+      'Your "Kettle" position: rank 3 of 3, above the competitive band; cheapest counted competitor: £105.00 (this one); you are £5.00 (4.8%) above it',
+      'Your "Kettle" pricing rule: recommends £102.99',
+      'Your "Kettle" pricing rule says: Beat by 1% → £103.95.',
+      'Your "Kettle" pricing rule says: Rounded down .99 → £102.99.',
+      'Your "Kettle" pricing rule says: Within your floor of £88.00 (cost £80.00 + 10%) and step limit of 10%.',
+    ]);
+    expect(suggestions[0]).toEqual({
+      title: 'Your price against this competitor',
+      description:
+        "Your Kettle is £110.00, £5.00 (4.8%) above this competitor's £105.00; you rank 3 of 3 (above the competitive band). " +
+        'Your pricing rule recommends £102.99: Beat by 1% → £103.95. Rounded down .99 → £102.99. Within your floor of £88.00 (cost £80.00 + 10%) and step limit of 10%.',
+      confidence: 0.9,
+      recommendedAction: 'Review it in Your Catalogue → Recommendations, where you can apply or dismiss it.',
+    });
+    expect(ours).toHaveLength(1);
+    // The competitor's own readings still fill the rest.
+    expect(suggestions.map((s) => s.title)).toContain('Prices are falling: down 12.5%');
+  });
+
+  test('undercut, without a rule: what the position suggests', () => {
+    const { ours, sheet } = withOwners([{ ...undercut, rule: null }]);
+    expect(sheet.some((line) => line.includes('pricing rule'))).toBe(false);
+    expect(ours).toEqual([
+      {
+        title: 'Your price against this competitor',
+        description: "Your Kettle is £110.00, £5.00 (4.8%) above this competitor's £105.00; you rank 3 of 3 (above the competitive band).",
+        confidence: 0.9,
+        recommendedAction:
+          'You are above the competitive band: move towards £105.00 if you compete on price, or make the case for your price (delivery, service, bundles). A pricing rule in Your Catalogue can bring you back into the band.',
+      },
+    ]);
+  });
+
+  test('the owner cheapest, without a rule: the gap to the cheapest competitor and room to rise', () => {
+    const { ours, sheet } = withOwners([cheapest]);
+    expect(sheet).toContain('Your "Kettle" position: rank 1 of 3, the cheapest; cheapest counted competitor: £102.00; you are £3.00 (2.9%) below it');
+    expect(ours).toEqual([
+      {
+        title: 'Your price against this competitor',
+        description:
+          "Your Kettle is £99.00, £6.00 (5.7%) below this competitor's £105.00; you rank 1 of 3 (the cheapest), £3.00 (2.9%) below the cheapest counted competitor at £102.00.",
+        confidence: 0.9,
+        recommendedAction:
+          'You undercut every counted competitor: there is room to raise your price towards £102.00 and still be the cheapest. A pricing rule in Your Catalogue can keep you there as competitors move.',
+      },
+    ]);
+  });
+
+  test('the owner cheapest, with a rule that keeps the price or holds it', () => {
+    const keep = {
+      status: 'keep' as const,
+      price: 99,
+      currentPrice: 99,
+      explanation: [
+        'Cheapest counted competitor: bravo.example at £102.00 (checked 2 h ago).',
+        'Stay 2% under the cheapest → £99.96.',
+        'Rounded down .00 → £99.00.',
+        'Within your floor of £70.00 (the amount you set) and step limit of 10%.',
+        'Your price of £99.00 already satisfies the rule.',
+      ],
+    };
+    const [kept] = withOwners([{ ...cheapest, rule: keep }]).ours;
+    expect(kept!.description).toEndWith(
+      'Your pricing rule keeps your price of £99.00: Stay 2% under the cheapest → £99.96. Rounded down .00 → £99.00. Within your floor of £70.00 (the amount you set) and step limit of 10%.',
+    );
+    expect(kept!.recommendedAction).toBe(
+      'Nothing to apply: your price already satisfies your rule. Your Catalogue → Recommendations shows its full reasoning.',
+    );
+
+    const hold = {
+      status: 'hold' as const,
+      price: null,
+      currentPrice: 99,
+      explanation: ['Only 1 of 2 chosen competitors counted, and the rule needs 2; left out: acme.example (stale).'],
+    };
+    const [held] = withOwners([{ ...cheapest, rule: hold }]).ours;
+    expect(held!.description).toEndWith(
+      'Your pricing rule holds your price for now: Only 1 of 2 chosen competitors counted, and the rule needs 2; left out: acme.example (stale).',
+    );
+    expect(held!.recommendedAction).toStartWith('Your rule will not move your price until this is resolved');
+  });
+
+  test('level with this competitor, left out of the position, or in another currency: said, never compared', () => {
+    const level = withOwners([{ ...undercut, price: 105, position: { ...undercut.position!, rank: 1, band: 'cheapest', gap: 0, gapPercent: 0 }, rule: null }])
+      .ours[0]!;
+    expect(level.description).toBe("Your Kettle is £105.00, the same as this competitor's price; you rank 1 of 3 (the cheapest).");
+    expect(level.recommendedAction).toStartWith('You are level with the cheapest');
+
+    const stale = withOwners([{ ...cheapest, competitor: { ...cheapest.competitor, counted: false, reason: 'stale' } }]).ours[0]!;
+    expect(stale.description).toEndWith('This competitor is not counted in your position (stale).');
+
+    const euros = withOwners([
+      { ...undercut, competitor: { price: 119, currency: 'EUR', counted: false, reason: 'other currency', cheapest: false }, position: null, rule: null },
+    ]);
+    expect(euros.ours[0]).toEqual({
+      title: 'Your price against this competitor',
+      description:
+        'Your Kettle is £110.00; this competitor prices in EUR, so the two are not compared; no linked competitor has a recent, in-stock price in GBP yet, so your price has no position. This competitor is not counted in your position (other currency).',
+      confidence: 0.7,
+      recommendedAction: 'Link more competitors to this product in Your Catalogue, or wait for their next checks, so your price has a position to judge.',
+    });
+  });
+
+  test('several own products: one suggestion each, titled apart, within five', () => {
+    const owners = [undercut, { ...cheapest, name: 'Kettle (Steel)' }, { ...cheapest, name: 'Kettle (Red)' }, { ...cheapest, name: 'Kettle (Blue)' }];
+    const { suggestions, ours } = withOwners(owners);
+    expect(ours.map((s) => s.title)).toEqual([
+      'Your Kettle against this competitor',
+      'Your Kettle (Steel) against this competitor',
+      'Your Kettle (Red) against this competitor',
+    ]);
+    expect(suggestions).toHaveLength(5);
+  });
+
+  test("a model's figure for the owner's side is held to the sheet", () => {
+    const allowed = allowedNumbers(figureSheet(figures, [undercut]), suggestPricing(figures, [undercut]));
+    const ok: PricingSuggestion = {
+      title: 'You are £5.00 above them',
+      description: 'Your £110.00 ranks 3 of 3; your rule says £102.99.',
+      confidence: 0.9,
+      recommendedAction: 'Apply £102.99.',
+    };
+    expect(statesOnlyFigures(ok, allowed)).toBe(true);
+    expect(statesOnlyFigures({ ...ok, recommendedAction: 'Apply £101.99.' }, allowed)).toBe(false);
+    expect(statesOnlyFigures({ ...ok, description: 'Your £110.00 ranks 2 of 4.' }, allowed)).toBe(false);
+    // Without the link, the owner's figures are not on the sheet.
+    expect(statesOnlyFigures(ok, allowedNumbers(figureSheet(figures), suggestPricing(figures)))).toBe(false);
+  });
+
+  test("a rewrite that drops the owner's side gets the rules' suggestion back", () => {
+    const theirs: PricingSuggestion = { title: 'Falling', description: 'Down 12.5%.', confidence: 0.8, recommendedAction: 'Hold.' };
+    expect(keepOwnerSide([theirs], [])).toEqual([theirs]);
+    expect(keepOwnerSide([theirs], [undercut])).toEqual([theirs, ...ownerSuggestions([undercut])]);
+    const mine = { ...theirs, description: 'You charge £110.00.' };
+    expect(keepOwnerSide([mine], [undercut])).toEqual([mine]);
+    expect(keepOwnerSide(Array(5).fill(theirs), [undercut])).toHaveLength(5);
   });
 });

@@ -7,9 +7,15 @@
  * the weekday changes cluster on) are computed once, written out as a figure sheet, and every
  * suggestion quotes only numbers from that sheet, so a language model that rewrites them can be
  * held to the same numbers.
+ *
+ * When the competitor is linked to the owner's own products, the owner's side (their price,
+ * their position among the linked competitors and what their pricing rule recommends, all
+ * computed elsewhere and passed in as data) joins the sheet and gets a suggestion of its own.
  */
 import type { TimeFilter } from '../history/series.ts';
 import { formatMoney } from '../../domain/money.ts';
+import type { Band, ExclusionReason } from '../../domain/position.ts';
+import type { RecommendationStatus } from '../../domain/pricing.ts';
 
 export type PricingSuggestion = { title: string; description: string; confidence: number; recommendedAction: string };
 
@@ -51,6 +57,27 @@ export type PriceFigures = {
   /** The weekday most changes happen on, when the history is long enough to tell. */
   weekday: { name: string; changes: number } | null;
 };
+
+/**
+ * One of the owner's own products this competitor is linked to, as the catalogue's position and
+ * the product's pricing rule see it now: computed by the read models and passed in, never
+ * worked out here.
+ */
+export type OwnerSide = {
+  /** The own product's title, with its variant: "Kettle", "Kettle (Steel)". */
+  name: string;
+  price: number;
+  currency: string;
+  /** This competitor as that own product's position judged it; `cheapest`: it is the cheapest counted. */
+  competitor: { price: number | null; currency: string | null; counted: boolean; reason: ExclusionReason | null; cheapest: boolean };
+  /** The owner's position among the counted competitors; null when none counts. */
+  position: { rank: number; of: number; band: Band; cheapest: number; gap: number; gapPercent: number | null } | null;
+  /** What the own product's pricing rule says now; null without a rule. */
+  rule: { status: RecommendationStatus; price: number | null; currentPrice: number; explanation: string[] } | null;
+};
+
+/** At most this many own products speak in one answer (a competitor is rarely linked to more). */
+export const MAX_OWNER_SIDES = 3;
 
 /** Below this much history a trend is noise: fewer points, or a shorter span. */
 export const MIN_POINTS = 3;
@@ -165,8 +192,11 @@ export function priceFigures(history: HistoryPoint[], opts: { range: TimeFilter;
 const pct = (n: number) => `${round(Math.abs(n)).toFixed(1)}%`;
 const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 
-/** The figures as short labelled lines: what a language model may quote, number for number. */
-export function figureSheet(f: PriceFigures): string[] {
+/**
+ * The figures as short labelled lines: what a language model may quote, number for number. The
+ * owner's side, when the competitor is linked to own products, follows the competitor's figures.
+ */
+export function figureSheet(f: PriceFigures, owners: readonly OwnerSide[] = []): string[] {
   const money = (n: number) => formatMoney(n, f.currency);
   const lines = [
     `Range: ${f.rangeLabel}, ${f.points} price checks over ${days(f.spanDays)}`,
@@ -185,7 +215,7 @@ export function figureSheet(f: PriceFigures): string[] {
   }
   if (f.promotions) lines.push(`Temporary cuts undone within a week: ${f.promotions}, ${pct(f.promotionDepthPercent)} deep on average`);
   if (f.weekday) lines.push(`Most changes happen on a ${f.weekday.name}: ${f.weekday.changes} of ${f.changes}`);
-  return lines;
+  return [...lines, ...ownerSideSheet(owners)];
 }
 
 /**
@@ -217,8 +247,12 @@ export function notEnoughHistory(history: readonly HistoryPoint[], rangeLabel: s
   };
 }
 
-/** Grounded suggestions from the figures, most confident first (at most five). */
-export function suggestPricing(f: PriceFigures): PricingSuggestion[] {
+/**
+ * Grounded suggestions from the figures, most confident first (at most five). With the owner's
+ * side, each linked own product (up to three) gets its suggestion first and the competitor's
+ * readings fill the rest.
+ */
+export function suggestPricing(f: PriceFigures, owners: readonly OwnerSide[] = []): PricingSuggestion[] {
   const money = (n: number) => formatMoney(n, f.currency);
   // More checks over more days make every reading surer.
   const evidence = Math.min(1, f.points / 20) * Math.min(1, f.spanDays / 14);
@@ -329,7 +363,134 @@ export function suggestPricing(f: PriceFigures): PricingSuggestion[] {
       recommendedAction: 'No clear signal to act on: keep your price where your margins want it and let alerts flag a real move.',
     });
   }
-  return out.sort((a, b) => b.confidence - a.confidence).slice(0, 5);
+  const mine = ownerSuggestions(owners);
+  const theirs = out.sort((a, b) => b.confidence - a.confidence).slice(0, 5 - mine.length);
+  return [...mine, ...theirs].sort((a, b) => b.confidence - a.confidence);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The owner's side
+
+const BANDS: Record<Band, string> = { cheapest: 'the cheapest', competitive: 'within the competitive band', above: 'above the competitive band' };
+
+/** Equal to a millionth, as positions compare prices. */
+const same = (a: number, b: number) => Math.round((a - b) * 1e6) === 0;
+
+/** "£5.00 (4.8%) above", "£3.00 (2.9%) below", "level with": `price` against `other`. */
+function against(price: number, other: number, currency: string, gapPercent: number | null = other === 0 ? null : percent(other, price)): string {
+  if (same(price, other)) return 'level with';
+  return `${formatMoney(Math.abs(price - other), currency)}${gapPercent === null ? '' : ` (${pct(gapPercent)})`} ${price < other ? 'below' : 'above'}`;
+}
+
+/** This competitor's price can be set against the owner's: it has one, in the owner's currency. */
+const comparable = (o: OwnerSide) => o.competitor.price !== null && o.competitor.currency?.trim().toUpperCase() === o.currency.trim().toUpperCase();
+
+/** "recommends £102.99", "keeps your price of £110.00", "holds your price for now". */
+function ruleVerdict(rule: NonNullable<OwnerSide['rule']>, currency: string): string {
+  if (rule.status === 'change' && rule.price !== null) return `recommends ${formatMoney(rule.price, currency)}`;
+  if (rule.status === 'keep') return `keeps your price of ${formatMoney(rule.currentPrice, currency)}`;
+  return 'holds your price for now';
+}
+
+/**
+ * The rule's own sentences, quoted as written: after what was counted (the position already says
+ * which competitor is cheapest), its target, rounding and bounds; or the first reasons it holds.
+ */
+const ruleSentences = (rule: NonNullable<OwnerSide['rule']>) => (rule.status === 'hold' ? rule.explanation.slice(0, 2) : rule.explanation.slice(1, 4));
+
+/** The owner's side as figure sheet lines: the price, against this competitor, the position and the rule. */
+export function ownerSideSheet(owners: readonly OwnerSide[]): string[] {
+  return owners.slice(0, MAX_OWNER_SIDES).flatMap((o) => {
+    const money = (n: number) => formatMoney(n, o.currency);
+    const you = `Your "${o.name}"`;
+    const { competitor: c, position: p } = o;
+    const lines = [`${you}: your price ${money(o.price)}`];
+    lines.push(
+      comparable(o)
+        ? `${you} against this competitor's ${money(c.price!)}: ${against(o.price, c.price!, o.currency)}`
+        : `${you} against this competitor: not compared (${c.price === null ? 'it has no current price' : `it prices in ${c.currency ?? 'an unknown currency'}`})`,
+    );
+    lines.push(
+      p
+        ? `${you} position: rank ${p.rank} of ${p.of}, ${BANDS[p.band]}; cheapest counted competitor: ${money(p.cheapest)}${c.cheapest ? ' (this one)' : ''}; you are ${against(o.price, p.cheapest, o.currency, p.gapPercent)} it`
+        : `${you} position: none yet (no linked competitor has a recent, in-stock price in ${o.currency})`,
+    );
+    if (!c.counted && c.reason) lines.push(`This competitor is left out of that position: ${c.reason}`);
+    if (o.rule) {
+      lines.push(`${you} pricing rule: ${ruleVerdict(o.rule, o.currency)}`);
+      for (const sentence of ruleSentences(o.rule)) lines.push(`${you} pricing rule says: ${sentence}`);
+    }
+    return lines;
+  });
+}
+
+/** What the owner does next about one own product: their rule's recommendation, or what the position suggests. */
+function ownerAction(o: OwnerSide): string {
+  const money = (n: number) => formatMoney(n, o.currency);
+  const p = o.position;
+  if (o.rule?.status === 'change' && o.rule.price !== null) return 'Review it in Your Catalogue → Recommendations, where you can apply or dismiss it.';
+  if (o.rule?.status === 'keep') return 'Nothing to apply: your price already satisfies your rule. Your Catalogue → Recommendations shows its full reasoning.';
+  if (o.rule) return 'Your rule will not move your price until this is resolved; Your Catalogue → Recommendations shows its full reasoning.';
+  if (!p) return 'Link more competitors to this product in Your Catalogue, or wait for their next checks, so your price has a position to judge.';
+  const rule = 'A pricing rule in Your Catalogue can keep you there as competitors move.';
+  if (p.band === 'cheapest' && p.gap < 0)
+    return `You undercut every counted competitor: there is room to raise your price towards ${money(p.cheapest)} and still be the cheapest. ${rule}`;
+  if (p.band === 'cheapest') return `You are level with the cheapest: hold your price unless you want to lead on price. ${rule}`;
+  if (p.band === 'competitive') return `You are within the competitive band: hold your price. ${rule}`;
+  return `You are above the competitive band: move towards ${money(p.cheapest)} if you compete on price, or make the case for your price (delivery, service, bundles). A pricing rule in Your Catalogue can bring you back into the band.`;
+}
+
+/** One suggestion for one own product: the owner's price against this competitor, the position, and the rule's recommendation. */
+export function ownerSuggestion(o: OwnerSide, title = 'Your price against this competitor'): PricingSuggestion {
+  const money = (n: number) => formatMoney(n, o.currency);
+  const { competitor: c, position: p } = o;
+  let sentence = `Your ${o.name} is ${money(o.price)}`;
+  if (!comparable(o)) {
+    sentence +=
+      c.price === null
+        ? '; this competitor has no current price to compare'
+        : `; this competitor prices in ${c.currency ?? 'another currency'}, so the two are not compared`;
+  } else if (same(o.price, c.price!)) {
+    sentence += `, the same as this competitor's price`;
+  } else {
+    sentence += `, ${against(o.price, c.price!, o.currency)} this competitor's ${money(c.price!)}`;
+  }
+  if (p) {
+    sentence += `; you rank ${p.rank} of ${p.of} (${BANDS[p.band]})`;
+    // Against this competitor already said how far from the cheapest the owner is.
+    if (!(c.cheapest && comparable(o)))
+      sentence += `, ${against(o.price, p.cheapest, o.currency, p.gapPercent)} the cheapest counted competitor at ${money(p.cheapest)}`;
+    sentence += '.';
+  } else {
+    sentence += `; no linked competitor has a recent, in-stock price in ${o.currency} yet, so your price has no position.`;
+  }
+  const parts = [sentence];
+  if (!c.counted && c.reason) parts.push(`This competitor is not counted in your position (${c.reason}).`);
+  if (o.rule) {
+    const quoted = ruleSentences(o.rule);
+    parts.push(`Your pricing rule ${ruleVerdict(o.rule, o.currency)}${quoted.length ? `: ${quoted.join(' ')}` : '.'}`);
+  }
+  return { title, description: parts.join(' '), confidence: p ? 0.9 : 0.7, recommendedAction: ownerAction(o) };
+}
+
+/** A suggestion per linked own product (up to three), each titled apart when there are several. */
+export function ownerSuggestions(owners: readonly OwnerSide[]): PricingSuggestion[] {
+  const shown = owners.slice(0, MAX_OWNER_SIDES);
+  return shown.map((o) => ownerSuggestion(o, shown.length > 1 ? `Your ${o.name} against this competitor` : undefined));
+}
+
+/**
+ * A language model's rewrite that left an own product out (no suggestion states the owner's
+ * price) gets the rules' suggestion for it back, after the model's, within five.
+ */
+export function keepOwnerSide(rewritten: PricingSuggestion[], owners: readonly OwnerSide[]): PricingSuggestion[] {
+  const shown = owners.slice(0, MAX_OWNER_SIDES);
+  const mine = ownerSuggestions(shown);
+  const missing = mine.filter((_, i) => {
+    const price = formatMoney(shown[i]!.price, shown[i]!.currency);
+    return !rewritten.some((s) => [s.title, s.description, s.recommendedAction].some((text) => text.includes(price)));
+  });
+  return missing.length ? [...rewritten.slice(0, 5 - missing.length), ...missing] : rewritten;
 }
 
 // ---------------------------------------------------------------------------------------------

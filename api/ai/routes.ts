@@ -16,7 +16,20 @@ import { DetailTimeFilter, rangeStart } from '../history/series.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { detectPriceSelectors, type SelectorSuggestion } from './detect.ts';
 import { createLanguageModel, rankSelectors, rewriteSuggestions, type LanguageModel } from './model.ts';
-import { figureSheet, notEnoughHistory, priceFigures, RANGE_LABELS, suggestPricing, type PricingSuggestion } from './pricing.ts';
+import { readCatalogue } from '../catalogue/read-model.ts';
+import { readRecommendations } from '../pricing/read-model.ts';
+import {
+  figureSheet,
+  keepOwnerSide,
+  MAX_OWNER_SIDES,
+  notEnoughHistory,
+  ownerSuggestions,
+  priceFigures,
+  RANGE_LABELS,
+  suggestPricing,
+  type OwnerSide,
+  type PricingSuggestion,
+} from './pricing.ts';
 
 export const DetectSelectorBody = z.object({
   url: z
@@ -72,6 +85,53 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
     return { success: true, selectors: await rankSelectors(model, verified, { url }) };
   }
 
+  /**
+   * The owner's side of a competitor product: each of the user's own products it is linked to
+   * (the first three linked), with the catalogue's position and the pricing rule's recommendation.
+   */
+  async function ownerSides(userId: string, productId: string): Promise<OwnerSide[]> {
+    const links = await ctx.sql<{ own_product_id: string }[]>`
+      SELECT own_product_id FROM own_product_links WHERE product_id = ${productId} AND user_id = ${userId}
+      ORDER BY linked_at, own_product_id LIMIT ${MAX_OWNER_SIDES}`;
+    const now = new Date();
+    const sides = await Promise.all(
+      links.map(async ({ own_product_id: id }): Promise<OwnerSide | null> => {
+        const [[entry], [rule]] = await Promise.all([
+          readCatalogue(ctx.sql, ctx.config, userId, { id, now }),
+          readRecommendations(ctx.sql, ctx.config, userId, { ids: [id], now }),
+        ]);
+        const offer = entry?.competitors.find((c) => c.productId === productId);
+        if (!entry || !offer) return null;
+        const { position } = entry;
+        const recommendation = rule?.recommendation;
+        return {
+          name: entry.variant ? `${entry.title} (${entry.variant})` : entry.title,
+          price: entry.price,
+          currency: entry.currency,
+          competitor: {
+            price: offer.price,
+            currency: offer.currency,
+            counted: offer.counted,
+            reason: offer.reason,
+            cheapest: position?.cheapest.productId === productId,
+          },
+          position: position && {
+            rank: position.rank,
+            of: position.of,
+            band: position.band,
+            cheapest: position.cheapest.price,
+            gap: position.gap,
+            gapPercent: position.gapPercent,
+          },
+          rule: recommendation
+            ? { status: recommendation.status, price: recommendation.price, currentPrice: recommendation.currentPrice, explanation: recommendation.explanation }
+            : null,
+        };
+      }),
+    );
+    return sides.filter((side) => side !== null);
+  }
+
   async function suggest(userId: string, productId: string, timeFilter: z.infer<typeof DetailTimeFilter>): Promise<PriceSuggestionsAnswer> {
     const [product] = await ctx.sql<{ currency: string | null }[]>`
       SELECT currency FROM products WHERE id = ${productId} AND user_id = ${userId}`;
@@ -81,13 +141,14 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
       SELECT price::float8 AS price, observed_at, currency FROM price_points
       WHERE product_id = ${productId} AND user_id = ${userId} AND observed_at >= ${since}
       ORDER BY observed_at`;
-    const settings = await readSettings(ctx.sql, userId);
+    const [settings, owners] = await Promise.all([readSettings(ctx.sql, userId), ownerSides(userId, productId)]);
     const currency = product.currency ?? rows.findLast((r) => r.currency)?.currency ?? settings.currency;
     const history = rows.map((r) => ({ price: r.price, at: r.observed_at }));
     const figures = priceFigures(history, { range: timeFilter, currency, timeZone: settings.timezone });
-    if (!figures) return { suggestions: [notEnoughHistory(history, RANGE_LABELS[timeFilter])] };
-    const suggestions = suggestPricing(figures);
-    return { suggestions: await rewriteSuggestions(model, figureSheet(figures), suggestions) };
+    // The owner's side needs no history of the competitor: their position is read from its price now.
+    if (!figures) return { suggestions: [notEnoughHistory(history, RANGE_LABELS[timeFilter]), ...ownerSuggestions(owners)] };
+    const suggestions = suggestPricing(figures, owners);
+    return { suggestions: keepOwnerSide(await rewriteSuggestions(model, figureSheet(figures, owners), suggestions), owners) };
   }
 
   return new Elysia()
