@@ -147,7 +147,8 @@ describe('pricing rules', () => {
     await refused(beat, 'floor.amount'); // no cost, and no amount
     await refused({ ...beat, floor: { costMarginPercent: -5, amount: 50 } }, 'floor.costMarginPercent');
     await refused({ ...beat, floor: {} }, 'floor');
-    await refused({ ...beat, offsetAmount: 2, floor: { amount: 50 } }, 'offsetPercent');
+    await refused({ ...beat, offsetAmount: 2, floor: { amount: 50 } }, 'offsetAmount');
+    await refused({ ...beat, offsetPercent: null, floor: { amount: 50 } }, 'offsetPercent');
     await refused({ ...beat, floor: { amount: 50 }, competitors: ['not-linked'] }, 'competitors');
     await refused({ ...beat, floor: { amount: 50 }, maxStepPercent: 0 }, 'maxStepPercent');
     expect((await send(user, 'GET', `/api/catalogue/${kettle}/rule`)).status).toBe(404);

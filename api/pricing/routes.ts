@@ -4,22 +4,19 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
 import { idOf } from '../http/ids.ts';
-import { queryParam } from '../http/validation.ts';
+import { parseInput, queryParam } from '../http/validation.ts';
 import { DomainError, handleCommand } from '../../events/decider.ts';
 import { appendedCheckpoint } from '../../events/store.ts';
 import { ownProductDecider, ownProductStream, NO_PRICING_RULE, OWN_PRODUCT_NOT_FOUND, type OwnProductCommand } from '../../events/own-product.ts';
 import type { OwnProductRow } from '../../projections/catalogue.ts';
 import type { PricingRule } from '../../domain/pricing.ts';
 import { PROJECTION_WAIT_MS } from '../catalogue/sync.ts';
-import { ApplyBody, BacktestBody, BulkApplyBody, RuleBody, ruleFor } from './rule-input.ts';
+import { ApplyBody, BacktestBody, BulkApplyBody, CostBody, RuleBody, ruleFor } from './rule-input.ts';
 import { previewRecommendation, readRecommendations } from './read-model.ts';
 import { runBacktest } from './backtest.ts';
 import { applyWaiting, decideOne, recommendationOf, undoLast } from './apply.ts';
 
 const ownIdOf = (id: string) => idOf(id, OWN_PRODUCT_NOT_FOUND);
-export const CostBody = z.object({
-  cost: z.number({ error: 'cost must be a number, or null to clear it' }).min(0, 'cost cannot be negative').max(1e9, 'cost is too large').nullable(),
-});
 /** `include=all`: every product with a rule (held, kept, applied), not only the waiting ones. */
 const ListQuery = z.object({ include: queryParam(z.enum(['all'], { error: 'include must be all' })).optional() });
 const ExportQuery = z.object({ include: queryParam(z.enum(['waiting'], { error: 'include must be waiting' })).optional() });
@@ -27,7 +24,11 @@ const ExportQuery = z.object({ include: queryParam(z.enum(['waiting'], { error: 
 /** A spreadsheet runs a cell starting with =, +, -, @, a tab or a carriage return: text the owner's store controls gets a leading '. */
 const cell = (text: string | null) => (text && /^[=+\-@\t\r]/.test(text) ? `'${text}` : (text ?? ''));
 
-/** Pricing rules and recommendations of the owner's catalogue (docs/pricing.md#the-api). */
+/**
+ * Pricing rules and recommendations of the owner's catalogue (docs/pricing.md#the-api). Routes on
+ * an own product read their body after finding the product, so another user's id (or no id) is 404
+ * whatever the body; the fuzz test knows their schemas (api/http/fuzz.test.ts).
+ */
 export function pricingRoutes(ctx: AppContext) {
   async function ownRow(userId: string, id: string): Promise<OwnProductRow & { linked: string[] }> {
     const [row] = await ctx.sql<(OwnProductRow & { linked: string[] })[]>`
@@ -88,10 +89,11 @@ export function pricingRoutes(ctx: AppContext) {
       '/:id',
       async ({ userId, params, body }) => {
         const own = await ownRow(userId, params.id);
-        await run({ type: 'SetCost', ownProductId: own.id, userId, cost: body.cost, at: new Date().toISOString() });
-        return { id: own.id, cost: body.cost };
+        const { cost } = parseInput(CostBody, body);
+        await run({ type: 'SetCost', ownProductId: own.id, userId, cost, at: new Date().toISOString() });
+        return { id: own.id, cost };
       },
-      { signedIn: true, body: CostBody },
+      { signedIn: true },
     )
     .get(
       '/:id/rule',
@@ -107,11 +109,11 @@ export function pricingRoutes(ctx: AppContext) {
       '/:id/rule',
       async ({ userId, params, body }) => {
         const own = await ownRow(userId, params.id);
-        const rule = ruleFor(body, { cost: own.cost, linked: own.linked });
+        const rule = ruleFor(parseInput(RuleBody, body), { cost: own.cost, linked: own.linked });
         await run({ type: 'SetRule', ownProductId: own.id, userId, rule, at: new Date().toISOString() });
         return rule;
       },
-      { signedIn: true, body: RuleBody },
+      { signedIn: true },
     )
     .delete(
       '/:id/rule',
@@ -126,16 +128,17 @@ export function pricingRoutes(ctx: AppContext) {
       '/:id/rule/backtest',
       async ({ userId, params, body }) => {
         const own = await ownRow(userId, params.id);
-        const rule = body.rule ? ruleFor(body.rule, { cost: own.cost, linked: own.linked }) : await savedRule(own.id);
+        const input = parseInput(BacktestBody, body ?? {});
+        const rule = input.rule ? ruleFor(input.rule, { cost: own.cost, linked: own.linked }) : await savedRule(own.id);
         if (!rule) throw new DomainError('rule: this product has no pricing rule yet: send the rule to try', 400, 'rule');
         const now = new Date();
         const [result, recommendation] = await Promise.all([
-          runBacktest(ctx.sql, ctx.config, own, rule, body.timeFilter, now),
+          runBacktest(ctx.sql, ctx.config, own, rule, input.timeFilter, now),
           previewRecommendation(ctx.sql, ctx.config, own, rule, now),
         ]);
         return { ...result, recommendation };
       },
-      { signedIn: true, body: BacktestBody },
+      { signedIn: true },
     )
     .get(
       '/:id/recommendation',
@@ -149,18 +152,18 @@ export function pricingRoutes(ctx: AppContext) {
     .post(
       '/:id/recommendation/apply',
       async ({ userId, params, body }) => {
-        await decideOne(ctx, userId, ownIdOf(params.id), 'apply', body?.price);
+        await decideOne(ctx, userId, ownIdOf(params.id), 'apply', parseInput(ApplyBody, body)?.price);
         return recommendationOf(ctx, userId, ownIdOf(params.id));
       },
-      { signedIn: true, body: ApplyBody },
+      { signedIn: true },
     )
     .post(
       '/:id/recommendation/dismiss',
       async ({ userId, params, body }) => {
-        await decideOne(ctx, userId, ownIdOf(params.id), 'dismiss', body?.price);
+        await decideOne(ctx, userId, ownIdOf(params.id), 'dismiss', parseInput(ApplyBody, body)?.price);
         return recommendationOf(ctx, userId, ownIdOf(params.id));
       },
-      { signedIn: true, body: ApplyBody },
+      { signedIn: true },
     )
     .post(
       '/:id/recommendation/undo',

@@ -48,6 +48,11 @@ export const RuleBody = z.object({
 });
 export type RuleBody = z.infer<typeof RuleBody>;
 
+/** PATCH /api/catalogue/{id}: what the owner pays for the product; null clears it. */
+export const CostBody = z.object({
+  cost: z.number({ error: 'cost must be a number, or null to clear it' }).min(0, 'cost cannot be negative').max(1e9, 'cost is too large').nullable(),
+});
+
 export const BacktestBody = z.object({
   rule: RuleBody.optional(),
   timeFilter: ListTimeFilter.default('month'),
@@ -65,12 +70,11 @@ export function ruleFor(body: RuleBody, product: { cost: number | null; linked: 
   const offsetPercent = body.offsetPercent ?? null;
   const offsetAmount = body.offsetAmount ?? null;
   if (body.strategy === 'beat-cheapest') {
-    if ((offsetPercent === null) === (offsetAmount === null)) {
-      throw new DomainError(
-        'offsetPercent: beat-cheapest beats by a percent or by an amount: give one of offsetPercent and offsetAmount',
-        400,
-        'offsetPercent',
-      );
+    if (offsetPercent === null && offsetAmount === null) {
+      throw new DomainError('offsetPercent: beat-cheapest beats by a percent or by an amount: give one of them', 400, 'offsetPercent');
+    }
+    if (offsetPercent !== null && offsetAmount !== null) {
+      throw new DomainError('offsetAmount: beat-cheapest beats by a percent or by an amount, not both', 400, 'offsetAmount');
     }
     if (offsetPercent !== null && offsetPercent < 0) throw new DomainError('offsetPercent: beating by a negative percent is not beating', 400, 'offsetPercent');
   } else if (offsetAmount !== null) {

@@ -4,7 +4,20 @@
 // auth with a consumer key and secret), answering with the platforms' own shapes, errors
 // included. A write changes the store's data, so the next catalogue read shows the new price.
 
-import type { FakeStoreOptions, StoreData } from './fake-stores.ts';
+/** What the admin fakes read of the store's options (AdminOptions has them all). */
+export type AdminOptions = {
+  /** The Shopify Admin API's access token (default 'shpat_test'). */
+  adminToken?: string;
+  /** The WooCommerce REST API's consumer key and secret (defaults 'ck_test' and 'cs_test'). */
+  wooKey?: string;
+  wooSecret?: string;
+  /** The admin APIs answer their first `times` requests with 429 and Retry-After (default "1.0", as Shopify writes it). */
+  adminBusy?: { times: number; retryAfter?: string };
+  /** The Shopify Admin API refuses (422) a price above this, as a store's own rule would. */
+  adminMaxPrice?: number;
+};
+/** The listings the admin fakes change, as the store's readers see them (JSON text per product). */
+type StoreData = { shopifyProducts: string[]; wooProducts: string[]; wooVariations: string[] };
 
 /** One request the admin APIs received, as sent. */
 export type AdminRequest = { method: string; path: string; headers: Record<string, string>; body: string };
@@ -19,13 +32,13 @@ export const isAdminPath = (path: string) => path.startsWith('/admin/') || path.
 export type AdminState = { busyLeft: number; shopifyVariants: Map<string, number> | null; woo: Map<string, WooEntry> | null };
 type WooEntry = { list: 'wooProducts' | 'wooVariations'; index: number };
 
-export const newAdminState = (options: FakeStoreOptions): AdminState => ({ busyLeft: options.adminBusy?.times ?? 0, shopifyVariants: null, woo: null });
+export const newAdminState = (options: AdminOptions): AdminState => ({ busyLeft: options.adminBusy?.times ?? 0, shopifyVariants: null, woo: null });
 
 export async function adminRoute(
   request: Request,
   url: URL,
   data: StoreData,
-  options: FakeStoreOptions,
+  options: AdminOptions,
   state: AdminState,
   seen: AdminRequest[],
 ): Promise<Response> {
@@ -79,7 +92,7 @@ const objectField = (value: unknown, name: string): unknown =>
 type ShopifyVariant = Record<string, unknown> & { id: number; price: string };
 type ShopifyProduct = Record<string, unknown> & { id: number; variants?: ShopifyVariant[] };
 
-function shopifyVariant(method: string, id: string, body: string, data: StoreData, options: FakeStoreOptions, state: AdminState): Response {
+function shopifyVariant(method: string, id: string, body: string, data: StoreData, options: AdminOptions, state: AdminState): Response {
   state.shopifyVariants ??= indexShopify(data);
   const at = state.shopifyVariants.get(id);
   if (at === undefined || (method !== 'GET' && method !== 'PUT')) return json({ errors: 'Not Found' }, 404);

@@ -8,12 +8,12 @@
 // the next read shows it.
 
 import { createFetcher } from '../../fetching/fetcher.ts';
-import { type AdminRequest, adminRoute, isAdminPath, newAdminState } from './fake-store-admin.ts';
+import { type AdminOptions, type AdminRequest, adminRoute, isAdminPath, newAdminState } from './fake-store-admin.ts';
 import type { SourceDeps } from './item.ts';
 
 const GOOGLE_NS = 'http://base.google.com/ns/1.0';
 
-export type FakeStoreOptions = {
+export type FakeStoreOptions = AdminOptions & {
   /** Products of the Shopify and WooCommerce stores (default 600). */
   products?: number;
   /** Items of the Merchant feeds (default 300). */
@@ -30,15 +30,6 @@ export type FakeStoreOptions = {
   misbehave?: 'html' | 'malformed' | 'server-error' | 'private-redirect';
   /** Where FEED_PATHS.toPrivate and `misbehave: 'private-redirect'` send the fetcher. */
   privateTarget?: string;
-  /** The Shopify Admin API's access token (default 'shpat_test'). */
-  adminToken?: string;
-  /** The WooCommerce REST API's consumer key and secret (defaults 'ck_test' and 'cs_test'). */
-  wooKey?: string;
-  wooSecret?: string;
-  /** The admin APIs answer their first `times` requests with 429 and Retry-After (default "1.0", as Shopify writes it). */
-  adminBusy?: { times: number; retryAfter?: string };
-  /** The Shopify Admin API refuses (422) a price above this, as a store's own rule would. */
-  adminMaxPrice?: number;
 };
 
 export type FakeStores = {
@@ -211,7 +202,7 @@ function wooListing(url: URL, data: StoreData): Response {
 // The data, made once: JSON entries kept as text so a page is a slice and a join; a price
 // written through the admin APIs replaces its entry.
 
-export type StoreData = {
+type StoreData = {
   currency: string;
   shopifyMeta: Record<string, unknown>;
   shopifyProducts: string[];
