@@ -43,8 +43,9 @@ export function PricingInsights({ productId, range }: { productId: string; range
           </CardHeader>
           <CardContent className="px-4 sm:px-6">
             <ul className="grid gap-3" aria-label="Pricing suggestions">
-              {suggestions.map((suggestion) => (
-                <li key={suggestion.title} className="rounded-lg border p-4">
+              {/* Titles may repeat (a model's rewrite beside the rules' own suggestion for the owner's side): keyed by place too. */}
+              {suggestions.map((suggestion, index) => (
+                <li key={`${index}:${suggestion.title}`} className="rounded-lg border p-4">
                   <div className="flex flex-wrap items-start justify-between gap-2">
                     <h3 className="font-medium">{suggestion.title}</h3>
                     <Badge variant="secondary">{confidenceLabel(suggestion.confidence)}</Badge>
