@@ -26,6 +26,8 @@ export type CatalogueItem = {
   currency: string;
   /** The compare-at or regular price when it is higher than `price`. */
   regularPrice: number | null;
+  /** What the owner pays for it, when the source states it (a Merchant feed's cost_of_goods_sold). */
+  cost?: number | null;
   /** Absolute http(s) address of the product (variant) page. */
   url: string | null;
   imageUrl: string | null;
@@ -103,6 +105,7 @@ export type ItemDraft = {
   priceText?: string | null;
   currency: string | null;
   regularPrice?: number | null;
+  cost?: number | null;
   url?: string | null;
   imageUrl?: string | null;
   availability?: Availability | null;
@@ -153,6 +156,7 @@ export class ItemCollector {
       price,
       currency,
       regularPrice: regular !== null && Number.isFinite(regular) && roundAmount(regular) > price ? roundAmount(regular) : null,
+      ...(draft.cost != null && Number.isFinite(draft.cost) && draft.cost >= 0 ? { cost: roundAmount(draft.cost) } : {}),
       url: webUrl(draft.url),
       imageUrl: webUrl(draft.imageUrl),
       availability: draft.availability ?? null,

@@ -75,7 +75,7 @@ describe('a Merchant Center feed', () => {
     for (const bad of ['', 'soon', 'GBP 1.00 GBP', '-5.00 GBP', '£5.00', '5.00 GB']) expect(feedPrice(bad)).toBeNull();
   });
 
-  test('a sale price outside its effective dates is not the price', async () => {
+  test('a sale price outside its effective dates is not the price; the cost of goods sold is the cost', async () => {
     const site = Bun.serve({
       hostname: '127.0.0.1',
       port: 0,
@@ -84,17 +84,22 @@ describe('a Merchant Center feed', () => {
           `<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel>
 <item><g:id>A</g:id><g:title>Ended</g:title><g:price>20.00 GBP</g:price><g:sale_price>15.00 GBP</g:sale_price><g:sale_price_effective_date>2020-01-01T00:00+0000/2020-02-01T00:00+0000</g:sale_price_effective_date></item>
 <item><g:id>B</g:id><g:title>Running</g:title><g:price>20.00 GBP</g:price><g:sale_price>15.00 GBP</g:sale_price><g:sale_price_effective_date>2020-01-01T00:00+0000/2999-01-01T00:00+0000</g:sale_price_effective_date></item>
-<item><g:id>C</g:id><g:title>No currency</g:title><g:price>20.00</g:price></item>
+<item><g:id>C</g:id><g:title>No currency</g:title><g:price>20.00</g:price><g:cost_of_goods_sold>12.50</g:cost_of_goods_sold></item>
+<item><g:id>D</g:id><g:title>Costed</g:title><g:price>20.00 GBP</g:price><g:cost_of_goods_sold>12.50 GBP</g:cost_of_goods_sold></item>
+<item><g:id>E</g:id><g:title>Cost in another currency</g:title><g:price>20.00 GBP</g:price><g:cost_of_goods_sold>12.50 USD</g:cost_of_goods_sold></item>
 </channel></rss>`,
           { headers: { 'content-type': 'text/xml' } },
         ),
     });
     try {
       const list = items(await readMerchantFeed(`http://127.0.0.1:${site.port}/feed.xml`, loopbackDeps('eur')));
-      expect(list.map((item) => [item.externalId, item.price, item.regularPrice, item.currency])).toEqual([
-        ['A', 20, null, 'GBP'],
-        ['B', 15, 20, 'GBP'],
-        ['C', 20, null, 'EUR'],
+      expect(list.map((item) => [item.externalId, item.price, item.regularPrice, item.currency, item.cost ?? null])).toEqual([
+        ['A', 20, null, 'GBP', null],
+        ['B', 15, 20, 'GBP', null],
+        // The cost of goods sold, as pricing rules' floors read it: only in the price's currency.
+        ['C', 20, null, 'EUR', 12.5],
+        ['D', 20, null, 'GBP', 12.5],
+        ['E', 20, null, 'GBP', null],
       ]);
     } finally {
       site.stop(true);

@@ -198,6 +198,9 @@ function addEntry({ g, plain }: Entry, context: Context): void {
   const sameCurrency = !sale?.currency || !price?.currency || sale.currency === price.currency;
   const onSale = sale !== null && price !== null && sameCurrency && sale.amount < price.amount;
   const current = onSale ? sale : (price ?? sale);
+  // The owner's cost, when the feed states it in the price's currency (or none).
+  const cost = feedPrice(g.cost_of_goods_sold);
+  const costInCurrency = cost && (!cost.currency || !current?.currency || cost.currency === current.currency) ? cost.amount : null;
   const variant = g.item_group_id
     ? [g.size, g.color]
         .map((value) => value?.trim())
@@ -216,6 +219,7 @@ function addEntry({ g, plain }: Entry, context: Context): void {
       priceText: g.price ?? g.sale_price ?? null,
       currency: current?.currency ?? price?.currency ?? context.fallbackCurrency,
       regularPrice: onSale ? (price?.amount ?? null) : null,
+      cost: costInCurrency,
       url: webUrl(g.link ?? plain.link, context.base),
       imageUrl: webUrl(g.image_link, context.base),
       availability: availabilityOf(g.availability),
