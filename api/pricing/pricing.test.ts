@@ -7,6 +7,7 @@ import { importOwn, ownItem } from '../testing/own-catalogue.ts';
 import { startTrial } from '../testing/plans.ts';
 import { ownProductStream } from '../../events/own-product.ts';
 import type { RecommendationEntry } from './read-model.ts';
+import { applyAutomatically } from './apply.ts';
 
 const api = useTestApp();
 const { send } = productsApi(api);
@@ -29,12 +30,12 @@ async function json<T>(res: Response, status = 200): Promise<T> {
 }
 
 /** An own kettle at £110 costing £80, linked to competitors whose prices were observed an hour ago. */
-async function kettleWith(user: User, prices: Record<string, number>, opts: { cost?: number | null } = {}) {
+async function kettleWith(user: User, prices: Record<string, number>, opts: { cost?: number | null; hoursAgo?: number } = {}) {
   const [kettle] = await importOwn(api.ctx, user.userId, [ownItem('Kettle', 110, { sku: 'K-1', cost: opts.cost === undefined ? 80 : opts.cost })]);
   const ids: string[] = [];
   for (const [host, price] of Object.entries(prices)) {
     const productId = await addProduct(api.ctx, user.userId, { name: `Kettle at ${host}`, url: `https://${host}/kettle` });
-    await observePrices(api.ctx, productId, user.userId, [[price, new Date(Date.now() - HOUR)]]);
+    await observePrices(api.ctx, productId, user.userId, [[price, new Date(Date.now() - (opts.hoursAgo ?? 1) * HOUR)]]);
     ids.push(productId);
   }
   await api.ctx.projections.catchUp();
@@ -217,5 +218,31 @@ describe('pricing rules', () => {
     expect(result.recommendation).toMatchObject({ status: 'change', price: 100, bounds: { decidedBy: 'floor' } });
     expect((await send(user, 'POST', `/api/catalogue/${kettle}/rule/backtest`, { timeFilter: 'month' })).status).toBe(400);
     expect((await send(user, 'POST', `/api/catalogue/${kettle}/rule/backtest`, { timeFilter: 'decade' })).status).toBe(400);
+  });
+});
+
+describe('the automatic mode', () => {
+  test('on Pro, waiting changes apply themselves within the daily cap, each listed and undoable', async () => {
+    const user = await api.signedIn();
+    await startTrial(api.ctx, user.userId, 'pro');
+    // Pro checks every 15 minutes: a price read an hour ago would be stale.
+    const { kettle, ids } = await kettleWith(user, { 'acme.example': 105, 'bravo.example': 112 }, { hoursAgo: 0.1 });
+    await json(await send(user, 'PUT', `/api/catalogue/${kettle}/rule`, beat));
+    await json(await send(user, 'PUT', '/api/catalogue/settings', { competitivePercent: 5, autoAcceptGtin: false, autoApply: true, dailyChangeCap: 1 }));
+
+    await applyAutomatically(api.ctx);
+    const all = await json<RecommendationEntry[]>(await send(user, 'GET', '/api/catalogue/recommendations?include=all'));
+    expect(all[0]!.decision).toMatchObject({ kind: 'applied', price: 102.99, via: 'automatic' });
+
+    // The store takes it, Acme drops again: a new change waits, but the cap of one a day holds it.
+    await importOwn(api.ctx, user.userId, [ownItem('Kettle', 102.99, { sku: 'K-1', cost: 80 })]);
+    await observePrices(api.ctx, ids[0]!, user.userId, [[100, new Date()]]);
+    await api.ctx.projections.catchUp();
+    await applyAutomatically(api.ctx);
+    const waiting = await json<RecommendationEntry[]>(await send(user, 'GET', '/api/catalogue/recommendations'));
+    expect(waiting.map((e) => e.recommendation.price)).toEqual([98.99]);
+
+    const undone = await json<RecommendationEntry>(await send(user, 'POST', `/api/catalogue/${kettle}/recommendation/undo`));
+    expect(undone.decision).toMatchObject({ kind: 'applied', price: 110, via: 'undo' });
   });
 });
