@@ -44,7 +44,7 @@ export const RULE_DEFAULTS = { rounding: 'none', maxStepPercent: 10, minCompetit
 export type PricedOffer = CompetitorOffer & {
   /** The log position of the observation its price comes from. */
   eventPosition: number | null;
-  /** The median of its daily closing prices over the 30 days before today; null without history. */
+  /** The median of its daily closing prices over the 30 days before today; null without history, or when its price did not move within a day (only a spike needs it). */
   median30: number | null;
   /** When its price last changed (ISO); null when it never has. */
   changedAt: string | null;

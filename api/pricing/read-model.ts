@@ -48,28 +48,34 @@ const DAY_MS = 86_400_000;
 
 /**
  * For the given tracked products at `now`: the log position of the observation each price comes
- * from, the median of their daily closes over the 30 days before today, and when the price last changed.
+ * from, when the price last changed, and for those that changed within a day the median of their
+ * daily closes over the 30 days before today.
  */
 export async function competitorFacts(sql: Sql, productIds: readonly string[], now: Date): Promise<Map<string, Facts>> {
   const facts = new Map<string, Facts>();
   if (!productIds.length) return facts;
   const today = now.toISOString().slice(0, 10);
   const since = new Date(now.getTime() - 30 * DAY_MS).toISOString().slice(0, 10);
-  const [latest, medians, changes] = await Promise.all([
+  const [latest, changes] = await Promise.all([
+    // One index probe per product for its latest row: a DISTINCT ON would sort a year of rows each.
     sql<{ product_id: string; event_position: string }[]>`
-      SELECT DISTINCT ON (product_id) product_id, event_position FROM competitor_days
-      WHERE product_id = ANY(${productIds}::text[]) ORDER BY product_id, day DESC`,
-    sql<{ product_id: string; median: number }[]>`
-      SELECT product_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS median FROM competitor_days
-      WHERE product_id = ANY(${productIds}::text[]) AND day >= ${since}::date AND day < ${today}::date GROUP BY product_id`,
+      SELECT p.id AS product_id, d.event_position FROM unnest(${productIds}::text[]) AS p(id)
+      CROSS JOIN LATERAL (SELECT event_position FROM competitor_days WHERE product_id = p.id ORDER BY day DESC LIMIT 1) d`,
     sql<{ product_id: string; changed_at: Date }[]>`
-      SELECT DISTINCT ON (product_id) product_id, changed_at FROM price_changes
-      WHERE product_id = ANY(${productIds}::text[]) ORDER BY product_id, changed_at DESC`,
+      SELECT p.id AS product_id, c.changed_at FROM unnest(${productIds}::text[]) AS p(id)
+      CROSS JOIN LATERAL (SELECT changed_at FROM price_changes WHERE product_id = p.id ORDER BY changed_at DESC LIMIT 1) c`,
   ]);
   for (const id of productIds) facts.set(id, { eventPosition: null, median30: null, changedAt: null });
   for (const r of latest) facts.get(r.product_id)!.eventPosition = Number(r.event_position);
-  for (const r of medians) facts.get(r.product_id)!.median30 = r.median;
   for (const r of changes) facts.get(r.product_id)!.changedAt = iso(r.changed_at);
+  // The median only matters to a price that moved within the last day (domain/pricing.ts isSpike).
+  const moved = changes.filter((r) => now.getTime() - new Date(r.changed_at).getTime() <= DAY_MS).map((r) => r.product_id);
+  if (moved.length) {
+    const medians = await sql<{ product_id: string; median: number }[]>`
+      SELECT product_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS median FROM competitor_days
+      WHERE product_id = ANY(${moved}::text[]) AND day >= ${since}::date AND day < ${today}::date GROUP BY product_id`;
+    for (const r of medians) facts.get(r.product_id)!.median30 = r.median;
+  }
   return facts;
 }
 

@@ -6,7 +6,9 @@
  * - GET /api/catalogue and GET /api/position at 1,000 own products with 5 competitors each:
  *   the whole judgement (readCatalogue, uncached) and the answer as served (cached per user);
  * - from a competitor's price change committed to the log to the `undercut` alert raised, with
- *   the read models and reactors polling as in the server.
+ *   the read models and reactors polling as in the server;
+ * - pricing rules on all 1,000: a competitor's price change to its product's new recommendation,
+ *   every recommendation at once, and a backtest of one product over a year of history.
  *
  *   bun bench/catalogue/run.ts
  *
@@ -24,6 +26,10 @@ import { readCatalogue } from '../../api/catalogue/read-model.ts';
 import { runOwnCommands } from '../../api/testing/own-catalogue.ts';
 import { observed } from '../../api/testing/prices.ts';
 import type { NewEvent } from '../../events/store.ts';
+import type { OwnProductRow } from '../../projections/catalogue.ts';
+import type { PricingRule } from '../../domain/pricing.ts';
+import { readRecommendations } from '../../api/pricing/read-model.ts';
+import { runBacktest } from '../../api/pricing/backtest.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const COMPETITORS_PER_PRODUCT = 5;
@@ -176,6 +182,8 @@ async function main() {
       latencies.push(performance.now() - start);
     }
     console.log(`\nCompetitor price change to undercut alert (${latencies.length} changes): median ${ms(median(latencies))}, p95 ${ms(p95(latencies))}`);
+
+    await pricing(ctx, owner, own, competitors, call);
   } finally {
     await ctx.projections.stop();
     await ctx.reactors.stop();
@@ -183,6 +191,100 @@ async function main() {
     await ctx.close();
     await scratch.drop();
   }
+}
+
+/**
+ * Pricing rules on all 1,000 own products: the recommendation recomputed after a competitor's
+ * price change (it is worked out when read, so: the change committed, the read models caught up,
+ * and the affected product's recommendation read again), the whole list, and a year's backtest.
+ */
+async function pricing(
+  ctx: Awaited<ReturnType<typeof createContext>>,
+  owner: { userId: string; cookie: string },
+  own: { id: string; price: number }[],
+  competitors: { id: string; ownId: string; price: number }[],
+  call: (cookie: string, method: string, path: string, body?: unknown) => Promise<Response>,
+) {
+  const at = new Date().toISOString();
+  await runOwnCommands(
+    ctx,
+    own.map((o) => ({
+      type: 'SetRule',
+      ownProductId: o.id,
+      userId: owner.userId,
+      at,
+      rule: {
+        strategy: 'beat-cheapest',
+        offsetPercent: 1,
+        offsetAmount: null,
+        floor: { costMarginPercent: null, amount: Math.round(o.price * 70) / 100 },
+        ceiling: { amount: null, regular: false },
+        rounding: '.99',
+        maxStepPercent: 10,
+        minCompetitors: 2,
+        spikePercent: 40,
+        competitors: null,
+      },
+    })),
+  );
+  console.log(`\nPricing rules on all ${own.length} own products (beat the cheapest by 1%, .99, floor, 10% step)`);
+
+  // A year of daily closes for every competitor, and of the owner's prices, written straight into
+  // the read models the backtest reads (as many rows as a year of checks leaves there).
+  const days = 365;
+  const start = performance.now();
+  await ctx.sql`
+    INSERT INTO competitor_days (product_id, day, price, currency, availability, last_at, event_position)
+    SELECT c.id, d::date, round((c.price * (1 + 0.15 * sin(extract(doy FROM d)::float8 / 9 + c.k)))::numeric, 2), 'GBP', 'InStock', d + interval '23 hours', 1
+    FROM unnest(${competitors.map((c) => c.id)}::text[], ${competitors.map((c) => c.price)}::float8[], ${competitors.map((_, k) => k % 7)}::int[]) AS c(id, price, k),
+      generate_series(now()::date - ${days}::int, now()::date - 1, interval '1 day') AS d
+    ON CONFLICT DO NOTHING`;
+  await ctx.sql`
+    INSERT INTO own_price_points (event_position, own_product_id, user_id, price, currency, at)
+    SELECT -row_number() OVER (), o.id, ${owner.userId}, o.price, 'GBP', now() - make_interval(days => ${days + 1}::int)
+    FROM unnest(${own.map((o) => o.id)}::text[], ${own.map((o) => o.price)}::float8[]) AS o(id, price)`;
+  const [{ n }] = await ctx.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM competitor_days`;
+  console.log(`  a year of history: ${n.toLocaleString('en-GB')} daily closes written in ${ms(performance.now() - start)}`);
+
+  const recompute: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const target = competitors[(UNDERCUTS + i) * COMPETITORS_PER_PRODUCT]!;
+    const price = Math.round(target.price * 0.8 * 100) / 100;
+    const begin = performance.now();
+    const appended = await ctx.store.append(`product-${target.id}`, 'any', [observed(target.id, owner.userId, price, new Date())]);
+    await ctx.projections.waitFor({ transactionId: appended.transactionId, position: appended.lastPosition });
+    const [entry] = await readRecommendations(ctx.sql, ctx.config, owner.userId, { ids: [target.ownId] });
+    if (!entry?.recommendation.evidence.some((e) => e.price === price)) throw new Error('the recommendation did not read the new price');
+    recompute.push(performance.now() - begin);
+  }
+  console.log(
+    `  competitor price change to its product's new recommendation (committed, projected, read): median ${ms(median(recompute))}, p95 ${ms(p95(recompute))}`,
+  );
+  const one: number[] = [];
+  const all: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    one.push((await timed(() => readRecommendations(ctx.sql, ctx.config, owner.userId, { ids: [own[i]!.id] }))).ms);
+    all.push((await timed(() => readRecommendations(ctx.sql, ctx.config, owner.userId))).ms);
+  }
+  console.log(`  one product's recommendation: median ${ms(median(one))}; all ${own.length}: median ${ms(median(all))}, p95 ${ms(p95(all))}`);
+
+  const served: number[] = [];
+  const computed: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const id = own[UNDERCUTS + i]!.id;
+    const answer = await timed(async () => {
+      const res = await call(owner.cookie, 'POST', `/api/catalogue/${id}/rule/backtest`, { timeFilter: 'year' });
+      if (res.status !== 200) throw new Error(`backtest: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { days: unknown[]; changes: number };
+    });
+    if (answer.value.days.length < days) throw new Error(`a backtest of ${answer.value.days.length} days`);
+    served.push(answer.ms);
+    const [row] = await ctx.sql<OwnProductRow[]>`SELECT * FROM own_products WHERE id = ${id}`;
+    const [{ rule }] = await ctx.sql<{ rule: PricingRule }[]>`SELECT rule FROM pricing_rules WHERE own_product_id = ${id}`;
+    computed.push((await timed(() => runBacktest(ctx.sql, ctx.config, row!, rule, 'year'))).ms);
+  }
+  console.log(`  backtest of one product over 365 days (${COMPETITORS_PER_PRODUCT} competitors): median ${ms(median(computed))}, p95 ${ms(p95(computed))};`);
+  console.log(`    POST /api/catalogue/{id}/rule/backtest as served (with the live recommendation): median ${ms(median(served))}, p95 ${ms(p95(served))}`);
 }
 
 await main();
