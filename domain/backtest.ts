@@ -4,8 +4,9 @@
  * to the next (it starts at the owner's actual price). Pure.
  *
  * A competitor's day is its last observation of that UTC day (its close). At the end of each day
- * the rule sees every competitor's latest close, judged fresh against the time it was read, as
- * today's position does; its 30-day median is over the closes of the 30 days before.
+ * the rule sees every competitor's latest close: one read that day counts as fresh, an older one
+ * is judged by its age as today's position does (stale after two check intervals); its 30-day
+ * median is over the closes of the 30 days before.
  */
 import { positionOf, type Availability, type Band } from './position.ts';
 import { recommend, type OwnSide, type PricedOffer, type PricingRule, type RecommendationStatus } from './pricing.ts';
@@ -62,7 +63,7 @@ function median(values: number[]): number | null {
 const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** A competitor as the rule saw it at the end of `day`: its latest close, the last change and the prior 30 days' median. */
-function offerAt(c: BacktestCompetitor, cursor: { i: number; changedAt: string | null }, day: string): PricedOffer {
+function offerAt(c: BacktestCompetitor, cursor: { i: number; changedAt: string | null }, day: string, end: Date): PricedOffer {
   while (cursor.i + 1 < c.closes.length && c.closes[cursor.i + 1]!.day <= day) {
     const next = c.closes[cursor.i + 1]!;
     const prev = cursor.i >= 0 ? c.closes[cursor.i]! : null;
@@ -84,7 +85,8 @@ function offerAt(c: BacktestCompetitor, cursor: { i: number; changedAt: string |
     price: close?.price ?? null,
     currency: close?.currency ?? null,
     availability: close?.availability ?? null,
-    lastPriceAt: close?.lastAt ?? null,
+    // A price read during the day stands for that day; one from an earlier day is judged by its age.
+    lastPriceAt: close ? (close.day === day ? end.toISOString() : close.lastAt) : null,
     checkIntervalMinutes: c.checkIntervalMinutes,
     eventPosition: close?.eventPosition ?? null,
     median30: median(window),
@@ -124,7 +126,7 @@ export function backtest(input: {
     const end = new Date(Math.min(t + DAY_MS - 1, now.getTime()));
     while (ownIndex + 1 < ownPoints.length && ownPoints[ownIndex + 1]!.at <= end.getTime()) ownIndex++;
     const actual = ownIndex >= 0 ? ownPoints[ownIndex]!.price : null;
-    const offers = competitors.map((c, k) => offerAt(c, cursors[k]!, date));
+    const offers = competitors.map((c, k) => offerAt(c, cursors[k]!, date, end));
     if (actual === null) {
       result.days.push({ date, actual, recommended: null, status: null, cheapest: null, average: null, band: null });
       continue;

@@ -7,6 +7,7 @@ import { PLANS } from '../billing/plans.ts';
 import { normaliseGtin } from '../../domain/gtin.ts';
 import { syncSource, type SourceRow } from '../catalogue/sync.ts';
 import type { CatalogueEntry } from '../catalogue/read-model.ts';
+import type { RecommendationEntry } from '../pricing/read-model.ts';
 import type { SourceListItem } from '../catalogue/sources-list.ts';
 import type { MatchSuggestion } from '../../domain/matching.ts';
 import type { PositionSummary } from '../../domain/position.ts';
@@ -129,7 +130,7 @@ describe("the demo owner's store inside the server", () => {
     expect((await fetch(`${origin}${MY_STORE_PATH}/products/nope`)).status).toBe(404);
   });
 
-  test('the demo account starts with its own store: positions, a suggested match and an undercut alert', async () => {
+  test('the demo account starts with its own store: positions, a suggested match, an undercut alert and a pricing rule', async () => {
     const res = await app.handle(new Request(`${origin}/api/auth/demo`));
     const cookie = `pw_session=${res.headers.get('set-cookie')!.match(/pw_session=([^;]*)/)![1]}`;
     const get = async <T>(path: string): Promise<T> => {
@@ -172,6 +173,24 @@ describe("the demo owner's store inside the server", () => {
     ]);
     expect((await ctx.sql`SELECT 1 FROM email_outbox WHERE user_id = ${userId}`).length).toBe(0);
     expect(await get<PositionSummary>('/api/position')).toMatchObject({ undercutLast24h: 1 });
+
+    // A pricing rule on the shoes: a recommendation with its reasons, and a backtest of the week.
+    const [waiting, ...others] = await get<RecommendationEntry[]>('/api/catalogue/recommendations');
+    expect(others).toEqual([]);
+    expect(waiting).toMatchObject({ ownProductId: own(SHOES).id, cost: expect.any(Number), recommendation: { status: 'change', currency: 'GBP' } });
+    expect(waiting!.recommendation.price!).toBeLessThan(own(SHOES).price);
+    expect(waiting!.recommendation.explanation[0]).toMatch(/^Cheapest counted competitor: .* at £[\d,.]+ \(checked .* ago\)\.$/);
+    expect(waiting!.recommendation.evidence.map((e) => e.productId)).toEqual([trackedId(SHOES)]);
+    const backtest = await app.handle(
+      new Request(`${origin}/api/catalogue/${own(SHOES).id}/rule/backtest`, {
+        method: 'POST',
+        headers: { cookie, origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ timeFilter: 'week' }),
+      }),
+    );
+    const week = (await backtest.json()) as { days: { actual: number | null; recommended: number | null; cheapest: number | null }[] };
+    expect(week.days.length).toBe(8);
+    expect(week.days.filter((d) => d.actual !== null && d.cheapest !== null).length).toBeGreaterThanOrEqual(7);
 
     // Signing in again adds nothing.
     await app.handle(new Request(`${origin}/api/auth/demo`));

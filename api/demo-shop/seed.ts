@@ -84,7 +84,13 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
         ? [{ type: 'Link', ownProductId: ownProductIdFor(userId, sourceId, externalId), userId, productId: p.productId, via: 'hand' }]
         : [];
     });
-    await handleCommandsOnStreams(ctx.store, ownProductDecider, (c) => ownProductStream(c.ownProductId), links, tx);
+    await handleCommandsOnStreams(
+      ctx.store,
+      ownProductDecider,
+      (c) => ownProductStream(c.ownProductId),
+      [...links, ...pricingRule(userId, sourceId, items, imported)],
+      tx,
+    );
 
     for (const p of tracked) await ctx.store.append(productStream(p.productId), 1, p.events.slice(1), tx);
     // The store's last read, a minute ago: the owner's shoes went up and are undercut since.
@@ -94,6 +100,32 @@ export async function seedDemoAccount(ctx: AppContext, userId: string, email: st
   if (checkpoint) await ctx.projections.waitFor(checkpoint, PROJECTION_WAIT_MS);
   await scheduleNextSync(ctx, { id: sourceId, user_id: userId });
   await linkGtinMatches(ctx, userId);
+}
+
+/**
+ * A pricing rule on the shoes, with their cost: beat the cheapest competitor by 1%, never below
+ * cost + 20%. The owner is undercut since the last read, so the rule recommends a change, with
+ * its reasons, and its backtest replays the week of competitor prices (docs/pricing.md).
+ */
+function pricingRule(userId: string, sourceId: string, items: ReturnType<typeof myStoreItems>, imported: (id: string | null) => boolean): OwnProductCommand[] {
+  const externalId = myStoreVariantOf('stride-trail-shoes');
+  const item = items.find((i) => i.externalId === externalId);
+  if (!externalId || !item || !imported(externalId)) return [];
+  const ownProductId = ownProductIdFor(userId, sourceId, externalId);
+  const at = new Date().toISOString();
+  return [
+    { type: 'SetCost', ownProductId, userId, cost: Math.round(item.price * 55) / 100, at },
+    {
+      type: 'SetRule',
+      ownProductId,
+      userId,
+      at,
+      rule: {
+        ...{ strategy: 'beat-cheapest', offsetPercent: 1, offsetAmount: null, rounding: '.99', maxStepPercent: 10, spikePercent: 40 },
+        ...{ floor: { costMarginPercent: 20, amount: null }, ceiling: { amount: null, regular: false }, minCompetitors: 1, competitors: null },
+      },
+    },
+  ];
 }
 
 /**
