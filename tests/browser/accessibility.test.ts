@@ -31,7 +31,18 @@ const PUBLIC_PAGES = ['/', '/login', '/how-it-works', '/unauthorized', '/terms',
  * Signed in, '/' is the dashboard. The other public pages are the same static files for everyone
  * (and /login sends home), so checking them once, signed out, covers them.
  */
-const SIGNED_IN_PAGES = ['/', '/dashboard', '/products', '/catalogue', '/price-history', '/alerts', '/billing', '/settings', '/subscribe'];
+const SIGNED_IN_PAGES = [
+  '/',
+  '/dashboard',
+  '/products',
+  '/catalogue',
+  '/catalogue?view=recommendations',
+  '/price-history',
+  '/alerts',
+  '/billing',
+  '/settings',
+  '/subscribe',
+];
 
 let tracked: TrackedHistory;
 

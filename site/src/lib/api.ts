@@ -14,6 +14,7 @@ import type { ImportAnswer } from '../../../api/products/import';
 import type { CsvError, CsvRow } from '../../../api/products/csv';
 import type { CatalogueImportAnswer } from '../../../api/catalogue/import';
 import type { CatalogueCsvError, CatalogueCsvRow } from '../../../api/catalogue/csv';
+import type * as RuleInput from '../../../api/pricing/rule-input';
 import type { ToastMessage } from '../stores/toast';
 import { expireSession, SESSION_EXPIRED_TOAST } from './session';
 import type { AlertType } from '../../../domain/alerts.ts';
@@ -132,6 +133,20 @@ export type MatchSuggestion = Treaty.Data<typeof client.api.catalogue.matches.ge
 export type CatalogueSettings = Treaty.Data<typeof client.api.catalogue.settings.get>;
 export type PositionPoint = Treaty.Data<ReturnType<typeof client.api.catalogue>['position-history']['get']>[number];
 
+/** Pricing rules and recommendations on own products (docs/pricing.md#the-api). */
+export type PricingRule = Treaty.Data<ReturnType<typeof client.api.catalogue>['rule']['put']>;
+export type RuleBody = z.input<typeof RuleInput.RuleBody>;
+export type Strategy = PricingRule['strategy'];
+export type Rounding = PricingRule['rounding'];
+export type RuleBacktest = Treaty.Data<ReturnType<typeof client.api.catalogue>['rule']['backtest']['post']>;
+export type BacktestDay = RuleBacktest['days'][number];
+export type Recommendation = RuleBacktest['recommendation'];
+export type RecommendationAnswer = Treaty.Data<ReturnType<typeof client.api.catalogue>['recommendation']['get']>;
+export type RecommendationEntry = Treaty.Data<typeof client.api.catalogue.recommendations.get>[number];
+export type PriceEvidence = Recommendation['evidence'][number];
+/** The URL of the new prices as a CSV file (applied ones the store has not confirmed; `waiting` adds the waiting ones). */
+export const RECOMMENDATIONS_CSV = '/api/catalogue/recommendations/export.csv';
+
 /** What a catalogue import answered, as a products import does. */
 export type CatalogueImportResult = CsvImportResult<CatalogueImportAnswer, CatalogueCsvRow, CatalogueCsvError>;
 export type { CatalogueImportAnswer, CatalogueCsvRow };
@@ -227,6 +242,28 @@ export const api = {
     settings: () => call(client.api.catalogue.settings.get()),
     saveSettings: (settings: Partial<CatalogueSettings> & Pick<CatalogueSettings, 'competitivePercent' | 'autoAcceptGtin'>) =>
       call(client.api.catalogue.settings.put(settings)),
+    /** The owner's cost of one product (null clears it): what a rule's floor margin is over. */
+    setCost: (id: string, cost: number | null) => call(client.api.catalogue({ id }).patch({ cost })),
+    /** The product's pricing rule; null when it has none (404). */
+    rule: (id: string) =>
+      call(client.api.catalogue({ id }).rule.get()).catch((error) => {
+        if (isNotFoundError(error)) return null;
+        throw error;
+      }),
+    /** A bad rule is a 400 `{ message, field }` naming the field (`floor.amount`, `offsetPercent`). */
+    saveRule: (id: string, rule: RuleBody) => call(client.api.catalogue({ id }).rule.put(rule as never)),
+    removeRule: (id: string) => call(client.api.catalogue({ id }).rule.delete()),
+    /** What the rule (the saved one, or `rule` unsaved) would have done over the range, and what it says now. */
+    backtest: (id: string, timeFilter: HistoryRange, rule?: RuleBody) => call(client.api.catalogue({ id }).rule.backtest.post({ rule, timeFilter } as never)),
+    recommendation: (id: string) => call(client.api.catalogue({ id }).recommendation.get()),
+    /** `price`: the one the owner saw; a 409 when the recommendation has moved since. */
+    apply: (id: string, price?: number) => call(client.api.catalogue({ id }).recommendation.apply.post(price === undefined ? {} : { price })),
+    dismiss: (id: string, price?: number) => call(client.api.catalogue({ id }).recommendation.dismiss.post(price === undefined ? {} : { price })),
+    undo: (id: string) => call(client.api.catalogue({ id }).recommendation.undo.post()),
+    /** The waiting recommendations; with `includeAll`, every product with a rule (held, kept, applied). */
+    recommendations: (includeAll = false) => call(client.api.catalogue.recommendations.get({ query: includeAll ? { include: 'all' } : {} })),
+    /** Applies the waiting recommendations (only `ids` when given). */
+    applyAll: (ids?: string[]) => call(client.api.catalogue.recommendations.apply.post(ids ? { ids } : {})),
     /** `POST /api/catalogue/import`, sent as the file itself like the products import. */
     importCsv: (file: Blob, opts: { dryRun: boolean }) =>
       sendCsv<CatalogueImportAnswer, CatalogueCsvRow, CatalogueCsvError>('/api/catalogue/import', file, opts),

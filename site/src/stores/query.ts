@@ -20,6 +20,9 @@ const READS = {
   'catalogue/matches': () => api.catalogue.matches(),
   'catalogue/settings': () => api.catalogue.settings(),
   position: () => api.catalogue.position(),
+  /** The recommendations waiting (the dashboard's count), and every product with a rule (the Recommendations view). */
+  'catalogue/recommendations': () => api.catalogue.recommendations(),
+  'catalogue/recommendations/all': () => api.catalogue.recommendations(true),
   /** With up to 3 retries (docs/product.md#how-the-site-talks-to-the-api). */
   'billing/subscription': () => withRetries(api.billing.subscription),
 } satisfies Record<string, () => Promise<unknown>>;

@@ -23,6 +23,7 @@ import { useEntryActions } from './actions';
 import { BandBadge } from './CatalogueTable';
 import { LinkCompetitor } from './LinkCompetitor';
 import { PositionChart } from './PositionChart';
+import { PricingRuleSection } from './PricingRule';
 import { SuggestionList } from './Suggestions';
 import { checkedText, GAP_WORDS, gapText, rankText, REASON_TEXT, stockText } from './model';
 
@@ -101,6 +102,8 @@ export function EntryDialog({ entry, matches, tracked, onClose, onCloseAutoFocus
             <SuggestionList matches={mine} tracked={trackedById} actions={actions} />
           </section>
         )}
+
+        <PricingRuleSection entry={entry} />
 
         <PositionHistory entry={entry} />
 

@@ -27,9 +27,21 @@ onMount($catalogueList, () =>
 
 onMount($trackedList, () => $productsVersion.listen(() => $trackedList.revalidate()));
 
+/** The recommendations: every product with a rule (the Recommendations view), and the waiting ones (the dashboard's count). */
+export const $recommendationList = readStore('catalogue/recommendations/all');
+export const $recommendations = loadable($recommendationList, { keepError: true });
+const RECOMMENDATION_KEYS = ['catalogue/recommendations', 'catalogue/recommendations/all'];
+// A competitor's new price moves what the rules recommend.
+onMount($recommendationList, () => $productsVersion.listen(() => $recommendationList.revalidate()));
+
+/** After a recommendation is applied, dismissed or undone: the lists that show it, and the prices it moved. */
+export function refreshRecommendations(): void {
+  revalidateKeys(['catalogue', 'position', ...RECOMMENDATION_KEYS]);
+}
+
 /** After anything that changes the catalogue: every read that shows it, the dashboard's card included. */
 export function refreshCatalogue(): void {
-  revalidateKeys(['catalogue', 'catalogue/matches', 'catalogue/sources', 'position']);
+  revalidateKeys(['catalogue', 'catalogue/matches', 'catalogue/sources', 'position', ...RECOMMENDATION_KEYS]);
 }
 
 /** Shows an entry as the server answered it at once, then reads everything it may have moved. */

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { ArrowRight, Scale, TrendingDown } from 'lucide-react';
+import { ArrowRight, Scale, Tags, TrendingDown } from 'lucide-react';
 import { isUnauthorizedError, type PositionSummary } from '../../lib/api';
 import { cn } from '../../lib/utils';
 import { loadable, readStore } from '../../stores/query';
@@ -10,6 +10,9 @@ import { Skeleton } from '../ui/Skeleton';
 /** Read with the dashboard's figures, at the same pace. */
 const $positionRead = readStore('position', { revalidateInterval: 30_000 });
 const $position = loadable($positionRead);
+/** The recommendations waiting, read at the same pace: their count links to the Recommendations view. */
+const $waitingRead = readStore('catalogue/recommendations', { revalidateInterval: 30_000 });
+const $waiting = loadable($waitingRead);
 
 const BANDS = [
   { key: 'cheapest', band: 'cheapest', label: 'Cheapest', dot: 'bg-success' },
@@ -23,6 +26,7 @@ const total = (p: PositionSummary) => p.cheapest + p.competitive + p.above + p.u
 /** How the owner's prices stand against the market: the index, the products per band, today's undercuts. */
 export function PricePositionCard() {
   const { data, error } = useStore($position);
+  const waiting = useStore($waiting).data?.length ?? 0;
   // A failed read leaves the dashboard as it was: the card is an extra, not a figure the owner waits on.
   if (!data && error && !isUnauthorizedError(error)) return null;
   if (!data) {
@@ -85,6 +89,18 @@ export function PricePositionCard() {
             <TrendingDown aria-hidden="true" className="size-4" />
             {data.undercutLast24h.toLocaleString('en-GB')} undercut today
           </p>
+          {waiting > 0 && (
+            <p className="mt-2">
+              <a
+                href="/catalogue?view=recommendations"
+                className={cn('inline-flex items-center gap-1.5 rounded-sm text-sm font-medium text-primary underline-offset-4 hover:underline', focusRing)}
+              >
+                <Tags aria-hidden="true" className="size-4" />
+                {waiting.toLocaleString('en-GB')} {waiting === 1 ? 'recommendation' : 'recommendations'} waiting
+                <ArrowRight aria-hidden="true" className="size-4" />
+              </a>
+            </p>
+          )}
         </div>
         <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Products by position">
           {BANDS.map(({ key, band, label, dot }) => (
