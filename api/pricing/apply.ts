@@ -52,7 +52,7 @@ export async function decideOne(ctx: AppContext, userId: string, ownProductId: s
 export async function undoLast(ctx: AppContext, userId: string, ownProductId: string) {
   const entry = await recommendationOf(ctx, userId, ownProductId);
   const last = entry.decision;
-  if (!last || last.kind !== 'applied' || last.via === 'undo' || last.previousPrice === null) {
+  if (last?.kind !== 'applied' || last.via === 'undo' || last.previousPrice === null) {
     throw new DomainError('There is no applied price to undo.', 409);
   }
   const command: OwnProductCommand = {

@@ -115,7 +115,7 @@ function storeStateOf(
   write: { ok: boolean; reason: string | null; at: Date } | undefined,
   readAt: Date | null,
 ): StoreState | null {
-  if (!decision || decision.kind !== 'applied') return null;
+  if (decision?.kind !== 'applied') return null;
   if (Math.abs(own.price - decision.price) < 1e-9) return { state: 'confirmed', message: 'Your store shows the applied price.' };
   const appliedAt = Date.parse(decision.at);
   if (write && !write.ok && write.at.getTime() >= appliedAt) return { state: 'failed', message: write.reason ?? 'The store did not take the price.' };
