@@ -150,7 +150,12 @@ describe('refused input', () => {
     const automatic = await send(user, 'PUT', '/api/catalogue/settings', { competitivePercent: 5, autoAcceptGtin: false, autoApply: true });
     expect(automatic.status).toBe(403);
     expect(await eventCount()).toBe(before);
-    expect(await (await send(user, 'GET', '/api/catalogue/settings')).json()).toEqual({ competitivePercent: 5, autoAcceptGtin: false, autoApply: false, dailyChangeCap: 2 });
+    expect(await (await send(user, 'GET', '/api/catalogue/settings')).json()).toEqual({
+      competitivePercent: 5,
+      autoAcceptGtin: false,
+      autoApply: false,
+      dailyChangeCap: 2,
+    });
   });
 
   test('a store on a loopback, private or metadata address, or no address at all, is 400 naming url', async () => {
