@@ -14,6 +14,7 @@
 //   redirects there). Anywhere else the request stops and nothing is sent there;
 // - a request that got an answer is sent again only on a 429 or 503 that asks for a short wait.
 
+import { currencyDecimals } from '../../../domain/money.ts';
 import { failures } from '../../../domain/check-failures.ts';
 import { hostnameOf, isBlockedAddress, isCloudMetadataAddress, parseAddress, validateTargetUrl } from '../../fetching/address-guard.ts';
 import { parseRetryAfter } from '../../fetching/fetch-errors.ts';
@@ -70,15 +71,6 @@ export async function writeStorePrice(
 
 // ---------------------------------------------------------------------------------------
 // Amounts
-
-/** The decimals a currency is written with (GBP 2, JPY 0, KWD 3); 2 for a code Intl does not know. */
-export function currencyDecimals(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
 
 /** "12.99", "1500" (JPY), "12.345" (KWD); null for an amount that is not a price (0 once rounded, negative, not finite). */
 export function priceText(price: number, currency: string): string | null {
