@@ -3,9 +3,8 @@ import { DomainError, handleCommand, handleCommandsOnStreams } from '../../event
 import { appendedCheckpoint, type Checkpoint } from '../../events/store.ts';
 import { ownProductDecider, ownProductStream, NO_PRICING_RULE, OWN_PRODUCT_NOT_FOUND, type OwnProductCommand } from '../../events/own-product.ts';
 import { formatMoney } from '../../domain/money.ts';
-import { withUserProducts } from '../products/limit.ts';
+import { effectivePlan, withUserProducts } from '../products/limit.ts';
 import { readCatalogueSettings } from '../catalogue/read-model.ts';
-import { effectivePlan } from '../products/limit.ts';
 import { PROJECTION_WAIT_MS } from '../catalogue/sync.ts';
 import { readRecommendations, type RecommendationEntry } from './read-model.ts';
 import { writeAppliedPrices } from './store-write.ts';
@@ -42,10 +41,14 @@ export async function decideOne(ctx: AppContext, userId: string, ownProductId: s
     kind === 'apply'
       ? { type: 'Apply', ownProductId, userId, price, via: 'hand', evidence: evidenceOf(entry), at }
       : { type: 'Dismiss', ownProductId, userId, price, at };
-  const { appended } = await handleCommand(ctx.store, ownProductStream(ownProductId), ownProductDecider, command);
+  await decide(ctx, command);
+}
+
+/** Records one decision; an applied price is written to the store while the owner waits, so the answer says whether it took it. */
+async function decide(ctx: AppContext, command: OwnProductCommand) {
+  const { appended } = await handleCommand(ctx.store, ownProductStream(command.ownProductId), ownProductDecider, command);
   await waitFor(ctx, appendedCheckpoint(appended));
-  // One price: written while the owner waits, so the answer says whether the store took it.
-  if (kind === 'apply') await writeAppliedPrices(ctx, userId);
+  if (command.type === 'Apply') await writeAppliedPrices(ctx, command.userId);
 }
 
 /** Sets the price an applied recommendation replaced back (the automatic mode's changes are undoable). */
@@ -64,9 +67,7 @@ export async function undoLast(ctx: AppContext, userId: string, ownProductId: st
     evidence: [],
     at: new Date().toISOString(),
   };
-  const { appended } = await handleCommand(ctx.store, ownProductStream(ownProductId), ownProductDecider, command);
-  await waitFor(ctx, appendedCheckpoint(appended));
-  await writeAppliedPrices(ctx, userId);
+  await decide(ctx, command);
 }
 
 /**
