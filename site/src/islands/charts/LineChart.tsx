@@ -101,7 +101,7 @@ function readColors(el: HTMLElement): ChartColors {
   };
 }
 
-type TooltipText = { title: string; value: string };
+export type TooltipText = { title: string; value: string };
 
 /**
  * A small readout next to the point under the cursor. `text` gets the data index and returns
