@@ -264,6 +264,17 @@ export const api = {
     recommendations: (includeAll = false) => call(client.api.catalogue.recommendations.get({ query: includeAll ? { include: 'all' } : {} })),
     /** Applies the waiting recommendations (only `ids` when given). */
     applyAll: (ids?: string[]) => call(client.api.catalogue.recommendations.apply.post(ids ? { ids } : {})),
+    /**
+     * Write access to a connected Shopify or WooCommerce store, so applied prices are written there
+     * (docs/pricing.md): whether it is set, with a masked description, never the secret. A wrong
+     * value is a 400 `{ message, field }` naming the field; a Merchant feed is refused with a 400.
+     */
+    writeAccess: {
+      get: (id: string) => call(client.api.catalogue.sources({ id })['write-access'].get()),
+      set: (id: string, access: { token: string } | { consumerKey: string; consumerSecret: string }) =>
+        call(client.api.catalogue.sources({ id })['write-access'].put(access)),
+      remove: (id: string) => call(client.api.catalogue.sources({ id })['write-access'].delete()),
+    },
     /** `POST /api/catalogue/import`, sent as the file itself like the products import. */
     importCsv: (file: Blob, opts: { dryRun: boolean }) =>
       sendCsv<CatalogueImportAnswer, CatalogueCsvRow, CatalogueCsvError>('/api/catalogue/import', file, opts),
