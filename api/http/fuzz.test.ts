@@ -496,6 +496,7 @@ describe('every route under hostile input', () => {
       ...['GET /api/catalogue/:id/position-history', 'PUT /api/catalogue/:id/competitors/:productId', 'DELETE /api/catalogue/:id/competitors/:productId'],
       ...['GET /api/v1/catalogue', 'GET /api/v1/catalogue/:id', 'GET /api/v1/catalogue/:id/position-history', 'GET /api/v1/catalogue/matches'],
       'GET /api/v1/catalogue/position',
+      ...['GET /api/v1/catalogue/recommendations', 'GET /api/v1/catalogue/:id/recommendation'],
       ...['GET /api/catalogue/:id/rule', 'PUT /api/catalogue/:id/rule', 'DELETE /api/catalogue/:id/rule', 'POST /api/catalogue/:id/rule/backtest'],
       ...['GET /api/catalogue/:id/recommendation', 'POST /api/catalogue/:id/recommendation/apply', 'POST /api/catalogue/:id/recommendation/dismiss'],
       ...['POST /api/catalogue/:id/recommendation/undo', 'GET /api/catalogue/recommendations', 'POST /api/catalogue/recommendations/apply'],

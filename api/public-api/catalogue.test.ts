@@ -3,6 +3,7 @@ import { useTestApp } from '../testing/app.ts';
 import { endSubscription, startTrial } from '../testing/plans.ts';
 import { addProduct, observePrices } from '../testing/prices.ts';
 import { handleCommand } from '../../events/decider.ts';
+import type { PricingRule } from '../../domain/pricing.ts';
 import { ownProductDecider, ownProductIdFor, ownProductStream, type OwnProductCommand } from '../../events/own-product.ts';
 
 /** The own catalogue in the public API: the reads of /api/catalogue under /api/v1/catalogue. */
@@ -103,6 +104,43 @@ describe('/api/v1/catalogue', () => {
     expect({ id, timeFilter }).toEqual({ id: me.kettle, timeFilter: 'week' });
     expect(points.at(-1)).toMatchObject({ price: 20, cheapest: 18, average: 18, counted: 1 });
     expect((await (await v1(me.key, `/catalogue/${me.kettle}/position-history`)).json()).timeFilter).toBe('month');
+  });
+
+  test('price recommendations: the waiting ones, every rule with include=all, one product; never the rule’s working figures', async () => {
+    const me = await shopOwner();
+    const second = await competitor(me.userId, 'Steel Kettle at Second', 19);
+    await own({ type: 'Link', ownProductId: me.kettle, userId: me.userId, productId: second, via: 'hand' });
+    const rule: PricingRule = {
+      ...{
+        strategy: 'match-cheapest' as const,
+        offsetPercent: null,
+        offsetAmount: null,
+        rounding: 'none',
+        maxStepPercent: 20,
+        minCompetitors: 2,
+        spikePercent: 40,
+      },
+      ...{ floor: { costMarginPercent: null, amount: 10 }, ceiling: { amount: null, regular: false }, competitors: null, rounding: 'none' as const },
+    };
+    for (const ownProductId of [me.kettle, me.blender]) await own({ type: 'SetRule', ownProductId, userId: me.userId, rule, at: new Date().toISOString() });
+
+    const waiting = await (await v1(me.key, '/catalogue/recommendations')).json();
+    expect(waiting.recommendations).toHaveLength(1);
+    const [kettle] = waiting.recommendations;
+    expect(kettle).toMatchObject({ ownProductId: me.kettle, title: 'Steel Kettle', waiting: true, decision: null, store: null });
+    expect(kettle.recommendation).toMatchObject({ status: 'change', price: 18, currentPrice: 20, bounds: { floor: 10, decidedBy: 'target' } });
+    expect(kettle.recommendation.evidence.map((e: { productId: string }) => e.productId).sort()).toEqual([me.rival, second].sort());
+    expect(Object.keys(kettle.recommendation).sort()).toEqual(['bounds', 'currency', 'currentPrice', 'evidence', 'explanation', 'price', 'status']);
+
+    const all = await (await v1(me.key, '/catalogue/recommendations?include=all')).json();
+    expect(all.recommendations.map((e: { ownProductId: string; recommendation: { status: string } }) => [e.ownProductId, e.recommendation.status])).toEqual([
+      [me.blender, 'hold'],
+      [me.kettle, 'change'],
+    ]);
+    expect(await (await v1(me.key, `/catalogue/${me.kettle}/recommendation`)).json()).toEqual(kettle);
+    const other = await user('pro');
+    expect((await v1(other.key, `/catalogue/${me.kettle}/recommendation`)).status).toBe(404);
+    expect((await (await v1(other.key, '/catalogue/recommendations')).json()).recommendations).toEqual([]);
   });
 
   test("another user's own products are 404, like missing ones; their lists hold nothing of it", async () => {

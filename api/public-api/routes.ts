@@ -10,6 +10,22 @@ import { OWN_PRODUCT_NOT_FOUND } from '../../events/own-product.ts';
 import { readCatalogue, readPositionSummary } from '../catalogue/read-model.ts';
 import { readPositionHistory } from '../catalogue/position-history.ts';
 import { readMatches } from '../catalogue/matches.ts';
+import { readRecommendations, type RecommendationEntry as Entry } from '../pricing/read-model.ts';
+
+/** A recommendation as the API documents it: the rule's working figures stay inside. */
+const publicRecommendation = ({ ownProductId, title, variant, sku, recommendation, waiting, decision, store }: Entry) => {
+  const { target: _t, cheapest: _c, average: _a, ...answer } = recommendation;
+  return {
+    ownProductId,
+    title,
+    variant,
+    sku,
+    recommendation: answer,
+    waiting,
+    decision: decision && { kind: decision.kind, price: decision.price, previousPrice: decision.previousPrice, via: decision.via, at: decision.at },
+    store: store && { state: store.state, message: store.message },
+  };
+};
 import { keyOwner, keyStillValid, NOT_PRO, watchRevocation, type KeyOwner } from './keys.ts';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.ts';
 import { decodeCursor, userEvents } from './feed.ts';
@@ -30,6 +46,9 @@ import {
   PriceList,
   PricesQuery,
   ProductList,
+  RecommendationEntry,
+  RecommendationList,
+  RecommendationsQuery,
   StreamQuery,
 } from './schemas.ts';
 
@@ -211,6 +230,22 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
           'How many of your products sit in each band, your price index, and how many were undercut in the last 24 hours.',
         ),
       })
+      .get(
+        '/catalogue/recommendations',
+        async ({ owner, query }) => {
+          const entries = await readRecommendations(ctx.sql, ctx.config, owner.userId);
+          return { recommendations: entries.filter((e) => query.include === 'all' || e.waiting).map(publicRecommendation) };
+        },
+        {
+          query: RecommendationsQuery,
+          response: { 200: RecommendationList, ...errors },
+          detail: doc(
+            'Catalogue',
+            'Price recommendations',
+            'What your pricing rules recommend now and why: the new prices waiting for you, or with `include=all` every product with a rule. Each names the observations it rests on by their position in your event log.',
+          ),
+        },
+      )
       .get('/catalogue/matches', async ({ owner }) => ({ matches: await readMatches(ctx.sql, owner.userId) }), {
         response: { 200: MatchList, ...errors },
         detail: doc('Catalogue', 'Suggested matches', 'Competitor products you track that look like your own products: link them in the app.'),
@@ -226,6 +261,24 @@ export function publicApiRoutes(ctx: AppContext, opts: { rateLimit?: RateLimit; 
           params: z.object({ id: z.string() }),
           response: { 200: CatalogueEntry, ...errors },
           detail: doc('Catalogue', 'One of your own products', 'With its linked competitor products and where your price stands among them.'),
+        },
+      )
+      .get(
+        '/catalogue/:id/recommendation',
+        async ({ owner, params }) => {
+          const id = idOf(params.id, OWN_PRODUCT_NOT_FOUND);
+          const [entry] = await readRecommendations(ctx.sql, ctx.config, owner.userId, { ids: [id] });
+          if (!entry) throw new DomainError(OWN_PRODUCT_NOT_FOUND, 404);
+          return publicRecommendation(entry);
+        },
+        {
+          params: z.object({ id: z.string() }),
+          response: { 200: RecommendationEntry, ...errors },
+          detail: doc(
+            'Catalogue',
+            "An own product's price recommendation",
+            'What its pricing rule recommends now, why, and from which observations; 404 when it has no rule.',
+          ),
         },
       )
       .get(

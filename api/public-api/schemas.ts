@@ -243,3 +243,59 @@ export const MatchList = z.object({
     )
     .meta({ description: 'Suggested links between your products and the competitor products you track; pairs already linked or turned down are left out.' }),
 });
+
+export const RecommendationsQuery = z.object({
+  include: z.enum(['all']).optional().meta({ description: '`all`: every product with a pricing rule, not only the waiting changes.' }),
+});
+
+const Recommendation = z.object({
+  status: z
+    .enum(['change', 'keep', 'hold'])
+    .meta({ description: '`change`: a new price; `keep`: your price satisfies the rule; `hold`: held back, `explanation` says why.' }),
+  price: z.number().nullable().meta({ description: 'The recommended price; null when held back.' }),
+  currentPrice: z.number(),
+  currency: z.string(),
+  explanation: z.array(z.string()).meta({ description: 'Sentences: what was counted, the arithmetic, the bounds; or why it holds.' }),
+  evidence: z
+    .array(
+      z.object({
+        productId: z.string(),
+        name: z.string(),
+        price: z.number(),
+        currency: z.string(),
+        observedAt: timestamp,
+        eventPosition: z.number().int().nullable().meta({ description: 'The global position of the observation in your event log (see /events).' }),
+      }),
+    )
+    .meta({ description: 'Every competitor observation it used.' }),
+  bounds: z.object({
+    floor: z.number().nullable(),
+    ceiling: z.number().nullable(),
+    decidedBy: z.enum(['target', 'rounding', 'floor', 'ceiling', 'step']).nullable(),
+  }),
+});
+
+export const RecommendationEntry = z.object({
+  ownProductId: z.string(),
+  title: z.string(),
+  variant: z.string().nullable(),
+  sku: z.string().nullable(),
+  recommendation: Recommendation,
+  waiting: z.boolean().meta({ description: 'A change you have neither applied nor dismissed.' }),
+  decision: z
+    .object({
+      kind: z.enum(['applied', 'dismissed']),
+      price: z.number(),
+      previousPrice: z.number().nullable(),
+      via: z.enum(['hand', 'automatic', 'undo']).nullable(),
+      at: timestamp,
+    })
+    .nullable()
+    .meta({ description: 'The last recommendation applied or dismissed.' }),
+  store: z
+    .object({ state: z.enum(['confirmed', 'pending', 'differs', 'failed']), message: z.string() })
+    .nullable()
+    .meta({ description: 'After an applied price: whether your store shows it.' }),
+});
+
+export const RecommendationList = z.object({ recommendations: z.array(RecommendationEntry) });
