@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'bun:test';
 import { parsePage, queryAll, queryOne } from '../reading/page.ts';
 import { detectPriceSelectors, isGeneratedName, positionalSelector, rankPriceCandidates, stableSelector } from './detect.ts';
-import { extractPrice } from '../reading/extract.ts';
+import { extractPrice, extractPriceFromDocument } from '../reading/extract.ts';
 import { readPage } from '../checks/read-page.ts';
 import type { Renderer } from '../fetching/browser.ts';
 import type { Fetcher } from '../fetching/fetcher.ts';
 import { productPage } from '../demo-shop/pages.ts';
 import { DEMO_PRODUCTS, demoPriceAt } from '../demo-shop/shop.ts';
+import { loadCorpus } from '../../bench/corpus/corpus.ts';
 
 const parse = parsePage;
 
@@ -169,6 +170,30 @@ describe('detection', () => {
     expect(best!.description).toContain('JSON-LD');
     expect(checkedPrice(html, best!.selector)).toBe(24.99);
   });
+});
+
+describe('never nothing while a price can be read', () => {
+  test('a price in plain markup, with nothing named near it, is offered where extraction reads it', () => {
+    const html = page('<h1>Trail Jacket</h1><div>Now only £89.00 while stocks last, was £120.00 last week</div><button>Add to basket</button>');
+    const read = extractPrice(html, { url: 'https://shop.example/p/jacket' });
+    expect(read).toMatchObject({ ok: true, price: 89, source: 'page' });
+    const [first, ...rest] = detectPriceSelectors(parse(html), { url: 'https://shop.example/p/jacket' });
+    expect(rest).toEqual([]);
+    expect(first).toMatchObject({ selector: 'body > div', price: 89, confidence: 50 });
+    // A check that follows the suggestion reads the same price.
+    expect(extractPrice(html, { selector: first!.selector, url: 'https://shop.example/p/jacket' })).toMatchObject({ ok: true, price: 89, source: 'selector' });
+  });
+
+  test('on every real page of bench/corpus where extraction finds a price, detection offers one that reads it', () => {
+    const missing: string[] = [];
+    for (const p of loadCorpus()) {
+      const document = parse(p.html);
+      if (!extractPriceFromDocument(document, { url: p.url }).ok) continue;
+      const [first] = detectPriceSelectors(document, { url: p.url });
+      if (!first || !extractPriceFromDocument(document, { selector: first.selector, url: p.url }).ok) missing.push(p.key);
+    }
+    expect(missing).toEqual([]);
+  }, 60_000);
 });
 
 describe('selector stability', () => {

@@ -13,7 +13,7 @@
 import { extractPriceFromDocument } from '../reading/extract.ts';
 import type { StructuredPrice } from '../reading/structured-values.ts';
 import { attr, childElements, descendants, matches, parentOf, queryAll, type Document, type Element } from '../reading/page.ts';
-import { mainPrice, MIN_SCORE, samePrice, scoreCandidates, type Candidate } from '../reading/visible-price.ts';
+import { mainPrice, MIN_SCORE, samePrice, scoreCandidates, visiblePrice, type Candidate } from '../reading/visible-price.ts';
 import { analysePage, type Page } from '../reading/page-analysis.ts';
 import { classList } from '../reading/element-tree.ts';
 import type { PlatformPattern } from '../reading/platform-markup.ts';
@@ -45,7 +45,50 @@ export function detectPriceSelectors(document: Document, opts: DetectOptions = {
     if (found.length > 0) return found;
   }
   // A page that states its price only for machines: the statement itself is what checks follow.
-  return page.reference && (main === null || samePrice(main, page.reference.amount)) ? statedPriceSelector(page, opts.url) : [];
+  const stated = page.reference && (main === null || samePrice(main, page.reference.amount)) ? statedPriceSelector(page, opts.url) : [];
+  return stated.length > 0 ? stated : whereExtractionReads(page, opts.url);
+}
+
+/**
+ * The last resort, and a promise: when extraction without a selector finds a price, detection
+ * offers at least the place it read it from, so a check that follows the suggestion reads the
+ * same price. Never an empty list while the page has a price Pricewatch can read.
+ */
+function whereExtractionReads(page: Page, url: string | undefined): DetectedSelector[] {
+  const found = extractPriceFromDocument(page.document, { url });
+  if (!found.ok) return [];
+  const element = found.source === 'page' ? visiblePrice(page.document, { url })?.element : undefined;
+  const selectors = element
+    ? [element, parentOf(element)].flatMap((e) =>
+        e
+          ? [
+              stableSelector(page.document, e),
+              stableSelector(page.document, e, undefined, MAX_COPIES),
+              positionalSelector(page.document, e),
+              pathFromBody(page.document, e),
+            ]
+          : [],
+      )
+    : (STATED_PRICE_SELECTORS[found.source as StructuredPrice['source']] ?? []);
+  for (const selector of new Set(selectors)) {
+    if (!selector) continue;
+    const result = extractPriceFromDocument(page.document, { selector, url });
+    if (!result.ok || result.source !== 'selector' || !samePrice(result.price, found.price)) continue;
+    const where = element
+      ? 'where Pricewatch reads the price on this page'
+      : `the page's ${SOURCE_NAMES[found.source as StructuredPrice['source']] ?? 'structured data'}`;
+    return [
+      {
+        selector,
+        description: `Price ${result.matchedText} from ${where}; no better-named place was found, so check that it is the product's price`,
+        confidence: 50,
+        price: result.price,
+        currency: result.currency,
+        matchedText: result.matchedText,
+      },
+    ];
+  }
+  return [];
 }
 
 /** Where each kind of statement lives, as a selector extraction can follow. */
@@ -320,6 +363,23 @@ function simpleSelectorCount(document: Document, selector: string): number | nul
  * The last resort for pages without names (hand-written HTML): a path of at most three steps by
  * tag and position from the nearest named ancestor, e.g. "#main > p:nth-of-type(2)".
  */
+/** The element's path from <body>, for a page that names nothing near its price; null when it is not unique. */
+function pathFromBody(document: Document, element: Element): string | null {
+  const steps: string[] = [];
+  for (let e = element, parent = parentOf(e); parent; e = parent, parent = parentOf(e)) {
+    if (e.name === 'body') break;
+    const sameTag = childElements(parent).filter((sibling) => sibling.name === e.name);
+    steps.unshift(sameTag.length > 1 ? `${e.name}:nth-of-type(${sameTag.indexOf(e) + 1})` : e.name);
+  }
+  const selector = `body > ${steps.join(' > ')}`;
+  try {
+    const found = queryAll(document, selector);
+    return found.length === 1 && found[0] === element ? selector : null;
+  } catch {
+    return null;
+  }
+}
+
 export function positionalSelector(document: Document, element: Element): string | null {
   const steps: string[] = [];
   for (let e = element, parent = parentOf(e), level = 0; parent && level < 3; e = parent, parent = parentOf(e), level++) {
