@@ -71,6 +71,15 @@ describe('candidate scoring', () => {
     expect(scoreOf(html, 3.95).reasons).toContain('-30 named delivery');
   });
 
+  test('a price crossed out by <del>, <s> or <strike> is the was price, also when it is the only element of its own', () => {
+    for (const tag of ['del', 's', 'strike']) {
+      const html = page(product(`<div><b>Price:</b> £89.00 <${tag}>£120.00</${tag}></div>`));
+      expect(scoreOf(html, 120).reasons).toContain('-35 struck through');
+      expect(rankPriceCandidates(parse(html))[0]!.amount).toBe(89);
+      expect(extractPrice(html)).toMatchObject({ ok: true, price: 89 });
+    }
+  });
+
   test('related products, the header basket and listings are pushed down', () => {
     const html = page(product('<p class="price">£24.99</p>'));
     expect(scoreOf(html, 9.99).reasons).toContain('-40 among other products');

@@ -256,13 +256,14 @@ function inRunningText(element: Element): boolean {
   return prose;
 }
 
-/** Crossed out by an inline style, which extraction's text reading does not see. */
+/** Crossed out: by <del>, <s> or <strike> (which extraction reads as "was" only inside a larger block), or by an inline style. */
 function struckThrough(element: Element): boolean {
   for (let e: Element | null = element, level = 0; e && level < 3; e = parentOf(e), level++) {
-    if (/line-through/i.test(attr(e, 'style') ?? '')) return true;
+    if (STRUCK_TAGS.has(e.name) || /line-through/i.test(attr(e, 'style') ?? '')) return true;
   }
   return false;
 }
+const STRUCK_TAGS = new Set(['del', 's', 'strike']);
 
 function hasCurrencySign(mention: PriceMention): boolean {
   return /[^\d\s.,'’–—-]/.test(mention.text);
