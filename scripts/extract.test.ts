@@ -14,6 +14,8 @@ const APP_SHELL = `<!doctype html><html><head><title>Kettle</title></head><body>
 <script>setTimeout(() => { document.getElementById('root').innerHTML = '<h1>Kettle</h1><div class="buy"><span class="price">£19.99</span><button>Add to basket</button></div>'; }, 300);</script></body></html>`;
 
 const NO_IDENTIFIERS = { gtin: null, mpn: null, sku: null, brand: null };
+/** The kettle page states one offer: the product's own, no variants, no regular price. */
+const ONE_OFFER = { variant: null, regularPrice: null, offers: [{ price: 24.99, currency: 'GBP', availability: null, regularPrice: null, variant: null }] };
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const proc = Bun.spawn([process.execPath, SCRIPT, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });
@@ -33,17 +35,41 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 describe('bun run extract on a saved page', () => {
   test('with a selector', async () => {
     const { output, exitCode } = await run([pagePath, '--selector', 'p.price']);
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'p.price', availability: 'InStock', identifiers: NO_IDENTIFIERS });
+    expect(output).toEqual({
+      price: 24.99,
+      currency: 'GBP',
+      source: 'selector',
+      selector: 'p.price',
+      availability: 'InStock',
+      identifiers: NO_IDENTIFIERS,
+      ...ONE_OFFER,
+    });
     expect(exitCode).toBe(0);
   });
   test('without a selector, from structured data', async () => {
     const { output, exitCode } = await run([pagePath]);
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null, availability: 'InStock', identifiers: NO_IDENTIFIERS });
+    expect(output).toEqual({
+      price: 24.99,
+      currency: 'GBP',
+      source: 'json-ld',
+      selector: null,
+      availability: 'InStock',
+      identifiers: NO_IDENTIFIERS,
+      ...ONE_OFFER,
+    });
     expect(exitCode).toBe(0);
   });
   test('a failing selector falls back to structured data and says why on stderr', async () => {
     const { output, stderr, exitCode } = await run([pagePath, '--selector=.nothing']);
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'json-ld', selector: null, availability: 'InStock', identifiers: NO_IDENTIFIERS });
+    expect(output).toEqual({
+      price: 24.99,
+      currency: 'GBP',
+      source: 'json-ld',
+      selector: null,
+      availability: 'InStock',
+      identifiers: NO_IDENTIFIERS,
+      ...ONE_OFFER,
+    });
     expect(stderr).toContain('.nothing');
     expect(exitCode).toBe(0);
   });
@@ -71,6 +97,48 @@ describe('bun run extract on a saved page', () => {
     const { output } = await run([soldOut, '--url', 'https://shop.example/kettle']);
     expect(output).toMatchObject({ price: 24.99, availability: 'OutOfStock' });
   });
+  test('a page of variants: its offers, and the variant its address selects with its regular price and stock', async () => {
+    const base = 'https://shop.example/products/trail-jacket';
+    const variants = [
+      ['S', '101', '89.00', 'InStock'],
+      ['XL', '104', '99.00', 'OutOfStock'],
+    ].map(([size, id, price, stock]) => ({
+      '@type': 'Product',
+      sku: `TJ-${size}`,
+      size,
+      url: `${base}?variant=${id}`,
+      offers: {
+        '@type': 'Offer',
+        price,
+        priceCurrency: 'GBP',
+        availability: `https://schema.org/${stock}`,
+        url: `${base}?variant=${id}`,
+        priceSpecification: { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/StrikethroughPrice', price: '120.00', priceCurrency: 'GBP' },
+      },
+    }));
+    const group = {
+      '@context': 'https://schema.org',
+      '@type': 'ProductGroup',
+      name: 'Trail Jacket',
+      variesBy: ['https://schema.org/size'],
+      hasVariant: variants,
+    };
+    const file = join(folder, 'jacket.html');
+    await writeFile(file, `<html><head><script type="application/ld+json">${JSON.stringify(group)}</script></head><body><h1>Trail Jacket</h1></body></html>`);
+    const { output } = await run([file, '--url', `${base}?variant=104`]);
+    expect(output).toMatchObject({
+      price: 99,
+      currency: 'GBP',
+      availability: 'OutOfStock',
+      regularPrice: 120,
+      variant: { id: 'TJ-XL', sku: 'TJ-XL', gtin: null, options: { size: 'XL' } },
+    });
+    expect(output.offers.map((o: { price: number; availability: string }) => [o.price, o.availability])).toEqual([
+      [89, 'InStock'],
+      [99, 'OutOfStock'],
+    ]);
+  });
+
   test("the product's identifiers are printed beside its price, and beside an error when the page has no price", async () => {
     const stated = join(folder, 'stated.html');
     const identified = '"gtin13":"5012345678900","mpn":"KX-200","sku":"KET-17","brand":{"@type":"Brand","name":"Acme"}';
@@ -83,6 +151,7 @@ describe('bun run extract on a saved page', () => {
       selector: null,
       availability: 'InStock',
       identifiers: { gtin: '05012345678900', mpn: 'KX-200', sku: 'KET-17', brand: 'Acme' },
+      ...ONE_OFFER,
     });
     const noPrice = join(folder, 'stated-no-price.html');
     await writeFile(
@@ -143,7 +212,15 @@ describe('bun run extract on a url', () => {
 
   test('fetches the page and reads the price', async () => {
     const { output, exitCode } = await run([`http://127.0.0.1:${server.port}/kettle`, '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });
-    expect(output).toEqual({ price: 24.99, currency: 'GBP', source: 'selector', selector: 'ins', availability: 'InStock', identifiers: NO_IDENTIFIERS });
+    expect(output).toEqual({
+      price: 24.99,
+      currency: 'GBP',
+      source: 'selector',
+      selector: 'ins',
+      availability: 'InStock',
+      identifiers: NO_IDENTIFIERS,
+      ...ONE_OFFER,
+    });
     expect(exitCode).toBe(0);
   });
   test('a page that cannot be fetched is a JSON error', async () => {
@@ -176,6 +253,7 @@ describe('bun run extract on a url', () => {
         selector: 'ins',
         availability: 'InStock',
         identifiers: NO_IDENTIFIERS,
+        ...ONE_OFFER,
       });
       expect(forced.stderr).toContain('Rendered in the browser.');
       const plain = await run([`http://127.0.0.1:${server.port}/kettle`, '--selector', 'ins'], { CHECK_ALLOW_PRIVATE: 'true' });

@@ -9,7 +9,10 @@
  *   {"error": "<reason a person can act on>", "code": "<machine code>", "availability": null,
  *    "identifiers": {"gtin": null, "mpn": null, "sku": null, "brand": null}}                                     exit 1
  * `identifiers` are the product identifiers the page states (GTIN as 14 digits), each null when it
- * states none; a page that could not be read at all prints only the error and its code.
+ * states none; a page that could not be read at all prints only the error and its code. A price
+ * also comes with the page's `offers` ([{price, currency, availability, regularPrice, variant}],
+ * one per variant), and the `variant` ({id, sku, gtin, options} | null) and `regularPrice` of the
+ * offer the address selects when it is the price read.
  * With --detect, the verified selector suggestions AI Detect offers, best first ([] when there are none):
  *   {"suggestions": [{"selector", "description", "confidence", "price", "currency"}, ...], "availability": "InStock"}   exit 0
  * A suggestion's selector given back with --selector yields the same price.
@@ -26,6 +29,7 @@
 import { readFile } from 'node:fs/promises';
 import { detectPriceSelectors } from '../api/ai/detect.ts';
 import { extractPriceFromDocument } from '../api/reading/extract.ts';
+import { pickOffer, readOffers } from '../api/reading/offers.ts';
 import { readIdentifiers, type ProductIdentifiers } from '../api/reading/identifiers.ts';
 import { createFetcher } from '../api/fetching/fetcher.ts';
 import { parsePage, type Document } from '../api/reading/page.ts';
@@ -115,4 +119,22 @@ if (!result.ok)
   finish({ error: result.reason, code: result.code, availability: result.availability, identifiers: readIdentifiers(document, { url }) ?? NO_IDENTIFIERS }, 1);
 if (result.warning) console.error(result.warning);
 const identifiers = result.identifiers ?? NO_IDENTIFIERS;
-finish({ price: result.price, currency: result.currency, source: result.source, selector: result.selector, availability: result.availability, identifiers }, 0);
+// The page's offers, and the one its address selects when that is the price read (api/reading/offers.ts).
+const offers = readOffers(document, url, result.currency);
+const picked = pickOffer(offers, url);
+const read = picked && Math.abs(picked.price - result.price) < 1e-9 ? picked : null;
+const variant = read?.variant ? { id: read.variant.id, sku: read.variant.sku, gtin: read.variant.gtin, options: read.variant.options } : null;
+finish(
+  {
+    price: result.price,
+    currency: result.currency,
+    source: result.source,
+    selector: result.selector,
+    availability: result.availability,
+    identifiers,
+    variant,
+    regularPrice: read?.regularPrice ?? null,
+    offers,
+  },
+  0,
+);
