@@ -1,7 +1,7 @@
 /**
  * A product page as a set of offers: one per variant (a size, a colour), each with its price,
  * currency, stock, regular (compare-at, was) price and the variant's identity, and the offer the
- * page's address selects (docs/decisions/0015-offers-and-variants.md). Pure: a page in, offers out.
+ * page's address selects. Pure: a page in, offers out.
  *
  * Read from JSON-LD (Offer lists, AggregateOffer's offers, ProductGroup with hasVariant and
  * variesBy), Shopify's product JSON (variants in minor units, `?variant=`) and WooCommerce's
