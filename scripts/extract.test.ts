@@ -15,7 +15,11 @@ const APP_SHELL = `<!doctype html><html><head><title>Kettle</title></head><body>
 
 const NO_IDENTIFIERS = { gtin: null, mpn: null, sku: null, brand: null };
 /** The kettle page states one offer: the product's own, no variants, no regular price. */
-const ONE_OFFER = { variant: null, regularPrice: null, offers: [{ price: 24.99, currency: 'GBP', availability: null, regularPrice: null, variant: null }] };
+const ONE_OFFER = {
+  variant: null,
+  regularPrice: null,
+  offers: [{ source: 'json-ld', price: 24.99, currency: 'GBP', availability: null, regularPrice: null, variant: null }],
+};
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const proc = Bun.spawn([process.execPath, SCRIPT, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });

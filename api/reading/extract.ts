@@ -18,6 +18,7 @@ import { pageAvailability } from './availability.ts';
 import { regionCurrency } from './page-currency.ts';
 import { statedPriceShown, visiblePrice } from './visible-price.ts';
 import { readIdentifiers, type ProductIdentifiers } from './identifiers.ts';
+import { addressSelectedOffer } from './offers.ts';
 
 export type { Availability };
 
@@ -76,7 +77,18 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
   const availability = pageAvailability(document, { url: opts.url });
   const finish = <T extends ExtractionResult>(result: T): T => withIdentifiers(withAvailability(result, availability), document, opts.url);
 
-  if (!selector) return finish(priceWithoutSelector(document, structuredPrices(), opts.url));
+  if (!selector) {
+    // An address that names one of the page's variants is read as that variant: its price and its stock.
+    const chosen = addressSelectedOffer(document, opts.url);
+    if (chosen) {
+      const result: ExtractedPrice = {
+        ...{ ok: true, price: chosen.price, currency: chosen.currency ?? structuredPrices().find((p) => p.currency)?.currency ?? null },
+        ...{ source: chosen.source, selector: null, matchedText: String(chosen.price), warning: null, availability: null, identifiers: null },
+      };
+      return withIdentifiers(withAvailability(result, chosen.availability ?? availability), document, opts.url);
+    }
+    return finish(priceWithoutSelector(document, structuredPrices(), opts.url));
+  }
   const pageCurrency = () => structuredPrices().find((price) => price.currency)?.currency ?? declaredCurrency(document) ?? regionCurrency(document, opts.url);
   const bySelector = extractBySelector(document, selector, pageCurrency, opts.url);
   if (bySelector.ok || bySelector.code === 'invalid-selector') return finish(bySelector);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { parsePage } from './page.ts';
 import { pickOffer, readOffers } from './offers.ts';
+import { extractPrice } from './extract.ts';
 
 const page = (head: string, body = '<h1>Trail Jacket</h1>') =>
   `<!doctype html><html lang="en"><head><title>Trail Jacket</title>${head}</head><body>${body}</body></html>`;
@@ -40,6 +41,7 @@ describe('a page as a set of offers', () => {
     const offers = offersOf(page(group), `${BASE}?variant=104`);
     expect(offers).toEqual([
       {
+        source: 'json-ld',
         price: 89,
         currency: 'GBP',
         availability: 'InStock',
@@ -47,6 +49,7 @@ describe('a page as a set of offers', () => {
         variant: { id: 'TJ-S-Blue', sku: 'TJ-S-Blue', gtin: '4006381333901', options: { size: 'S', color: 'Blue' }, url: `${BASE}?variant=101` },
       },
       {
+        source: 'json-ld',
         price: 99,
         currency: 'GBP',
         availability: 'OutOfStock',
@@ -88,7 +91,7 @@ describe('a page as a set of offers', () => {
     expect(aggregate.map((o) => o.price)).toEqual([10, 12]);
     // One offer is the product's own: no variant to name.
     expect(offersOf(product({ '@type': 'Offer', price: '5.00', priceCurrency: 'GBP' }))).toEqual([
-      { price: 5, currency: 'GBP', availability: null, regularPrice: null, variant: null },
+      { source: 'json-ld', price: 5, currency: 'GBP', availability: null, regularPrice: null, variant: null },
     ]);
   });
 
@@ -108,6 +111,7 @@ describe('a page as a set of offers', () => {
     const offers = offersOf(html, `${BASE}?variant=40123456789`);
     expect(offers).toHaveLength(2);
     expect(offers[0]).toEqual({
+      source: 'script-state',
       price: 89,
       currency: 'GBP',
       availability: 'InStock',
@@ -137,6 +141,34 @@ describe('a page as a set of offers', () => {
     ]);
     expect(pickOffer(offers, 'https://shop.example/product/trail-jacket/?attribute_pa_size=XL')?.variant?.sku).toBe('TJ-XL');
     expect(pickOffer(offers, 'https://shop.example/product/trail-jacket/')).toBeNull();
+  });
+
+  test('a check of a variant’s address reads that variant: its price and its stock, not the page’s default', () => {
+    const json = {
+      options: ['Size'],
+      variants: [
+        { id: 11, sku: 'S', price: 8900, available: true, option1: 'S' },
+        { id: 12, sku: 'XL', price: 9900, available: false, option1: 'XL' },
+      ],
+    };
+    const html = page(
+      ld({
+        '@type': 'Product',
+        name: 'Trail Jacket',
+        offers: { '@type': 'Offer', price: '89.00', priceCurrency: 'GBP', availability: 'https://schema.org/InStock' },
+      }),
+      `<h1>Trail Jacket</h1><p class="price">£89.00</p><script type="application/json" data-product-json>${JSON.stringify(json)}</script>`,
+    );
+    expect(extractPrice(html, { url: `${BASE}?variant=12` })).toMatchObject({
+      ok: true,
+      price: 99,
+      currency: 'GBP',
+      source: 'script-state',
+      availability: 'OutOfStock',
+    });
+    expect(extractPrice(html, { url: BASE })).toMatchObject({ ok: true, price: 89, availability: 'InStock' });
+    // A selector the owner gave still wins.
+    expect(extractPrice(html, { url: `${BASE}?variant=12`, selector: 'p.price' })).toMatchObject({ ok: true, price: 89, source: 'selector' });
   });
 
   test('broken and hostile data gives no offers, and never throws', () => {

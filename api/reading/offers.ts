@@ -24,6 +24,8 @@ export type OfferVariant = {
 };
 
 export type PageOffer = {
+  /** Where the page states it: JSON-LD, or data the page keeps for its scripts (a platform's variants). */
+  source: 'json-ld' | 'script-state';
   price: number;
   currency: string | null;
   availability: Availability | null;
@@ -90,6 +92,7 @@ function jsonLdOffers(document: Document, url: string | undefined): PageOffer[] 
     const options = Object.fromEntries(keys.flatMap((key) => (text(node[key]) ? [[key, text(node[key])!]] : [])));
     return [
       {
+        source: 'json-ld' as const,
         price: found.amount,
         currency: found.currency,
         availability: availabilityOf(offer.availability),
@@ -125,6 +128,7 @@ function shopifyOffers(document: Document, currency: string | null): PageOffer[]
       const compare = typeof v.compare_at_price === 'number' ? v.compare_at_price / 100 : null;
       return [
         {
+          source: 'script-state',
           price,
           currency,
           availability: v.available === false ? 'OutOfStock' : v.available === true ? 'InStock' : null,
@@ -151,6 +155,7 @@ function wooOffers(document: Document, currency: string | null): PageOffer[] {
         : {};
       return [
         {
+          source: 'script-state',
           price,
           currency,
           availability: v.is_in_stock === false ? 'OutOfStock' : v.is_in_stock === true ? 'InStock' : null,
@@ -202,4 +207,11 @@ export function pickOffer(offers: readonly PageOffer[], url: string | undefined)
     if (found) return found;
   }
   return offers.find((o) => o.variant?.url && sameUrl(o.variant.url, url, true)) ?? null;
+}
+
+/** The offer the address chooses among several: what a check of a variant's address must read. */
+export function addressSelectedOffer(document: Document, url: string | undefined): PageOffer | null {
+  if (!url) return null;
+  const offers = readOffers(document, url);
+  return offers.length > 1 ? pickOffer(offers, url) : null;
 }
