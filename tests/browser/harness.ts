@@ -96,6 +96,15 @@ export async function newContext(browser: Browser, opts: { mobile?: boolean; jav
 export const SETUP_TIMEOUT = 90_000;
 
 /**
+ * Waits until focus lands where `landed` says. Dialogs move focus in an animation frame, which a
+ * page behind the windows of concurrent tests does not get, so the page is brought to the front first.
+ */
+export async function waitForFocus(page: Page, landed: () => boolean): Promise<void> {
+  await page.bringToFront();
+  await page.waitForFunction(landed);
+}
+
+/**
  * WCAG contrast of an element's text against what shows behind it: the backgrounds of it and its
  * ancestors, composited up to the first opaque one. Colours go through a canvas, so any CSS colour works.
  */

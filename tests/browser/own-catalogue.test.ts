@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Server } from 'bun';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axeViolations, browserAvailable, describeViolations, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import {
+  waitForFocus,
+  axeViolations,
+  browserAvailable,
+  describeViolations,
+  launchBrowser,
+  newContext,
+  SETUP_TIMEOUT,
+  startProduct,
+  type RunningProduct,
+} from './harness.ts';
 
 /**
  * Your Catalogue: the owner's products with their positions and band badges, the band filter and
@@ -234,7 +244,7 @@ describe.skipIf(!browserAvailable)('your catalogue', () => {
     const address = connect.getByLabel('Feed address');
     await address.fill('http://127.0.0.1:1/feed');
     await connect.getByRole('button', { name: 'Connect store' }).click();
-    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+    await waitForFocus(page, () => document.activeElement?.getAttribute('aria-invalid') === 'true');
     const errorId = (await address.getAttribute('aria-describedby'))!.split(' ')[0]!;
     expect(await page.locator(`[id="${errorId}"]`).textContent()).toContain('Port 1');
     await address.fill(shopUrl('feed.tsv'));

@@ -3,7 +3,17 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axeViolations, browserAvailable, describeViolations, launchBrowser, newContext, SETUP_TIMEOUT, startProduct, type RunningProduct } from './harness.ts';
+import {
+  waitForFocus,
+  axeViolations,
+  browserAvailable,
+  describeViolations,
+  launchBrowser,
+  newContext,
+  SETUP_TIMEOUT,
+  startProduct,
+  type RunningProduct,
+} from './harness.ts';
 import { FEED_PATHS, startFakeStores, type FakeStores } from '../../api/catalogue/sources/fake-stores.ts';
 
 /**
@@ -130,7 +140,7 @@ describe.skipIf(!browserAvailable)('write access to your store', () => {
     expect(await token.getAttribute('type')).toBe('password');
     await dialog.getByText(/custom app with the write_products scope/).waitFor();
     await dialog.getByRole('button', { name: 'Give write access' }).click();
-    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+    await waitForFocus(page, () => document.activeElement?.getAttribute('aria-invalid') === 'true');
     expect(await token.getAttribute('aria-invalid')).toBe('true');
     expect(await describedBy(page, token)).toBe('Please enter the Admin API access token');
 
@@ -141,7 +151,7 @@ describe.skipIf(!browserAvailable)('write access to your store', () => {
     await toast(page, 'Applied prices are now written to 127.0.0.1.').waitFor();
     await dialog.waitFor({ state: 'detached' });
     await shop.getByText('Prices are written to this store · Admin API token …a1b2').waitFor();
-    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Change write access: 127.0.0.1');
+    await waitForFocus(page, () => document.activeElement?.getAttribute('aria-label') === 'Change write access: 127.0.0.1');
     expect(await accessOf(page, 'shopify')).toEqual({ connected: true, description: 'Admin API token …a1b2' });
 
     // Changing it starts from an empty input: the secret never comes back, only its description.
@@ -163,7 +173,7 @@ describe.skipIf(!browserAvailable)('write access to your store', () => {
     await key.fill('0123456789abcdef');
     await secret.fill('cs_0123456789abcdef');
     await wooDialog.getByRole('button', { name: 'Give write access' }).click();
-    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+    await waitForFocus(page, () => document.activeElement?.getAttribute('aria-invalid') === 'true');
     expect(await key.getAttribute('aria-invalid')).toBe('true');
     expect(await secret.getAttribute('aria-invalid')).toBeNull();
     expect(await describedBy(page, key)).toContain('must start with ck_');
@@ -180,7 +190,7 @@ describe.skipIf(!browserAvailable)('write access to your store', () => {
     await confirm.waitFor({ state: 'detached' });
     await shop.getByText('Read only: applied prices are exported as CSV').waitFor();
     expect(await shop.getByRole('button', { name: 'Remove write access: 127.0.0.1' }).count()).toBe(0);
-    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Give write access: 127.0.0.1');
+    await waitForFocus(page, () => document.activeElement?.getAttribute('aria-label') === 'Give write access: 127.0.0.1');
     expect(await accessOf(page, 'shopify')).toEqual({ connected: false, description: null });
     expect((await accessOf(page, 'woocommerce')).connected).toBe(true);
     await ctx.close();
