@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import { stringify } from 'csv-stringify/sync';
+import { neutralised } from '../products/csv.ts';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { authentication } from '../auth/plugin.ts';
@@ -20,9 +21,6 @@ const ownIdOf = (id: string) => idOf(id, OWN_PRODUCT_NOT_FOUND);
 /** `include=all`: every product with a rule (held, kept, applied), not only the waiting ones. */
 const ListQuery = z.object({ include: queryParam(z.enum(['all'], { error: 'include must be all' })).optional() });
 const ExportQuery = z.object({ include: queryParam(z.enum(['waiting'], { error: 'include must be waiting' })).optional() });
-
-/** A spreadsheet runs a cell starting with =, +, -, @, a tab or a carriage return: text the owner's store controls gets a leading '. */
-const cell = (text: string | null) => (text && /^[=+\-@\t\r]/.test(text) ? `'${text}` : (text ?? ''));
 
 /**
  * Pricing rules and recommendations of the owner's catalogue (docs/pricing.md#the-api). Routes on
@@ -71,7 +69,16 @@ export function pricingRoutes(ctx: AppContext) {
           const price = applied ?? (query.include === 'waiting' && e.waiting ? e.recommendation.price : null);
           return price === null
             ? []
-            : [[cell(e.sku), price.toFixed(2), e.recommendation.currency, cell(e.title), cell(e.variant), e.recommendation.currentPrice]];
+            : [
+                [
+                  neutralised(e.sku),
+                  price.toFixed(2),
+                  e.recommendation.currency,
+                  neutralised(e.title),
+                  neutralised(e.variant ?? ''),
+                  e.recommendation.currentPrice,
+                ],
+              ];
         });
         const csv = stringify(rows, { header: true, columns: ['SKU', 'Regular price', 'Currency', 'Title', 'Variant', 'Previous price'] });
         return new Response(csv, {

@@ -54,7 +54,8 @@ const SEPARATE_TAGS = new Set([
   'button',
   'label',
 ]);
-const STRUCK_TAGS = new Set(['del', 's', 'strike']);
+/** Elements that cross a price out. */
+export const STRUCK_TAGS = new Set(['del', 's', 'strike']);
 const WAS_CLASS =
   /(?:^|[\s_-])(?:old|was|compare|compare-at|rrp|msrp|strike|strikethrough|crossed|line-through|original|before|non-sale|oldprice|wasprice)(?=$|[\s_-])/i;
 const REGULAR_CLASS = /(?:^|[\s_-])regular(?=$|[\s_-])/i;

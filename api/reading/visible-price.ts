@@ -7,7 +7,7 @@
  * down. Pure: a parsed page in, ranked candidates out. Price checks without a selector and
  * AI Detect both read pages through it.
  */
-import { PRICE_ATTRIBUTES, priceTextOf } from './element-text.ts';
+import { PRICE_ATTRIBUTES, priceTextOf, STRUCK_TAGS } from './element-text.ts';
 import { attr, bodyOf, childElements, descendants, isElement, parentOf, type Document, type Element } from './page.ts';
 import { readPrice } from './price-text.ts';
 import { findPriceMentions } from './price-mentions.ts';
@@ -263,7 +263,6 @@ function struckThrough(element: Element): boolean {
   }
   return false;
 }
-const STRUCK_TAGS = new Set(['del', 's', 'strike']);
 
 function hasCurrencySign(mention: PriceMention): boolean {
   return /[^\d\s.,'’–—-]/.test(mention.text);
