@@ -60,7 +60,8 @@ function median(values: number[]): number | null {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
+/** The UTC day (YYYY-MM-DD) of a time in milliseconds. */
+export const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** A competitor as the rule saw it at the end of `day`: its latest close, the last change and the prior 30 days' median. */
 function offerAt(c: BacktestCompetitor, cursor: { i: number; changedAt: string | null }, day: string, end: Date): PricedOffer {

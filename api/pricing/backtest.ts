@@ -1,7 +1,7 @@
 import type { Sql } from '../../db/index.ts';
 import type { Config } from '../config.ts';
 import { hostOf } from '../../domain/shops.ts';
-import { backtest, type Backtest, type BacktestCompetitor, type DailyClose } from '../../domain/backtest.ts';
+import { backtest, dayOf, type Backtest, type BacktestCompetitor, type DailyClose } from '../../domain/backtest.ts';
 import type { Availability } from '../../domain/position.ts';
 import type { PricingRule } from '../../domain/pricing.ts';
 import type { OwnProductRow } from '../../projections/catalogue.ts';
@@ -9,7 +9,6 @@ import { rangeStart, type TimeFilter } from '../history/series.ts';
 import { intervalsOf, linkedCompetitors, readCatalogueSettings } from '../catalogue/read-model.ts';
 
 const DAY_MS = 86_400_000;
-const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 
 type CloseRow = {
   product_id: string;
@@ -38,7 +37,7 @@ export async function runBacktest(sql: Sql, config: Config, own: OwnProductRow, 
   const closes = ids.length
     ? await sql<CloseRow[]>`
         SELECT product_id, to_char(day, 'YYYY-MM-DD') AS day, price, currency, availability, last_at, event_position FROM competitor_days
-        WHERE product_id = ANY(${ids}::text[]) AND day >= ${dayOf(new Date(from.getTime() - 31 * DAY_MS))}::date
+        WHERE product_id = ANY(${ids}::text[]) AND day >= ${dayOf(from.getTime() - 31 * DAY_MS)}::date
         ORDER BY product_id, day`
     : [];
   const byProduct = Map.groupBy(closes, (c) => c.product_id);
@@ -63,7 +62,7 @@ export async function runBacktest(sql: Sql, config: Config, own: OwnProductRow, 
     own: { currency: own.currency, cost: own.cost, regularPrice: own.regular_price },
     ownPoints: ownRows.map((r) => ({ at: new Date(r.at).getTime(), price: r.price })),
     competitors,
-    from: dayOf(from),
+    from: dayOf(from.getTime()),
     now,
     competitivePercent: settings.competitivePercent,
   });
