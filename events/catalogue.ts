@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { CHECK_FREQUENCIES, CURRENCIES, DEFAULT_SETTINGS, TIMEZONES } from './settings.ts';
 import { ALERT_TYPES } from '../domain/alerts.ts';
 import { ROUNDINGS, STRATEGIES } from '../domain/pricing.ts';
+import { AVAILABILITIES, ObservedVariant, ProductIdentifiers } from './page-facts.ts';
+
+export { AVAILABILITIES, ObservedVariant, ProductIdentifiers, type Availability } from './page-facts.ts';
 
 /**
  * The event catalogue: every event type with its zod schema and schema version.
@@ -73,32 +76,19 @@ const ProductDetails = z.object({
 /** Version 1 of ProductAdded and ProductEdited had no stockAlerts: stock alerts were on for every product. */
 const withStockAlerts = { 1: (d: object) => ({ ...d, stockAlerts: true }) };
 
-/** Whether the page offers the product (schema.org ItemAvailability); null when the page does not say. */
-export const AVAILABILITIES = ['InStock', 'OutOfStock', 'PreOrder', 'BackOrder'] as const;
-export type Availability = (typeof AVAILABILITIES)[number];
 // Defaults to null for appends written before availability existed (tests, fixtures); checks always state it.
 const availability = z.enum(AVAILABILITIES).nullable().default(null);
 /** Version 1 of PriceObserved and PriceCheckFailed did not read availability: unknown. */
 const withUnknownAvailability = { 1: (d: object) => ({ ...d, availability: null }) };
 /** Which fetcher read the page: its HTML as served, or as a browser rendered it. */
 const pageFetcher = z.enum(['static', 'browser']).default('static');
-/** Before version 3 every page was read as served. */
-const observedUpcasters = { ...withUnknownAvailability, 2: (d: object) => ({ ...d, fetcher: 'static' }), 3: (d: object) => ({ ...d, identifiers: null }) };
-
-/**
- * How a product is known beyond its name: a GTIN as 14 digits (GTIN-8/12/13 padded with zeros),
- * a manufacturer part number with its brand, and the shop's own SKU.
- */
-export const ProductIdentifiers = z.object({
-  gtin: z
-    .string()
-    .regex(/^\d{14}$/)
-    .nullable(),
-  mpn: z.string().min(1).max(100).nullable(),
-  sku: z.string().min(1).max(100).nullable(),
-  brand: z.string().min(1).max(100).nullable(),
-});
-export type ProductIdentifiers = z.infer<typeof ProductIdentifiers>;
+/** Before version 3 every page was read as served; identifiers came in 4, the variant and regular price in 5. */
+const observedUpcasters = {
+  ...withUnknownAvailability,
+  2: (d: object) => ({ ...d, fetcher: 'static' }),
+  3: (d: object) => ({ ...d, identifiers: null }),
+  4: (d: object) => ({ ...d, variant: null, regularPrice: null }),
+};
 
 const paidPlan = z.enum(['starter', 'growth', 'pro']);
 const billingProvider = z.enum(['stripe', 'demo']);
@@ -242,7 +232,7 @@ export const events = {
    */
   PriceObserved: define(
     'PriceObserved',
-    4,
+    5,
     z.object({
       productId,
       userId,
@@ -261,6 +251,10 @@ export const events = {
       fetcher: pageFetcher,
       /** The product identifiers the page states (docs/catalogue.md#matching); null before version 4 and when it states none. */
       identifiers: ProductIdentifiers.nullable().default(null),
+      /** The variant the address selected and the page priced; null before version 5 and when the page names none. */
+      variant: ObservedVariant.nullable().default(null),
+      /** The offer's regular (struck-through, compare-at, was) price; null before version 5 and when the page states none. */
+      regularPrice: money.nullable().default(null),
     }),
     observedUpcasters,
   ),

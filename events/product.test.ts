@@ -10,8 +10,10 @@ const details = { name: 'Kettle', url: 'https://shop.example/kettle', selector: 
 const added: ProductEvent = { type: 'ProductAdded', data: { productId: 'p1', userId: 'u1', ...details, stockAlerts: true, imageUrl: null } };
 const removed: ProductEvent = { type: 'ProductRemoved', data: { productId: 'p1', userId: 'u1' } };
 
-const observation: Observation = {
+const observation = {
   identifiers: null,
+  variant: { id: '40123456789', sku: 'TJ-XL-RED', gtin: null, options: { size: 'XL', colour: 'Red' } },
+  regularPrice: 29.99,
   price: 24.99,
   currency: 'GBP',
   source: 'selector',
@@ -23,7 +25,7 @@ const observation: Observation = {
   observedAt: '2026-01-02T10:00:00.000Z',
   availability: 'InStock',
   fetcher: 'static',
-};
+} satisfies Observation;
 const failure: CheckFailure = {
   code: 'no-price',
   reason: 'No price found.',

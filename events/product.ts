@@ -25,7 +25,9 @@ type Live = Known & { status: 'live' };
 export type ProductState = { status: 'none' } | Live | (Known & { status: 'removed' });
 
 /** A check's outcome as the price-check worker reports it; the decider adds the ids. */
-export type Observation = Omit<EventData<'PriceObserved'>, 'productId' | 'userId'>;
+/** A check's observation; one that names no variant and no regular price may leave them out. */
+export type Observation = Omit<EventData<'PriceObserved'>, 'productId' | 'userId' | 'variant' | 'regularPrice'> &
+  Partial<Pick<EventData<'PriceObserved'>, 'variant' | 'regularPrice'>>;
 export type CheckFailure = Omit<EventData<'PriceCheckFailed'>, 'productId' | 'userId'>;
 
 /**
@@ -131,7 +133,8 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
       }
       case 'RecordObservation': {
         const product = liveProduct(state);
-        return [{ type: 'PriceObserved', data: { ...command.observation, productId: product.productId, userId: product.userId } }];
+        const { variant = null, regularPrice = null, ...observation } = command.observation;
+        return [{ type: 'PriceObserved', data: { ...observation, variant, regularPrice, productId: product.productId, userId: product.userId } }];
       }
       case 'RecordFailure': {
         const product = liveProduct(state);

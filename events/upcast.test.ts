@@ -131,7 +131,7 @@ describe('upgrades of the catalogue', () => {
   const detailsV1 = { productId: 'p1', userId: 'u1', name: 'Kettle', url: 'https://shop.example/k', selector: '.price', alertRule: { kind: 'any' } };
 
   test('checks recorded before availability was read say nothing about stock', () => {
-    expect(upcastAndValidate('PriceObserved', 1, observedV1)).toEqual({ ...observedV1, availability: null, fetcher: 'static', identifiers: null });
+    expect(upcastAndValidate('PriceObserved', 1, observedV1)).toEqual({ ...observedV1, availability: null, fetcher: 'static', identifiers: null, variant: null, regularPrice: null });
     expect(upcastAndValidate('PriceCheckFailed', 1, failedV1)).toEqual({ ...failedV1, availability: null });
     expect(upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'OutOfStock' })).toMatchObject({ availability: 'OutOfStock' });
     expect(() => upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'SoldOut' })).toThrow(/availability/);
@@ -143,6 +143,8 @@ describe('upgrades of the catalogue', () => {
       availability: 'InStock',
       fetcher: 'static',
       identifiers: null,
+      variant: null,
+      regularPrice: null,
     });
     expect(upcastAndValidate('PriceObserved', 3, { ...observedV1, availability: null, fetcher: 'browser' })).toMatchObject({ fetcher: 'browser' });
     expect(() => upcastAndValidate('PriceObserved', 3, { ...observedV1, availability: null, fetcher: 'curl' })).toThrow(/fetcher/);
@@ -150,10 +152,19 @@ describe('upgrades of the catalogue', () => {
 
   test('observations recorded before identifiers were read state none; alerts before positions have no standing', () => {
     const v3 = { ...observedV1, availability: null, fetcher: 'static' };
-    expect(upcastAndValidate('PriceObserved', 3, v3)).toEqual({ ...v3, identifiers: null });
+    expect(upcastAndValidate('PriceObserved', 3, v3)).toEqual({ ...v3, identifiers: null, variant: null, regularPrice: null });
     const identifiers = { gtin: '05012345678900', mpn: null, sku: 'K-1', brand: 'Acme' };
     expect(upcastAndValidate('PriceObserved', 4, { ...v3, identifiers })).toMatchObject({ identifiers });
     expect(() => upcastAndValidate('PriceObserved', 4, { ...v3, identifiers: { ...identifiers, gtin: '5012345678900' } })).toThrow(/gtin/);
+  });
+
+  test('observations recorded before offers were read name no variant and no regular price', () => {
+    const v4 = { ...observedV1, availability: null, fetcher: 'static', identifiers: null };
+    expect(upcastAndValidate('PriceObserved', 4, v4)).toEqual({ ...v4, variant: null, regularPrice: null });
+    const variant = { id: '40123456789', sku: 'TJ-XL-RED', gtin: null, options: { size: 'XL', colour: 'Red' } };
+    expect(upcastAndValidate('PriceObserved', 5, { ...v4, variant, regularPrice: 120 })).toMatchObject({ variant, regularPrice: 120 });
+    expect(() => upcastAndValidate('PriceObserved', 5, { ...v4, variant: { ...variant, options: { size: 4 } } })).toThrow(/options/);
+    expect(() => upcastAndValidate('PriceObserved', 5, { ...v4, regularPrice: -1 })).toThrow(/regularPrice/);
   });
 
   test('products added or edited before stock alerts existed have them on', () => {
@@ -176,7 +187,7 @@ describe('upgrades of the catalogue', () => {
 
   test('appends are stored as the current versions', () => {
     expect(events.PriceManuallySet.version).toBe(2);
-    expect(events.PriceObserved.version).toBe(4);
+    expect(events.PriceObserved.version).toBe(5);
     expect(events.AlertRaised.version).toBe(2);
     expect(events.PriceCheckFailed.version).toBe(2);
     expect(events.ProductAdded.version).toBe(2);

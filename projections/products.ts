@@ -1,5 +1,5 @@
 import type { Sql } from '../db/index.ts';
-import type { AlertRule, Availability, EventOf } from '../events/catalogue.ts';
+import type { AlertRule, Availability, EventOf, ObservedVariant } from '../events/catalogue.ts';
 import type { RecordedEvent } from '../events/store.ts';
 import type { ProductEvent } from '../events/product.ts';
 import type { Projection } from './projection.ts';
@@ -47,6 +47,10 @@ export type ProductRow = {
   price_source: string | null;
   /** The code of the last failed check while checks are failing; null once one succeeds. */
   last_failure_code: string | null;
+  /** The variant the last observation read, when the page names one. */
+  variant: ObservedVariant | null;
+  /** The last observation's regular (was) price; null when the page stated none or the price was typed in. */
+  regular_price: number | null;
 };
 
 type PricePoint = {
@@ -131,6 +135,8 @@ export const productsProjection: Projection = {
     ALTER TABLE products ADD COLUMN IF NOT EXISTS stock_alerts boolean NOT NULL DEFAULT true;
     ALTER TABLE products ADD COLUMN IF NOT EXISTS price_source text;
     ALTER TABLE products ADD COLUMN IF NOT EXISTS last_failure_code text;
+    ALTER TABLE products ADD COLUMN IF NOT EXISTS variant jsonb;
+    ALTER TABLE products ADD COLUMN IF NOT EXISTS regular_price double precision;
     -- Rows projected before these columns existed learn them from what is already recorded, as a
     -- rebuild would set them (afterwards these find nothing to do).
     UPDATE products p SET price_source = (SELECT source FROM price_points pp WHERE pp.product_id = p.id ORDER BY pp.event_position DESC LIMIT 1)
@@ -268,6 +274,8 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         stock_alerts: d.stockAlerts,
         price_source: null,
         last_failure_code: null,
+        variant: null,
+        regular_price: null,
       });
       changed.add(d.productId);
       continue;
@@ -294,7 +302,9 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         removed.add(row.id);
         break;
       case 'PriceManuallySet':
-        if (e.data.price > 0) recordPrice(row, e, e.data.price, e.data.currency, 'manual', e.recordedAt);
+        if (!(e.data.price > 0)) break;
+        recordPrice(row, e, e.data.price, e.data.currency, 'manual', e.recordedAt);
+        row.regular_price = null; // a price typed in states no was-price
         break;
       case 'PriceObserved': {
         const d = e.data;
@@ -302,6 +312,8 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         recordPrice(row, e, d.price, d.currency, d.source, d.observedAt);
         row.availability = d.availability ?? row.availability;
         Object.assign(row, {
+          variant: d.variant,
+          regular_price: d.regularPrice,
           last_check_at: d.observedAt,
           last_check_status: 'ok',
           last_check_error: null,
@@ -352,7 +364,8 @@ async function applyRun(tx: Sql, events: RecordedEvent<ProductEvent>[]) {
         last_check_error = EXCLUDED.last_check_error, consecutive_failures = EXCLUDED.consecutive_failures,
         is_active = EXCLUDED.is_active, updated_at = EXCLUDED.updated_at,
         availability = EXCLUDED.availability, stock_alerts = EXCLUDED.stock_alerts,
-        price_source = EXCLUDED.price_source, last_failure_code = EXCLUDED.last_failure_code`;
+        price_source = EXCLUDED.price_source, last_failure_code = EXCLUDED.last_failure_code,
+        variant = EXCLUDED.variant, regular_price = EXCLUDED.regular_price`;
   }
   const keptPoints = points.filter((p) => !removed.has(p.product_id));
   if (keptPoints.length) {

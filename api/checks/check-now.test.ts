@@ -62,6 +62,29 @@ describe('POST /api/products/:id/check-price', () => {
     expect(soldOut.message).toStartWith('Now out of stock. ');
   });
 
+  test("a variant's address reads that variant: its price, stock, regular price and options, listed with the product", async () => {
+    const { userId, cookie } = await signedIn();
+    const xl = await addProduct(api.ctx, userId, `${shop.url}/variants/trail-jacket?variant=2`, '.buy .price');
+    // The theme's variant data named as the selector reads the same variant.
+    const fromData = await addProduct(api.ctx, userId, `${shop.url}/variants/trail-jacket?variant=2`, '#ProductJson-product-template');
+    const small = await addProduct(api.ctx, userId, `${shop.url}/variants/trail-jacket`, '.buy .price');
+    for (const id of [xl, fromData, small]) expect((await checkPrice(id, cookie)).status).toBe(200);
+    const products: { id: string }[] = await (await request('/api/products', { headers: { cookie } })).json();
+    const listed = async (id: string) => products.find((p) => p.id === id);
+    for (const id of [xl, fromData]) {
+      expect(await listed(id)).toMatchObject({
+        currentPrice: 54.99,
+        regularPrice: 69.99,
+        availability: 'OutOfStock',
+        variant: { id: '2', sku: 'TJ-XL', gtin: null, options: { size: 'XL' } },
+      });
+    }
+    // The page's default variant is in stock: a sold-out size does not make the product sold out.
+    expect(await listed(small)).toMatchObject({ currentPrice: 49.99, regularPrice: 59.99, availability: 'InStock', variant: { sku: 'TJ-S' } });
+    const [event] = (await checkEvents(xl)).filter((e) => e.type === 'PriceObserved');
+    expect(event!.data).toMatchObject({ variant: { sku: 'TJ-XL', options: { size: 'XL' } }, regularPrice: 69.99 });
+  });
+
   test("a selector that gives no price says so: the price came from the page's structured data", async () => {
     const { userId, cookie } = await signedIn();
     prices.set('check-fallback', '£20.00');

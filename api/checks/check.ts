@@ -6,6 +6,7 @@ import { appendingTransaction, checkpointOf, type Checkpoint, type RepeatedCheck
 import { repeatsObservation } from './repeat.ts';
 import { productStream } from '../../events/product.ts';
 import { sharedFetcher, type Fetcher, type FetchOptions } from '../fetching/fetcher.ts';
+import type { OfferVariant } from '../reading/offers.ts';
 import { extractPriceFromDocument, selectorReadsPrice, type ExtractionFailureCode, type ExtractionResult } from '../reading/extract.ts';
 import { attr, parsePage, queryOne, type Document } from '../reading/page.ts';
 import { finishJobs, type RenderMemory } from './queue.ts';
@@ -199,6 +200,8 @@ function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['
         httpStatus: reading.status,
         pageHash: hashOf(reading.body),
         identifiers: found.identifiers,
+        variant: observedVariant(found.variant),
+        regularPrice: found.regularPrice ?? null,
         observedAt,
         ...(imageUrl ? { imageUrl } : {}),
         availability: found.availability,
@@ -207,6 +210,10 @@ function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['
     },
   };
 }
+
+/** The variant as recorded: its identity and options (its address is the product's own). */
+const observedVariant = (variant: OfferVariant | null | undefined) =>
+  variant ? { id: variant.id, sku: variant.sku, gtin: variant.gtin, options: variant.options } : null;
 
 function hashOf(body: string): string {
   return createHash('sha256').update(body).digest('hex');

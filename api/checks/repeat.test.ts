@@ -20,6 +20,8 @@ type Observation = EventOf<'PriceObserved'>['data'];
 const base: Omit<Observation, 'productId' | 'userId' | 'observedAt' | 'pageHash'> = {
   price: 149,
   identifiers: null,
+  variant: null,
+  regularPrice: null,
   currency: 'GBP',
   source: 'selector',
   selector: '.price',

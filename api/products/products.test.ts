@@ -49,6 +49,8 @@ describe('products API: add, list, edit, delete', () => {
       currentPrice: null,
       lastPriceAt: null,
       priceSource: null,
+      regularPrice: null,
+      variant: null,
       currency: 'GBP',
       imageUrl: null,
       lastChecked: null,

@@ -1,5 +1,5 @@
 import type { Sql } from '../../db/index.ts';
-import type { AlertRule, Availability } from '../../events/catalogue.ts';
+import type { AlertRule, Availability, ObservedVariant } from '../../events/catalogue.ts';
 import { DEFAULT_SETTINGS } from '../../events/settings.ts';
 import { priceSourceOf, type PriceSource } from '../reading/price-source.ts';
 import { productsBeyondPlan } from './beyond-plan.ts';
@@ -19,6 +19,10 @@ export type ProductItem = {
   lastPriceAt: string | null;
   /** Where the current price came from; null while there is none. */
   priceSource: PriceSource | null;
+  /** The regular (struck-through, compare-at, was) price beside the current one; null when the page states none. */
+  regularPrice: number | null;
+  /** The variant of the page's product the price is of ({options: {size: "XL", colour: "Red"}}); null when the page names none. */
+  variant: ObservedVariant | null;
   /**
    * ISO 4217 code of the product's prices: the one its page states, else the user's currency
    * setting (also the currency a price typed in by hand is recorded in).
@@ -59,6 +63,8 @@ type Row = {
   last_checked: Date | null;
   price_updated_at: Date | null;
   price_source: string | null;
+  regular_price: number | null;
+  variant: ObservedVariant | null;
   is_active: boolean;
   last_check_status: 'ok' | 'failed' | null;
   last_check_error: string | null;
@@ -92,6 +98,9 @@ function toItem(row: Row): ProductItem {
     currentPrice: current,
     lastPriceAt: iso(row.price_updated_at),
     priceSource: priceSourceOf(row.price_source),
+    // A was-price only stands beside the price it was stated with, and only above it.
+    regularPrice: current !== null && row.regular_price !== null && row.regular_price > current ? row.regular_price : null,
+    variant: row.variant,
     currency: row.currency,
     imageUrl: row.image_url,
     lastChecked: iso(row.last_checked),
@@ -122,7 +131,7 @@ function toItem(row: Row): ProductItem {
 export async function readProducts(db: Sql, userId: string, productId?: string): Promise<ProductItem[]> {
   const rows = await db<Row[]>`
     SELECT p.id, p.name, p.url, p.selector, p.alert_rule, p.threshold, p.current_price, p.image_url,
-           coalesce(p.currency, s.currency, ${DEFAULT_SETTINGS.currency}) AS currency, p.price_updated_at, p.price_source,
+           coalesce(p.currency, s.currency, ${DEFAULT_SETTINGS.currency}) AS currency, p.price_updated_at, p.price_source, p.regular_price, p.variant,
            p.last_checked, p.is_active, p.last_check_status, p.last_check_error, p.last_check_at, p.last_failure_code,
            p.created_at, p.availability, p.stock_alerts,
            coalesce(first_change.previous_price, p.current_price) AS baseline,

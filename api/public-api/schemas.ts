@@ -36,6 +36,17 @@ export const Product = z.object({
     description:
       "Where the current price came from: the product's selector, the page's structured data, its visible price block, its scripts' data, or typed in by hand.",
   }),
+  regularPrice: z
+    .number()
+    .nullable()
+    .meta({ description: 'The regular (struck-through, compare-at, was) price the page shows beside the current one; null when it shows none.' }),
+  variant: z
+    .object({ id: z.string().nullable(), sku: z.string().nullable(), gtin: z.string().nullable(), options: z.record(z.string(), z.string()) })
+    .nullable()
+    .meta({
+      description:
+        'The variant of the page\'s product the price is of (the one its address selects), with its options such as {"size": "XL", "colour": "Red"}; null when the page names none.',
+    }),
   currency: z.string().nullable().meta({ description: "ISO 4217 code of the product's prices: the page's, else your currency setting." }),
   imageUrl: z.string().nullable(),
   lastChecked: timestamp.nullable(),

@@ -18,7 +18,8 @@ import { pageAvailability } from './availability.ts';
 import { regionCurrency } from './page-currency.ts';
 import { statedPriceShown, visiblePrice } from './visible-price.ts';
 import { readIdentifiers, type ProductIdentifiers } from './identifiers.ts';
-import { addressSelectedOffer } from './offers.ts';
+import { keepsJsonData } from './marked-elements.ts';
+import { pickOffer, readOffers, type OfferVariant, type PageOffer } from './offers.ts';
 
 export type { Availability };
 
@@ -43,6 +44,10 @@ export interface ExtractedPrice {
   availability: Availability | null;
   /** The GTIN, MPN, SKU and brand the page states for the product whose price this is; null when it states none. */
   identifiers: ProductIdentifiers | null;
+  /** The variant whose price this is, when the page offers several or names its one; null when it names none. */
+  variant?: OfferVariant | null;
+  /** The regular (struck-through, compare-at, was) price of the offer read; null when it states none. */
+  regularPrice?: number | null;
 }
 
 export interface ExtractionFailure {
@@ -75,27 +80,30 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
   let structured: StructuredPrice[] | undefined;
   const structuredPrices = () => (structured ??= structuredDataPrices(document, { url: opts.url }));
   const availability = pageAvailability(document, { url: opts.url });
-  const finish = <T extends ExtractionResult>(result: T): T => withIdentifiers(withAvailability(result, availability), document, opts.url);
+  // An address that names one of the page's variants is read as that variant: its price and its stock.
+  const offers = readOffers(document, opts.url);
+  const chosen = offers.length > 1 ? pickOffer(offers, opts.url) : null;
+  const finish = <T extends ExtractionResult>(result: T): T =>
+    withOffer(withIdentifiers(withAvailability(result, availability), document, opts.url), offers, chosen);
 
-  if (!selector) {
-    // An address that names one of the page's variants is read as that variant: its price and its stock.
-    const chosen = addressSelectedOffer(document, opts.url);
-    if (chosen) {
-      const result: ExtractedPrice = {
-        ...{ ok: true, price: chosen.price, currency: chosen.currency ?? structuredPrices().find((p) => p.currency)?.currency ?? null },
-        ...{ source: chosen.source, selector: null, matchedText: String(chosen.price), warning: null, availability: null, identifiers: null },
-      };
-      return withIdentifiers(withAvailability(result, chosen.availability ?? availability), document, opts.url);
-    }
-    return finish(priceWithoutSelector(document, structuredPrices(), opts.url));
-  }
+  const chosenPrice = (offer: PageOffer, source: ExtractionSource = offer.source): ExtractedPrice => ({
+    ...{ ok: true, price: offer.price, currency: offer.currency ?? structuredPrices().find((p) => p.currency)?.currency ?? null, source },
+    ...{ selector: source === 'selector' ? selector : null, matchedText: String(offer.price), warning: null, availability: null, identifiers: null },
+  });
+  if (!selector) return finish(chosen ? chosenPrice(chosen) : priceWithoutSelector(document, structuredPrices(), opts.url));
+  // A selector naming the data the page keeps its variants in reads the variant the address selects.
+  if (chosen && namesOfferData(document, selector)) return finish(chosenPrice(chosen, 'selector'));
   const pageCurrency = () => structuredPrices().find((price) => price.currency)?.currency ?? declaredCurrency(document) ?? regionCurrency(document, opts.url);
   const bySelector = extractBySelector(document, selector, pageCurrency, opts.url);
   if (bySelector.ok || bySelector.code === 'invalid-selector') return finish(bySelector);
   // A selector that matches nothing says nothing about the page: it is read as without one. One that
   // matched text without a price, or several prices, named the wrong place; only the page's statement stands in.
   const missed = bySelector.code === 'selector-no-match';
-  const fallback = missed ? priceWithoutSelector(document, structuredPrices(), opts.url) : fromStructuredData(structuredPrices());
+  const fallback = chosen
+    ? chosenPrice(chosen)
+    : missed
+      ? priceWithoutSelector(document, structuredPrices(), opts.url)
+      : fromStructuredData(structuredPrices());
   if (fallback?.ok) {
     const where = fallback.source === 'page' ? 'price next to the product title' : 'structured data';
     const warning = `${bySelector.reason} The price was taken from the page’s ${where} instead.`;
@@ -105,6 +113,17 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
     ? 'Nor does the page state a price in its structured data or show one next to the product title.'
     : 'The page has no price in structured data either.';
   return finish({ ...bySelector, reason: `${bySelector.reason} ${either}` });
+}
+
+/** Whether every element the selector matches holds data for the page's scripts: a script, or JSON in a data attribute (a variations form). */
+function namesOfferData(document: Document, selector: string): boolean {
+  let matched: Element[];
+  try {
+    matched = queryAll(document, selector).slice(0, MAX_ELEMENTS);
+  } catch {
+    return false;
+  }
+  return matched.length > 0 && matched.every((element) => element.name === 'script' || keepsJsonData(element));
 }
 
 /** Whether the selector alone reads a price here: the cheap question a render asks while it waits. */
@@ -149,6 +168,20 @@ function withAvailability<T extends ExtractionResult>(result: T, availability: A
 /** The identifiers of the product whose price was read: on a page of several products, the price tells which. */
 function withIdentifiers<T extends ExtractionResult>(result: T, document: Document, url: string | undefined): T {
   return result.ok ? { ...result, identifiers: readIdentifiers(document, { url, price: result.price }) } : result;
+}
+
+/**
+ * The offer whose price was read: the one the address selects, else the page's only offer at that
+ * price. Its variant and regular price travel with the observation, and the variant's stock is the
+ * product's (a sold-out size is out of stock while other sizes are not).
+ */
+function withOffer<T extends ExtractionResult>(result: T, offers: readonly PageOffer[], chosen: PageOffer | null): T {
+  if (!result.ok) return result;
+  const samePrice = (offer: PageOffer) => Math.abs(offer.price - result.price) < 1e-9;
+  const atPrice = chosen ? [chosen].filter(samePrice) : offers.filter(samePrice);
+  const read = atPrice.length === 1 ? atPrice[0]! : null;
+  if (!read) return { ...result, variant: null, regularPrice: null };
+  return { ...result, availability: read.availability ?? result.availability, variant: read.variant, regularPrice: read.regularPrice };
 }
 
 function failure(code: ExtractionFailureCode, reason: string, matchedText: string | null = null): ExtractionFailure {

@@ -23,6 +23,8 @@ export interface MarkedElements {
   metaNames: Map<string, string>;
   h1s: Element[];
   title: Element | null;
+  /** Elements other than scripts keeping JSON in a data attribute for the page's scripts (a variations form, a product's data). */
+  dataJson: Element[];
 }
 
 const documentCache = new WeakMap<Document, MarkedElements>();
@@ -30,7 +32,17 @@ const documentCache = new WeakMap<Document, MarkedElements>();
 export function markedElements(document: Document): MarkedElements {
   const cached = documentCache.get(document);
   if (cached) return cached;
-  const marked: MarkedElements = { jsonLd: [], scripts: [], itemprops: [], rdfa: [], meta: new Map(), metaNames: new Map(), h1s: [], title: null };
+  const marked: MarkedElements = {
+    jsonLd: [],
+    scripts: [],
+    itemprops: [],
+    rdfa: [],
+    meta: new Map(),
+    metaNames: new Map(),
+    h1s: [],
+    title: null,
+    dataJson: [],
+  };
   let headTitle: Element | null = null;
   const stack: AnyNode[] = [...document.children].reverse();
   while (stack.length > 0) {
@@ -45,6 +57,7 @@ export function markedElements(document: Document): MarkedElements {
       continue;
     }
     if (attribs.itemprop !== undefined) marked.itemprops.push(element);
+    if (keepsJsonData(element)) marked.dataJson.push(element);
     if (attribs.property !== undefined) {
       if (RDFA_TERM.test(attribs.property)) marked.rdfa.push(element);
     }
@@ -66,6 +79,14 @@ export function markedElements(document: Document): MarkedElements {
   marked.title = headTitle ?? marked.title;
   documentCache.set(document, marked);
   return marked;
+}
+
+const JSON_START = /^\s*[[{]/;
+
+/** Whether an element keeps JSON in a data attribute (`data-product_variations="[...]"`). */
+export function keepsJsonData(element: Element): boolean {
+  for (const key in element.attribs) if (key.startsWith('data-') && JSON_START.test(element.attribs[key]!)) return true;
+  return false;
 }
 
 /**

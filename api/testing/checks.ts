@@ -31,9 +31,33 @@ function stockPage(name: string, stock: Map<string, { price: string | null; avai
 }
 
 /**
+ * `/variants/<name>` pages: a Shopify-style product of two sizes in the theme's product JSON, S (in
+ * stock, £49.99, was £59.99) and, as `?variant=2`, XL (£54.99, was £69.99, sold out unless `stock`
+ * says otherwise). The price block shows the variant the address selects, as Shopify renders it.
+ */
+function variantsPage(name: string, stock: Map<string, { price: string | null; availability: string }>, selected: string | null): string {
+  const xl = stock.get(name) ?? { price: '54.99', availability: 'OutOfStock' };
+  const variants = [
+    { id: 1, sku: 'TJ-S', option1: 'S', price: 4999, compare_at_price: 5999, available: true },
+    {
+      id: 2,
+      sku: 'TJ-XL',
+      option1: 'XL',
+      price: Math.round(Number(xl.price ?? '54.99') * 100),
+      compare_at_price: 6999,
+      available: xl.availability === 'InStock',
+    },
+  ];
+  const product = { id: 7, title: name, options: [{ name: 'Size' }], variants };
+  return `<!doctype html><html><head><title>${name}</title><meta property="og:price:currency" content="GBP"></head>
+    <body><h1>${name}</h1><div class="buy">${selected === '2' ? `<s>£69.99</s> <span class="price">£${xl.price}</span>` : '<s>£59.99</s> <span class="price">£49.99</span>'}</div>
+    <script type="application/json" id="ProductJson-product-template">${JSON.stringify(product)}</script></body></html>`;
+}
+
+/**
  * A shop on loopback whose prices can be changed, counting the requests it serves, for the test
  * file that calls this: started in a beforeAll, stopped in an afterAll. Its pages: `/p/<name>`,
- * `/bare/<name>`, `/stock/<name>`, `/gone` (404) and `/challenge` (a Cloudflare challenge).
+ * `/bare/<name>`, `/stock/<name>`, `/variants/<name>`, `/gone` (404) and `/challenge` (a Cloudflare challenge).
  */
 export function useLoopbackShop() {
   const prices = new Map<string, string>();
@@ -45,7 +69,7 @@ export function useLoopbackShop() {
       port: 0,
       hostname: '127.0.0.1',
       fetch(req) {
-        const { pathname } = new URL(req.url);
+        const { pathname, searchParams } = new URL(req.url);
         requests.set(pathname, (requests.get(pathname) ?? 0) + 1);
         const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
           new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
@@ -54,6 +78,7 @@ export function useLoopbackShop() {
           return html('<title>Just a moment...</title><div id="cf-browser-verification"></div>', 403, { 'cf-mitigated': 'challenge' });
         const [, kind, name = ''] = pathname.split('/');
         if (kind === 'stock') return html(stockPage(name, stock));
+        if (kind === 'variants') return html(variantsPage(name, stock, searchParams.get('variant')));
         return html(productPage(name, prices.get(name) ?? '£10.00', kind !== 'bare'));
       },
     });

@@ -11,6 +11,7 @@ import {
   recheckAfterEdit,
   thresholdLabel,
   availabilityBadge,
+  variantLabel,
   validatePrice,
   validateProduct,
 } from './products';
@@ -46,6 +47,15 @@ describe('formatChange', () => {
   test('a dash without a figure: no price yet, or nothing to compare with', () => {
     expect(formatChange(null)).toBe('—');
     expect(formatChange(undefined)).toBe('—');
+  });
+});
+
+describe('variantLabel', () => {
+  test("a variant is named by its options' values, else its SKU, else not at all", () => {
+    expect(variantLabel({ sku: 'TJ-XL-RED', options: { size: 'XL', colour: 'Red' } })).toBe('XL · Red');
+    expect(variantLabel({ sku: 'TJ-XL-RED', options: {} })).toBe('SKU TJ-XL-RED');
+    expect(variantLabel({ sku: null, options: { size: ' ' } })).toBeNull();
+    expect(variantLabel(null)).toBeNull();
   });
 });
 

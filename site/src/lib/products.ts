@@ -49,6 +49,17 @@ export function availabilityBadge(availability: string | null | undefined): { la
   }
 }
 
+/**
+ * The variant a product's price is of, as the card names it: its options' values ("XL · Red"),
+ * else its SKU; null when the page names no variant.
+ */
+export function variantLabel(variant: { sku: string | null; options: Record<string, string> } | null | undefined): string | null {
+  if (!variant) return null;
+  const values = Object.values(variant.options).filter((value) => value.trim());
+  if (values.length) return values.join(' · ');
+  return variant.sku ? `SKU ${variant.sku}` : null;
+}
+
 type CheckState = {
   checkStatus: 'pending' | 'ok' | 'failing';
   isActive: boolean;

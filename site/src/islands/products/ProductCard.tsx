@@ -3,7 +3,17 @@ import { useStore } from '@nanostores/react';
 import { Banknote, CirclePause, ExternalLink, Info, Pencil, RefreshCw, Trash2, TrendingDown, TrendingUp, TriangleAlert } from 'lucide-react';
 import { api, isUnauthorizedError, type Product } from '../../lib/api';
 import { formatDateTime, formatPrice, hostWithoutWww } from '../../lib/format';
-import { availabilityBadge, checkView, formatChange, RECHECK_VIEW, selectorNote, serverError, thresholdLabel, type CheckView } from '../../lib/products';
+import {
+  availabilityBadge,
+  checkView,
+  variantLabel,
+  formatChange,
+  RECHECK_VIEW,
+  selectorNote,
+  serverError,
+  thresholdLabel,
+  type CheckView,
+} from '../../lib/products';
 import { cn } from '../../lib/utils';
 import { refreshProducts } from '../../stores/products';
 import { $user } from '../../stores/auth';
@@ -64,6 +74,7 @@ export function ProductCard({ product, onAction, selected, onSelectedChange, rec
 
   const threshold = thresholdLabel(product.alertRule);
   const stock = availabilityBadge(product.availability);
+  const variant = variantLabel(product.variant);
   const user = useStore($user);
   // Beyond the plan's limit the product is not checked at all: that, not the last check, is its status.
   const paused = product.checksPaused ? pausedCheckView(user) : null;
@@ -89,6 +100,12 @@ export function ProductCard({ product, onAction, selected, onSelectedChange, rec
             {product.name}
           </h2>
           <p className="mt-1 truncate text-sm text-muted-foreground">{hostWithoutWww(product.url)}</p>
+          {variant && (
+            <p className="mt-1 truncate text-sm" data-testid="variant">
+              <span className="sr-only">Variant: </span>
+              {variant}
+            </p>
+          )}
           {stock && (
             <Badge variant={stock.variant} className="mt-2" data-availability={product.availability}>
               {stock.label}
@@ -102,6 +119,11 @@ export function ProductCard({ product, onAction, selected, onSelectedChange, rec
           {/* While checks fail the price shown is the last one found, with its date. */}
           <dt className="text-xs text-muted-foreground">{failing && product.currentPrice !== null ? 'Last good price' : 'Current Price'}</dt>
           <dd className="text-2xl font-bold tabular-nums">{formatPrice(product.currentPrice, product.currency)}</dd>
+          {product.regularPrice !== null && (
+            <dd className="text-sm text-muted-foreground" data-testid="regular-price">
+              was <span className="line-through">{formatPrice(product.regularPrice, product.currency)}</span>
+            </dd>
+          )}
           {failing && product.lastPriceAt && <dd className="text-xs text-muted-foreground">{formatDateTime(product.lastPriceAt)}</dd>}
         </div>
         <div>
