@@ -18,6 +18,7 @@ import { pageAvailability } from './availability.ts';
 import { regionCurrency } from './page-currency.ts';
 import { statedPriceShown, visiblePrice } from './visible-price.ts';
 import { readIdentifiers, type ProductIdentifiers } from './identifiers.ts';
+import { normaliseGtin } from '../../domain/gtin.ts';
 import { keepsJsonData } from './marked-elements.ts';
 import { pickOffer, readOffers, type OfferVariant, type PageOffer } from './offers.ts';
 
@@ -181,7 +182,20 @@ function withOffer<T extends ExtractionResult>(result: T, offers: readonly PageO
   const atPrice = chosen ? [chosen].filter(samePrice) : offers.filter(samePrice);
   const read = atPrice.length === 1 ? atPrice[0]! : null;
   if (!read) return { ...result, variant: null, regularPrice: null };
-  return { ...result, availability: read.availability ?? result.availability, variant: read.variant, regularPrice: read.regularPrice };
+  const identifiers = identifiersOf(result.identifiers, read.variant, offers.length > 1);
+  return { ...result, availability: read.availability ?? result.availability, variant: read.variant, regularPrice: read.regularPrice, identifiers };
+}
+
+/** A variant's GTIN and SKU name the item sold; among several variants the page's own may be another variant's. */
+function identifiersOf(page: ProductIdentifiers | null, variant: OfferVariant | null, amongSeveral: boolean): ProductIdentifiers | null {
+  if (!variant) return page;
+  const base = page ?? { gtin: null, mpn: null, sku: null, brand: null };
+  const ids = {
+    ...base,
+    gtin: normaliseGtin(variant.gtin ?? '') ?? (amongSeveral ? null : base.gtin),
+    sku: variant.sku ?? (amongSeveral ? null : base.sku),
+  };
+  return Object.values(ids).some((value) => value !== null) ? ids : null;
 }
 
 function failure(code: ExtractionFailureCode, reason: string, matchedText: string | null = null): ExtractionFailure {
