@@ -25,6 +25,7 @@ export interface MarkedElements {
   title: Element | null;
   /** Elements other than scripts keeping JSON in a data attribute for the page's scripts (a variations form, a product's data). */
   dataJson: Element[];
+  forms: Element[];
 }
 
 const documentCache = new WeakMap<Document, MarkedElements>();
@@ -42,6 +43,7 @@ export function markedElements(document: Document): MarkedElements {
     h1s: [],
     title: null,
     dataJson: [],
+    forms: [],
   };
   let headTitle: Element | null = null;
   const stack: AnyNode[] = [...document.children].reverse();
@@ -67,6 +69,8 @@ export function markedElements(document: Document): MarkedElements {
         for (const key of [attribs.property, attribs.name]) if (key && !marked.meta.has(key)) marked.meta.set(key, content);
         if (attribs.name && !marked.metaNames.has(attribs.name)) marked.metaNames.set(attribs.name, content);
       }
+    } else if (name === 'form') {
+      marked.forms.push(element);
     } else if (name === 'h1') {
       marked.h1s.push(element);
     } else if (name === 'title') {

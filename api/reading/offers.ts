@@ -4,45 +4,32 @@
  * page's address selects. Pure: a page in, offers out.
  *
  * Read from JSON-LD (Offer lists, AggregateOffer's offers, ProductGroup with hasVariant and
- * variesBy), Shopify's product JSON (variants in minor units, `?variant=`) and WooCommerce's
- * `data-product_variations` (`attribute_*` parameters).
+ * variesBy) and from the data shop platforms keep for their scripts (platform-offers-*.ts: Shopify,
+ * WooCommerce, Magento 2, PrestaShop 1.6 and 1.7, Salesforce Commerce Cloud, BigCommerce, Shopware 6),
+ * which also say how the platform's addresses select a variant (variant-address.ts writes them).
  */
 import { markedElements } from './marked-elements.ts';
 import { hasType, offersOf, parsedJsonLd, PRODUCT_TYPES, productUrls } from './json-ld.ts';
-import { asArray, availabilityOf, currencyCode, isObject, sameUrl, structuredAmount, type Availability, type JsonObject } from './structured-values.ts';
-import { attr, queryAll, textOf, type Document } from './page.ts';
+import { declaredCurrency } from './meta-tags.ts';
+import { asArray, availabilityOf, currencyCode, isObject, sameUrl, structuredAmount, type JsonObject } from './structured-values.ts';
+import type { Document } from './page.ts';
+import { text, type OfferVariant, type PageOffer } from './offers-model.ts';
+import { PLATFORM_READERS, platformReader } from './platform-offers.ts';
 
-export type OfferVariant = {
-  id: string | null;
-  sku: string | null;
-  /** As the page writes it (8 to 14 digits). */
-  gtin: string | null;
-  /** {size: "XL", colour: "Red"}: the options that tell this variant from the others. */
-  options: Record<string, string>;
-  /** The variant's own address, when it has one. */
-  url: string | null;
-};
-
-export type PageOffer = {
-  /** Where the page states it: JSON-LD, or data the page keeps for its scripts (a platform's variants). */
-  source: 'json-ld' | 'script-state';
-  price: number;
-  currency: string | null;
-  availability: Availability | null;
-  /** The struck-through, compare-at or list price, when higher than `price`. */
-  regularPrice: number | null;
-  variant: OfferVariant | null;
-};
+export type { OfferSelection, OfferVariant, PageOffer, Platform } from './offers-model.ts';
+export { variantAddress } from './variant-address.ts';
 
 /** A page lists at most this many offers: a product with 1,000 variants is a catalogue. */
 const MAX_OFFERS = 500;
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : null);
 const gtinOf = (node: JsonObject) => text(node.gtin14 ?? node.gtin13 ?? node.gtin12 ?? node.gtin8 ?? node.gtin ?? node.barcode);
 const LIST_PRICE_TYPE = /ListPrice|StrikethroughPrice|SRP|MSRP/i;
 
-function variantOf(node: JsonObject, offer: JsonObject, options: Record<string, string>): OfferVariant | null {
-  const id = text(node.productID ?? node['@id'] ?? offer['@id'] ?? node.sku ?? offer.sku);
+/** `node` is the variant (a ProductGroup's), or the product itself when its offers are the variants (each with its own sku). */
+function variantOf(node: JsonObject, offer: JsonObject, options: Record<string, string>, offersAreVariants: boolean): OfferVariant | null {
+  const id = offersAreVariants
+    ? text(offer['@id'] ?? offer.sku ?? offer.productID)
+    : text(node.productID ?? node['@id'] ?? offer['@id'] ?? node.sku ?? offer.sku);
   const variant = {
     id,
     sku: text(offer.sku ?? node.sku),
@@ -97,116 +84,90 @@ function jsonLdOffers(document: Document, url: string | undefined): PageOffer[] 
         currency: found.currency,
         availability: availabilityOf(offer.availability),
         regularPrice: regularOf(offer, found.amount, found.currency),
-        variant: node === main && sources.length === 1 ? null : variantOf(node, offer, options),
+        variant: node === main && sources.length === 1 ? null : variantOf(node, offer, options, node === main),
       },
     ];
   });
 }
 
-function parseJson(source: string): unknown {
-  try {
-    return JSON.parse(source);
-  } catch {
-    return null;
+/** The currency JSON-LD names for the product's offers, an AggregateOffer's range without a price of its own included. */
+function statedCurrency(document: Document): string | null {
+  for (const product of parsedJsonLd(markedElements(document)).filter((node) => hasType(node, ...PRODUCT_TYPES))) {
+    const named = offersOf(product)
+      .map((offer) => currencyCode(offer.priceCurrency))
+      .find((code) => code);
+    if (named) return named;
   }
+  return null;
 }
 
-/** Shopify's product JSON (themes embed it): variants with prices in minor units and the option names. */
-function shopifyOffers(document: Document, currency: string | null): PageOffer[] {
-  for (const script of markedElements(document).scripts) {
-    const id = attr(script, 'id') ?? '';
-    if (!id.startsWith('ProductJson') && attr(script, 'data-product-json') === null) continue;
-    const product = parseJson(textOf(script));
-    if (!isObject(product) || !Array.isArray(product.variants)) continue;
-    const names = asArray(product.options).map((o) => (isObject(o) ? text(o.name) : text(o)));
-    return product.variants.filter(isObject).flatMap((v) => {
-      if (typeof v.price !== 'number') return [];
-      const options = Object.fromEntries(
-        [v.option1, v.option2, v.option3].flatMap((value, i) => (text(value) && names[i] ? [[names[i]!.toLowerCase(), text(value)!]] : [])),
-      );
-      const price = v.price / 100;
-      const compare = typeof v.compare_at_price === 'number' ? v.compare_at_price / 100 : null;
-      return [
-        {
-          source: 'script-state',
-          price,
-          currency,
-          availability: v.available === false ? 'OutOfStock' : v.available === true ? 'InStock' : null,
-          regularPrice: compare !== null && compare > price ? compare : null,
-          variant: { id: text(v.id), sku: text(v.sku), gtin: text(v.barcode), options, url: null },
-        } satisfies PageOffer,
-      ];
-    });
-  }
-  return [];
-}
-
-/** WooCommerce's variable products: the form's `data-product_variations`, prices in major units. */
-function wooOffers(document: Document, currency: string | null): PageOffer[] {
-  for (const form of queryAll(document, 'form.variations_form[data-product_variations]')) {
-    const variations = parseJson(attr(form, 'data-product_variations') ?? '');
-    if (!Array.isArray(variations)) continue;
-    return variations.filter(isObject).flatMap((v) => {
-      const price = typeof v.display_price === 'number' ? v.display_price : null;
-      if (price === null) return [];
-      const regular = typeof v.display_regular_price === 'number' && v.display_regular_price > price ? v.display_regular_price : null;
-      const options = isObject(v.attributes)
-        ? Object.fromEntries(Object.entries(v.attributes).flatMap(([k, value]) => (text(value) ? [[k.replace(/^attribute_(?:pa_)?/, ''), text(value)!]] : [])))
-        : {};
-      return [
-        {
-          source: 'script-state',
-          price,
-          currency,
-          availability: v.is_in_stock === false ? 'OutOfStock' : v.is_in_stock === true ? 'InStock' : null,
-          regularPrice: regular,
-          variant: { id: text(v.variation_id), sku: text(v.sku), gtin: null, options, url: null },
-        } satisfies PageOffer,
-      ];
-    });
-  }
-  return [];
-}
+/** Offers read per page and address: a check reads them again for the offer its price came from. */
+const readCache = new WeakMap<Document, Map<string, PageOffer[]>>();
 
 /**
- * Every offer the page states for its product, from the richest source that has several (a
- * platform's own variant data knows each variant's options), else from JSON-LD.
+ * Every offer the page states for its product. A platform's data names every variant with its
+ * options, so it wins when it has several; data that describes only the variant shown wins over
+ * JSON-LD's one offer of it, not over JSON-LD's several.
  */
 export function readOffers(document: Document, url?: string, currency: string | null = null): PageOffer[] {
+  const key = `${url ?? ''} ${currency ?? ''}`;
+  const cached = readCache.get(document)?.get(key);
+  if (cached) return cached;
   const stated = jsonLdOffers(document, url);
-  const pageCurrency = currency ?? stated.find((o) => o.currency)?.currency ?? null;
-  for (const platform of [shopifyOffers(document, pageCurrency), wooOffers(document, pageCurrency)]) {
-    if (platform.length > 1 || (platform.length === 1 && stated.length === 0)) return platform.slice(0, MAX_OFFERS);
+  const page = { currency: currency ?? stated.find((o) => o.currency)?.currency ?? statedCurrency(document) ?? declaredCurrency(document), stated };
+  let offers = stated;
+  for (const platform of PLATFORM_READERS) {
+    const found = platform.read(document, page);
+    if (found.length > 1 || (found.length === 1 && stated.length <= (platform.shownOnly ? 1 : 0))) {
+      offers = found;
+      break;
+    }
   }
-  return stated.slice(0, MAX_OFFERS);
+  offers = offers.slice(0, MAX_OFFERS);
+  if (!readCache.has(document)) readCache.set(document, new Map());
+  readCache.get(document)!.set(key, offers);
+  return offers;
 }
 
-/**
- * The offer the address selects: its variant parameter (Shopify's `variant`, WooCommerce's
- * `attribute_*`), else the variant whose own address is the page's; null when the address selects
- * none (the page's shown price then decides, never the cheapest of a range).
- */
-export function pickOffer(offers: readonly PageOffer[], url: string | undefined): PageOffer | null {
-  if (offers.length === 1) return offers[0]!;
-  if (!url || offers.length === 0) return null;
-  let address: URL;
-  try {
-    address = new URL(url);
-  } catch {
-    return null;
-  }
+/** The offer a variant parameter names when no platform's data says how: JSON-LD's variants. */
+function pickStated(address: URL, offers: readonly PageOffer[]): PageOffer | null {
   const variantId = address.searchParams.get('variant');
   if (variantId) {
     const found = offers.find((o) => o.variant?.id === variantId || o.variant?.id?.endsWith(`/${variantId}`) || o.variant?.sku === variantId);
     if (found) return found;
   }
   const attributes = [...address.searchParams].filter(([key]) => key.startsWith('attribute_'));
-  if (attributes.length) {
-    const wanted = attributes.map(([key, value]) => [key.replace(/^attribute_(?:pa_)?/, ''), value.toLowerCase()] as const);
-    const found = offers.find((o) => wanted.every(([key, value]) => o.variant?.options[key]?.toLowerCase() === value));
-    if (found) return found;
+  if (attributes.length === 0) return null;
+  const wanted = attributes.map(([key, value]) => [key.replace(/^attribute_(?:pa_)?/, ''), value.toLowerCase()] as const);
+  return offers.find((o) => wanted.every(([key, value]) => o.variant?.options[key]?.toLowerCase() === value)) ?? null;
+}
+
+/**
+ * The offer the address selects: its variant parameter or fragment, read the way the page's
+ * platform writes it; else the variant whose own address is the page's; else the variant the page
+ * itself shows (its selected or default one). Null when none of these says: the page's shown price
+ * then decides, never the cheapest of a range.
+ */
+export function pickOffer(offers: readonly PageOffer[], url: string | undefined): PageOffer | null {
+  if (offers.length <= 1) return offers[0] ?? null;
+  const address = url ? parsedUrl(url) : null;
+  if (address) {
+    const platform = offers.find((o) => o.selection)?.selection?.platform;
+    const named = platform ? platformReader(platform).pick(address, offers) : pickStated(address, offers);
+    if (named) return named;
+    const ownAddress = offers.find((o) => o.variant?.url && sameUrl(o.variant.url, address.href, true));
+    if (ownAddress) return ownAddress;
   }
-  return offers.find((o) => o.variant?.url && sameUrl(o.variant.url, url, true)) ?? null;
+  const shown = offers.filter((o) => o.selection?.current);
+  return shown.length === 1 ? shown[0]! : null;
+}
+
+function parsedUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
 }
 
 /** The offer the address chooses among several: what a check of a variant's address must read. */
