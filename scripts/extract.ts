@@ -29,7 +29,7 @@
 import { readFile } from 'node:fs/promises';
 import { detectPriceSelectors } from '../api/ai/detect.ts';
 import { extractPriceFromDocument } from '../api/reading/extract.ts';
-import { pickOffer, readOffers } from '../api/reading/offers.ts';
+import { readOffers } from '../api/reading/offers.ts';
 import { readIdentifiers, type ProductIdentifiers } from '../api/reading/identifiers.ts';
 import { createFetcher } from '../api/fetching/fetcher.ts';
 import { parsePage, type Document } from '../api/reading/page.ts';
@@ -119,11 +119,9 @@ if (!result.ok)
   finish({ error: result.reason, code: result.code, availability: result.availability, identifiers: readIdentifiers(document, { url }) ?? NO_IDENTIFIERS }, 1);
 if (result.warning) console.error(result.warning);
 const identifiers = result.identifiers ?? NO_IDENTIFIERS;
-// The page's offers, and the one its address selects when that is the price read (api/reading/offers.ts).
-const offers = readOffers(document, url, result.currency);
-const picked = pickOffer(offers, url);
-const read = picked && Math.abs(picked.price - result.price) < 1e-9 ? picked : null;
-const variant = read?.variant ? { id: read.variant.id, sku: read.variant.sku, gtin: read.variant.gtin, options: read.variant.options } : null;
+// The page's offers (api/reading/offers.ts); the variant and regular price are those of the offer read.
+const offers = readOffers(document, url, result.currency).map(({ selection: _, ...offer }) => offer);
+const variant = result.variant ? { id: result.variant.id, sku: result.variant.sku, gtin: result.variant.gtin, options: result.variant.options } : null;
 finish(
   {
     price: result.price,
@@ -133,7 +131,7 @@ finish(
     availability: result.availability,
     identifiers,
     variant,
-    regularPrice: read?.regularPrice ?? null,
+    regularPrice: result.regularPrice ?? null,
     offers,
   },
   0,

@@ -140,7 +140,7 @@ describe('POST /api/ai/detect-selector', () => {
 
   test('a page without a price: success with no selectors', async () => {
     const res = await post(paid, '/api/ai/detect-selector', { url: shopUrl('/sold-out') }, plainApp);
-    expect(await res.json()).toEqual({ success: true, selectors: [] });
+    expect(await res.json()).toEqual({ success: true, selectors: [], variants: [], variantSelector: null });
   });
 
   test("a page that cannot be fetched: a clear error with the fetcher's reason", async () => {

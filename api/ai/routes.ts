@@ -15,6 +15,7 @@ import { assertCheckableUrl, isWebUrl } from '../products/schemas.ts';
 import { DetailTimeFilter, rangeStart } from '../history/series.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { detectPriceSelectors, type SelectorSuggestion } from './detect.ts';
+import { detectVariants, type DetectedVariant } from './variants.ts';
 import { createLanguageModel, rankSelectors, rewriteSuggestions, type LanguageModel } from './model.ts';
 import { readCatalogue } from '../catalogue/read-model.ts';
 import { readRecommendations } from '../pricing/read-model.ts';
@@ -47,7 +48,13 @@ export const PriceSuggestionsBody = z.object({
 export const AI_DETECTION_NOT_IN_PLAN =
   'AI price detection is not part of the Free plan. Start a free trial or upgrade to any paid plan to detect price selectors automatically.';
 
-export type DetectSelectorAnswer = { success: true; selectors: SelectorSuggestion[] } | TimeoutAnswer;
+/**
+ * The selectors, best first, and the page's variants when it offers several: picking one puts its
+ * address in the form, and `variantSelector`, which reads the variant an address selects.
+ */
+export type DetectSelectorAnswer =
+  | { success: true; selectors: SelectorSuggestion[]; variants: DetectedVariant[]; variantSelector: string | null }
+  | TimeoutAnswer;
 
 /** AI Detects one user may have running at once (each may render a page in the browser). */
 export const DETECTS_PER_USER = 2;
@@ -82,7 +89,8 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
     });
     if (!page.ok) throw new DomainError(`The page could not be analysed: ${page.reason}`, 422, page.code === 'bad-url' ? 'url' : undefined);
     const verified = detectPriceSelectors(page.document, { url });
-    return { success: true, selectors: await rankSelectors(model, verified, { url }) };
+    const { variants, selector: variantSelector } = detectVariants(page.document, url);
+    return { success: true, selectors: await rankSelectors(model, verified, { url }), variants, variantSelector };
   }
 
   /**

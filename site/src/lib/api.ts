@@ -295,6 +295,7 @@ export type TrialSetup = Treaty.Data<(typeof client.api.billing)['create-trial-s
 export type PaidPlanId = 'starter' | 'growth' | 'pro';
 
 /** AI help answers (docs/product.md#ai-help): selector suggestions (confidence 0-100) and pricing suggestions (confidence 0-1). */
+export type DetectedVariant = Extract<Treaty.Data<(typeof client.api.ai)['detect-selector']['post']>, { success: true }>['variants'][number];
 export type SelectorSuggestion = Extract<Treaty.Data<(typeof client.api.ai)['detect-selector']['post']>, { success: true }>['selectors'][number];
 export type PricingSuggestion = Treaty.Data<(typeof client.api)['price-suggestions']['post']>['suggestions'][number];
 

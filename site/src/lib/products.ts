@@ -4,6 +4,8 @@ import { parseManualPrice } from '../../../api/products/manual-price';
 import { selectorMissNote, type PriceSource } from '../../../api/reading/price-source';
 import { editNeedsCheck, type ReadFrom } from '../../../api/products/recheck';
 
+export { variantLabel } from '../../../domain/variants';
+
 type Searchable = { name: string; url: string };
 
 /** Case-insensitive match on name or url; an empty query keeps everything. */
@@ -47,17 +49,6 @@ export function availabilityBadge(availability: string | null | undefined): { la
     default:
       return null;
   }
-}
-
-/**
- * The variant a product's price is of, as the card names it: its options' values ("XL · Red"),
- * else its SKU; null when the page names no variant.
- */
-export function variantLabel(variant: { sku: string | null; options: Record<string, string> } | null | undefined): string | null {
-  if (!variant) return null;
-  const values = Object.values(variant.options).filter((value) => value.trim());
-  if (values.length) return values.join(' · ');
-  return variant.sku ? `SKU ${variant.sku}` : null;
 }
 
 type CheckState = {

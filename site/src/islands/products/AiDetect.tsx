@@ -1,7 +1,9 @@
 import { useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { Sparkles } from 'lucide-react';
-import { api, isUnauthorizedError, type SelectorSuggestion } from '../../lib/api';
+import { api, isUnauthorizedError, type DetectedVariant, type SelectorSuggestion } from '../../lib/api';
+import { formatPrice } from '../../lib/format';
+import { availabilityBadge } from '../../lib/products';
 import {
   AI_DETECT_NOT_IN_PLAN,
   AI_DETECT_UPGRADE,
@@ -18,10 +20,11 @@ import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Spinner } from '../ui/Spinner';
 
-/** AI Detect: asks the server for price selectors of `url` and fills the best one in with `pick`. */
+/** AI Detect: asks the server for price selectors of `url` and fills the best one in with `pick`; also the page's variants. */
 export function useSelectorDetection(pick: (selector: string) => void) {
   const [detecting, setDetecting] = useState(false);
   const [suggestions, setSuggestions] = useState<SelectorSuggestion[]>([]);
+  const [variants, setVariants] = useState<{ variants: DetectedVariant[]; selector: string | null }>({ variants: [], selector: null });
 
   async function detect(url: string) {
     const problem = detectUrlProblem(url);
@@ -33,6 +36,7 @@ export function useSelectorDetection(pick: (selector: string) => void) {
       if (!answer.success) return toast({ title: DETECTION_FAILED.title, description: answer.message, variant: 'destructive' });
       const { selectors } = answer;
       setSuggestions(selectors);
+      setVariants({ variants: answer.variants, selector: answer.variantSelector });
       const [best] = selectors;
       if (!best) return toast(NO_SELECTORS);
       pick(best.selector);
@@ -44,7 +48,7 @@ export function useSelectorDetection(pick: (selector: string) => void) {
     }
   }
 
-  return { detect, detecting, suggestions };
+  return { detect, detecting, suggestions, variants };
 }
 
 /** AI Detect; on a plan without it the button stays off and says how to get it, rather than failing when pressed. */
@@ -115,6 +119,63 @@ export function SelectorSuggestions({
           </Badge>
         </label>
       ))}
+    </fieldset>
+  );
+}
+
+/** A variant's price in its currency; a page that never states its currency shows the amount alone. */
+const money = (amount: number, currency: string | null) => (currency ? formatPrice(amount, currency) : amount.toFixed(2));
+
+/**
+ * The page's variants (sizes, colours) to pick the one to track: picking one puts the address that
+ * selects it in the url field, and the selector that reads the variant an address selects.
+ */
+export function VariantPicker({
+  variants,
+  url,
+  onPick,
+  disabled,
+}: {
+  variants: DetectedVariant[];
+  url: string;
+  onPick: (variant: DetectedVariant) => void;
+  disabled: boolean;
+}) {
+  if (variants.length < 2) return null;
+  return (
+    <fieldset className="grid gap-1 rounded-lg border p-2" disabled={disabled}>
+      <legend className="px-1 text-sm font-medium">Variants on this page</legend>
+      <p className="px-1 text-xs text-muted-foreground">Pick the one to track; its address goes in the Product URL.</p>
+      <div className="grid max-h-64 gap-1 overflow-y-auto">
+        {variants.map((variant) => {
+          const stock = availabilityBadge(variant.availability);
+          return (
+            <label
+              key={variant.url}
+              className="flex cursor-pointer items-center gap-3 rounded-md p-2 hover:bg-muted has-[:checked]:bg-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring"
+            >
+              <input
+                type="radio"
+                name="detected-variant"
+                value={variant.url}
+                checked={url.trim() === variant.url}
+                onChange={() => onPick(variant)}
+                className="accent-primary"
+              />
+              <span className="min-w-0 flex-1 truncate text-sm font-medium">{variant.label}</span>
+              {stock && <Badge variant={stock.variant}>{stock.label}</Badge>}
+              <span className="grid text-right text-sm tabular-nums">
+                {money(variant.price, variant.currency)}
+                {variant.regularPrice !== null && (
+                  <span className="text-xs text-muted-foreground">
+                    was <span className="line-through">{money(variant.regularPrice, variant.currency)}</span>
+                  </span>
+                )}
+              </span>
+            </label>
+          );
+        })}
+      </div>
     </fieldset>
   );
 }

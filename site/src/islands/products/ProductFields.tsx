@@ -1,7 +1,7 @@
 import type { FieldErrors, ProductFields as Fields } from '../../lib/products';
 import { Input } from '../ui/Input';
 import { Field } from './FormDialog';
-import { AiDetectButton, SelectorSuggestions, useSelectorDetection } from './AiDetect';
+import { AiDetectButton, SelectorSuggestions, useSelectorDetection, VariantPicker } from './AiDetect';
 
 type ProductFieldsProps = {
   values: Fields;
@@ -65,6 +65,15 @@ export function ProductFields({ values, errors, onChange, disabled, autoFocusSel
         suggestions={detection.suggestions}
         selected={values.selector.trim()}
         onPick={(selector) => onChange('selector', selector)}
+        disabled={disabled}
+      />
+      <VariantPicker
+        variants={detection.variants.variants}
+        url={values.url}
+        onPick={(variant) => {
+          onChange('url', variant.url);
+          if (detection.variants.selector) onChange('selector', detection.variants.selector);
+        }}
         disabled={disabled}
       />
     </>
