@@ -19,6 +19,18 @@ const KETTLE = `<!doctype html><html><head><title>Steel Kettle</title>
     <p class="instalments">or 3 payments of £8.33</p>
     <form action="/cart/add"><button type="submit">Add to basket</button></form></div>
   <section class="related"><h2>You may also like</h2><ul><li><a href="/mug">Mug</a> <span class="price">£9.99</span></li></ul></section></main></body></html>`;
+/** A Shopify product of two sizes: the theme's product JSON knows each size's price, was-price and stock. */
+const JACKET = `<!doctype html><html lang="en-GB"><head><title>Trail jacket</title><meta property="og:price:currency" content="GBP"></head><body><main>
+  <h1>Trail jacket</h1><div class="product__price"><s>£59.99</s> <span class="price">£49.99</span></div>
+  <form action="/cart/add" method="post"><select name="id"><option value="11" selected>S</option><option value="12">XL</option></select><button type="submit">Add to cart</button></form>
+  <script type="application/json" id="ProductJson-main">${JSON.stringify({
+    title: 'Trail jacket',
+    options: ['Size'],
+    variants: [
+      { id: 11, sku: 'TJ-S', option1: 'S', price: 4999, compare_at_price: 5999, available: true },
+      { id: 12, sku: 'TJ-XL', option1: 'XL', price: 5499, compare_at_price: null, available: false },
+    ],
+  })}</script></main></body></html>`;
 const NO_PRICE = '<!doctype html><html><body><main><h1>Steel Kettle</h1><p>Sold out.</p></main></body></html>';
 
 let ctx: Awaited<ReturnType<typeof testContext>>;
@@ -35,6 +47,7 @@ beforeAll(async () => {
     fetch(request) {
       const { pathname } = new URL(request.url);
       if (pathname === '/kettle') return new Response(KETTLE, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+      if (pathname === '/products/trail-jacket') return new Response(JACKET, { headers: { 'content-type': 'text/html; charset=utf-8' } });
       if (pathname === '/sold-out') return new Response(NO_PRICE, { headers: { 'content-type': 'text/html; charset=utf-8' } });
       return new Response('Not found', { status: 404 });
     },
@@ -136,6 +149,37 @@ describe('POST /api/ai/detect-selector', () => {
     });
     expect(answer.selectors.length).toBeGreaterThan(1);
     expect(model.requests).toHaveLength(0);
+  });
+
+  test("a page of several variants: each with the address that selects it, and the selector that reads the address's variant", async () => {
+    const res = await post(paid, '/api/ai/detect-selector', { url: shopUrl('/products/trail-jacket?utm_source=mail') }, plainApp);
+    const answer = await res.json();
+    expect(answer.selectors.length).toBeGreaterThan(0);
+    expect(answer.variants).toEqual([
+      {
+        label: 'S',
+        options: { size: 'S' },
+        sku: 'TJ-S',
+        price: 49.99,
+        currency: 'GBP',
+        availability: 'InStock',
+        regularPrice: 59.99,
+        url: shopUrl('/products/trail-jacket?utm_source=mail&variant=11'),
+        selected: true,
+      },
+      {
+        label: 'XL',
+        options: { size: 'XL' },
+        sku: 'TJ-XL',
+        price: 54.99,
+        currency: 'GBP',
+        availability: 'OutOfStock',
+        regularPrice: null,
+        url: shopUrl('/products/trail-jacket?utm_source=mail&variant=12'),
+        selected: false,
+      },
+    ]);
+    expect(answer.variantSelector).toBe('#ProductJson-main');
   });
 
   test('a page without a price: success with no selectors', async () => {
