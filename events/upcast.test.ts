@@ -131,7 +131,14 @@ describe('upgrades of the catalogue', () => {
   const detailsV1 = { productId: 'p1', userId: 'u1', name: 'Kettle', url: 'https://shop.example/k', selector: '.price', alertRule: { kind: 'any' } };
 
   test('checks recorded before availability was read say nothing about stock', () => {
-    expect(upcastAndValidate('PriceObserved', 1, observedV1)).toEqual({ ...observedV1, availability: null, fetcher: 'static', identifiers: null, variant: null, regularPrice: null });
+    expect(upcastAndValidate('PriceObserved', 1, observedV1)).toEqual({
+      ...observedV1,
+      availability: null,
+      fetcher: 'static',
+      identifiers: null,
+      variant: null,
+      regularPrice: null,
+    });
     expect(upcastAndValidate('PriceCheckFailed', 1, failedV1)).toEqual({ ...failedV1, availability: null });
     expect(upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'OutOfStock' })).toMatchObject({ availability: 'OutOfStock' });
     expect(() => upcastAndValidate('PriceObserved', 2, { ...observedV1, availability: 'SoldOut' })).toThrow(/availability/);
