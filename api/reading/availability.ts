@@ -5,11 +5,12 @@
  * the page does not say. Pure: a parsed page in.
  */
 import { isHidden } from './element-text.ts';
-import { attr, bodyOf, childElements, hasAttr, textOf, type Document, type Element } from './page.ts';
+import { attr, bodyOf, childElements, hasAttr, parentOf, textOf, type Document, type Element } from './page.ts';
 import { statedAvailability } from './structured-data.ts';
 import type { Availability } from './structured-values.ts';
-import { BUY_NAME, BUY_TEXT } from './page-analysis.ts';
+import { BUY_NAME, isBuyLabel } from './buy-words.ts';
 import { inRelatedBlock } from './markup-words.ts';
+import { markedElements } from './marked-elements.ts';
 
 /** Sold-out notices in the main languages of European and Asian shops. */
 const SOLD_OUT = new RegExp(
@@ -103,10 +104,31 @@ const NOT_NOW_NAMES = /dialog|popup|pop-up|modal|notify|notification|layer|toolt
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|a-hidden|d-none|is-hidden|hide|u-hidden|display-none|invisible|sr-only|visually-hidden)(?=\s|$)/;
 const MAX_NOTICE = 300;
 
+const availabilityCache = new WeakMap<Document, Map<string, Availability | null>>();
+
+/** Read once per page and address: AI Detect checks a page with many selectors. */
 export function pageAvailability(document: Document, opts: { url?: string } = {}): Availability | null {
-  const stated = statedAvailability(document, opts.url);
-  if (stated !== null && stated !== 'OutOfStock') return stated;
-  const shown = shownAvailability(document);
+  let byUrl = availabilityCache.get(document);
+  if (!byUrl) availabilityCache.set(document, (byUrl = new Map()));
+  const key = opts.url ?? '';
+  if (!byUrl.has(key)) byUrl.set(key, readAvailability(document, opts.url));
+  return byUrl.get(key)!;
+}
+
+function readAvailability(document: Document, url: string | undefined): Availability | null {
+  const stated = statedAvailability(document, url);
+  if (stated === 'PreOrder' || stated === 'BackOrder') return stated;
+  if (stated === 'InStock') {
+    // Stated in stock while the product's own block says sold out and has no buy button to press
+    // (none, or disabled): the statement is stale, or a template's default. Only the block around
+    // the h1 is read, and no further than an enabled buy button: most pages stop there.
+    const block = productBlock(document);
+    if (!block || !soldOutNoticeIn(block)) return stated;
+    return shownSigns(block, BLOCK_BUDGET).button === 'InStock' ? stated : 'OutOfStock';
+  }
+  const body = bodyOf(document);
+  const { notice, button } = body ? shownSigns(body, Infinity) : { notice: null, button: null };
+  const shown = notice === 'OutOfStock' ? notice : (button ?? notice);
   // Stated sold out while the page sells it: the statement is another variant's, or stale.
   if (stated === 'OutOfStock' && shown === 'InStock') return shown;
   return stated ?? shown;
@@ -120,23 +142,28 @@ function skipped(element: Element): boolean {
   return SKIPPED.has(element.name) || isHidden(element) || HIDDEN_CLASS.test(attr(element, 'class') ?? '') || NOT_NOW_NAMES.test(names);
 }
 
-function shownAvailability(document: Document): Availability | null {
-  const body = bodyOf(document);
-  if (!body) return null;
+/**
+ * What the page shows people: the stock block's notice, the notice outside rows of a table or
+ * list (where each row is another offer or variant), and the buy button's state; null where none.
+ */
+function shownSigns(root: Element, budget: number): { notice: Availability | null; button: Availability | null } {
+  // A budget of elements, when only the product's block is asked about: it stops at an enabled buy button too.
+  const untilEnabledButton = budget !== Infinity;
   let notice: Availability | null = null;
   let button: Availability | null = null;
   // In document order, with a stack of its own: a call per level would overflow on deep pages.
-  const stack = childElements(body).reverse();
-  while (stack.length > 0) {
+  const stack = childElements(root).reverse();
+  while (stack.length > 0 && budget-- > 0) {
     const child = stack.pop()!;
     if (skipped(child)) continue;
     const names = `${attr(child, 'class') ?? ''} ${attr(child, 'id') ?? ''}`;
     if (/^(?:button|input)$/.test(child.name) || attr(child, 'role') === 'button') {
       const label = `${textOf(child)} ${attr(child, 'value') ?? ''} ${attr(child, 'title') ?? ''}`.replace(/\s+/g, ' ');
-      if ((BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(child)) {
+      if ((isBuyLabel(label) || BUY_NAME.test(names)) && !inRelatedBlock(child)) {
         const disabled =
           hasAttr(child, 'disabled') || attr(child, 'aria-disabled') === 'true' || /(?:^|\s)(?:disabled|is-disabled)(?:\s|$)/.test(attr(child, 'class') ?? '');
         button ??= disabled || SOLD_OUT.test(label) ? 'OutOfStock' : 'InStock';
+        if (untilEnabledButton && button === 'InStock') break;
       }
       continue;
     }
@@ -151,5 +178,44 @@ function shownAvailability(document: Document): Availability | null {
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   // A sold-out notice outweighs a buy button (shops often leave one in the markup); an enabled button outweighs nothing said.
-  return notice === 'OutOfStock' ? notice : (button ?? notice);
+  return { notice, button };
+}
+
+/** Levels above the h1 that make the product's block: its title, price, stock and buy button. */
+const BLOCK_LEVELS = 3;
+/** Elements of that block read at most: its stock notice and button are near the title. */
+const BLOCK_BUDGET = 400;
+
+/** The block around the page's first h1, short of <body>; null without an h1. */
+function productBlock(document: Document): Element | null {
+  const [h1] = markedElements(document).h1s;
+  let block: Element | null = h1 ?? null;
+  for (let level = 0; block && level < BLOCK_LEVELS; level++) {
+    const parent = parentOf(block);
+    if (!parent || parent.name === 'body' || parent.name === 'html') break;
+    block = parent;
+  }
+  return block;
+}
+
+/** Whether the block shows a sold-out notice of its own (outside rows of offers): the cheap look, buttons left alone. */
+function soldOutNoticeIn(block: Element): boolean {
+  const stack = childElements(block).reverse();
+  for (let budget = BLOCK_BUDGET; stack.length > 0 && budget > 0; budget--) {
+    const child = stack.pop()!;
+    if (skipped(child)) continue;
+    if (STOCK_NAMES.test(`${attr(child, 'class') ?? ''} ${attr(child, 'id') ?? ''}`)) {
+      const text = textOf(child).replace(/\s+/g, ' ').trim();
+      if (text && text.length <= MAX_NOTICE && (SOLD_OUT.test(text) || OPENS_UNAVAILABLE.test(text)) && !inRow(child) && !inRelatedBlock(child)) return true;
+    }
+    const children = childElements(child);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return false;
+}
+
+/** Inside a table row or list item: one of several offers or variants, not the product's own stock. */
+function inRow(element: Element): boolean {
+  for (let e: Element | null = element, level = 0; e && level < 8; e = parentOf(e), level++) if (e.name === 'tr' || e.name === 'li') return true;
+  return false;
 }

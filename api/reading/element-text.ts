@@ -84,10 +84,13 @@ export function priceTextOf(root: Element): string {
     if (!isRoot && (SKIPPED_TAGS.has(tag) || isHidden(element))) continue;
 
     if (!isRoot && (tag === 'sup' || FRACTION_CLASS.test(classesOf(element)))) {
-      const cents = textOf(element).trim();
+      // "19<sup>99</sup>", and "19<sup>,99</sup> €" with the separator inside.
+      const split = /^([.,]?)(\d{1,2})$/.exec(textOf(element).trim());
       const afterWholeNumber = /\d\s*$/.test(text) && !/[.,]\d{1,2}\s*$/.test(text);
-      if (/^\d{1,2}$/.test(cents) && afterWholeNumber) {
-        text = `${text.trimEnd()}.${cents}`;
+      if (split && afterWholeNumber) {
+        // The separator written, else one the whole number does not group with ("1.299<sup>99</sup>").
+        const separator = split[1] || (/\.\d{3}\s*$/.test(text) ? ',' : '.');
+        text = `${text.trimEnd()}${separator}${split[2]}`;
         continue;
       }
     }
@@ -115,6 +118,7 @@ function priceLabelOf(element: Element): string | null {
   const classes = classesOf(element);
   if (
     STRUCK_TAGS.has(element.name) ||
+    /line-through/i.test(attr(element, 'style') ?? '') ||
     attr(element, 'data-a-strike') === 'true' ||
     attr(element, 'data-price-type') === 'oldPrice' ||
     WAS_CLASS.test(classes)

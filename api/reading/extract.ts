@@ -85,16 +85,18 @@ export function extractPriceFromDocument(document: Document, opts: ExtractOption
   const offers = readOffers(document, opts.url);
   const chosen = offers.length > 1 ? pickOffer(offers, opts.url) : null;
   const finish = <T extends ExtractionResult>(result: T): T =>
-    withOffer(withIdentifiers(withAvailability(result, availability), document, opts.url), offers, chosen);
+    withOffer(withIdentifiers(withAvailability(result, availability), document, opts.url), offers, chosen, availability);
 
+  const pageCurrency = () => structuredPrices().find((price) => price.currency)?.currency ?? declaredCurrency(document) ?? regionCurrency(document, opts.url);
+  // A platform's variant data leaves the currency to the page: stated, else shown with its price.
+  const offerCurrency = (offer: PageOffer) => offer.currency ?? pageCurrency() ?? visiblePrice(document, { url: opts.url })?.currency ?? null;
   const chosenPrice = (offer: PageOffer, source: ExtractionSource = offer.source): ExtractedPrice => ({
-    ...{ ok: true, price: offer.price, currency: offer.currency ?? structuredPrices().find((p) => p.currency)?.currency ?? null, source },
+    ...{ ok: true, price: offer.price, currency: offerCurrency(offer), source },
     ...{ selector: source === 'selector' ? selector : null, matchedText: String(offer.price), warning: null, availability: null, identifiers: null },
   });
   if (!selector) return finish(chosen ? chosenPrice(chosen) : priceWithoutSelector(document, structuredPrices(), opts.url));
   // A selector naming the data the page keeps its variants in reads the variant the address selects.
   if (chosen && namesOfferData(document, selector)) return finish(chosenPrice(chosen, 'selector'));
-  const pageCurrency = () => structuredPrices().find((price) => price.currency)?.currency ?? declaredCurrency(document) ?? regionCurrency(document, opts.url);
   const bySelector = extractBySelector(document, selector, pageCurrency, opts.url);
   if (bySelector.ok || bySelector.code === 'invalid-selector') return finish(bySelector);
   // A selector that matches nothing says nothing about the page: it is read as without one. One that
@@ -176,14 +178,16 @@ function withIdentifiers<T extends ExtractionResult>(result: T, document: Docume
  * price. Its variant and regular price travel with the observation, and the variant's stock is the
  * product's (a sold-out size is out of stock while other sizes are not).
  */
-function withOffer<T extends ExtractionResult>(result: T, offers: readonly PageOffer[], chosen: PageOffer | null): T {
+function withOffer<T extends ExtractionResult>(result: T, offers: readonly PageOffer[], chosen: PageOffer | null, pageRead: Availability | null): T {
   if (!result.ok) return result;
   const samePrice = (offer: PageOffer) => Math.abs(offer.price - result.price) < 1e-9;
   const atPrice = chosen ? [chosen].filter(samePrice) : offers.filter(samePrice);
   const read = atPrice.length === 1 ? atPrice[0]! : null;
   if (!read) return { ...result, variant: null, regularPrice: null };
   const identifiers = identifiersOf(result.identifiers, read.variant, offers.length > 1);
-  return { ...result, availability: read.availability ?? result.availability, variant: read.variant, regularPrice: read.regularPrice, identifiers };
+  // A lone offer's stock is the statement the page's own reading already weighed against its buy button and stock notice.
+  const availability = offers.length === 1 && pageRead !== null ? pageRead : (read.availability ?? result.availability);
+  return { ...result, availability, variant: read.variant, regularPrice: read.regularPrice, identifiers };
 }
 
 /** A variant's GTIN and SKU name the item sold; among several variants the page's own may be another variant's. */

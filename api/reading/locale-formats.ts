@@ -4,6 +4,7 @@
  */
 import type { DecimalSeparator } from './price-text-types.ts';
 import { CURRENCY_DECIMALS } from './currency-signs.ts';
+import { REGION_CURRENCY } from './region-currencies.ts';
 
 interface LocaleFacts {
   decimal: DecimalSeparator | null;
@@ -87,6 +88,41 @@ const LANGUAGE_CURRENCIES: Record<string, string> = {
   am: 'ETB',
   fa: 'IRR',
 };
+/** Languages of many countries: a page's language alone does not tell its currency. */
+const MANY_COUNTRY_LANGUAGES = new Set('en es fr ar pt de nl it sw ha ms ta bn zh ca el'.split(' '));
+
+/** The currency of a language spoken mainly in one country (CLDR's likely region for it): "kk" tenge, "sv" kronor. */
+const languageCurrencies = new Map<string, string | null>();
+
+export function currencyOfLanguage(language: string): string | null {
+  const code = language.toLowerCase();
+  if (Object.hasOwn(LANGUAGE_CURRENCIES, code)) return LANGUAGE_CURRENCIES[code]!;
+  if (MANY_COUNTRY_LANGUAGES.has(code) || !/^[a-z]{2,3}$/.test(code)) return null;
+  let currency = languageCurrencies.get(code);
+  if (currency === undefined) {
+    try {
+      const region = new Intl.Locale(code).maximize().region;
+      currency = (region && REGION_CURRENCY.get(region)) ?? null;
+    } catch {
+      currency = null;
+    }
+    // Language codes are few (about 600); the cap keeps a hostile stream of them from growing it.
+    if (languageCurrencies.size < 1000) languageCurrencies.set(code, currency);
+  }
+  return currency;
+}
+
+/** The decimal separator CLDR gives a locale, for languages the tables above leave open. */
+function intlDecimal(locale: string): DecimalSeparator | null {
+  try {
+    if (Intl.NumberFormat.supportedLocalesOf(locale).length === 0) return null;
+    const decimal = new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value;
+    // Arabic digits' "٫" is read as ".".
+    return decimal === '.' || decimal === '٫' ? '.' : decimal === ',' ? ',' : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The currency of a country (ISO 3166 code) where its sign is one several currencies share; null otherwise. */
 export function currencyOfRegion(region: string): string | null {
@@ -102,13 +138,10 @@ export function localeFacts(locale: string | null | undefined): LocaleFacts {
   if (cached) return cached;
   const [language = '', ...rest] = locale.trim().toLowerCase().split(/[-_]/);
   const region = rest.find((part) => /^(?:[a-z]{2}|\d{3})$/.test(part))?.toUpperCase() ?? null;
-  let decimal: DecimalSeparator | null = COMMA_LANGUAGES.has(language) ? ',' : DOT_LANGUAGES.has(language) ? '.' : null;
+  let decimal: DecimalSeparator | null = COMMA_LANGUAGES.has(language) ? ',' : DOT_LANGUAGES.has(language) ? '.' : intlDecimal(locale.trim());
   if (decimal && region && DOT_REGIONS.has(region) && ['es', 'de', 'fr', 'it', 'rm', 'en'].includes(language)) decimal = '.';
   if (decimal && region && COMMA_REGIONS.has(region) && language === 'ar') decimal = ',';
-  const currency =
-    (region && Object.hasOwn(REGION_CURRENCIES, region) && REGION_CURRENCIES[region]) ||
-    (Object.hasOwn(LANGUAGE_CURRENCIES, language) && LANGUAGE_CURRENCIES[language]) ||
-    null;
+  const currency = (region && REGION_CURRENCY.get(region)) || currencyOfLanguage(language);
   const facts = { decimal, currency };
   if (localeCache.size < 500) localeCache.set(locale, facts);
   return facts;

@@ -35,7 +35,7 @@ export const SELLING_WORDS = words('sale|now|current|final|special|offer|deal|se
 export const SALE_WORDS = words('sale|special|reduced|promo|deal|offer|discounted|clearance');
 export const EMPHASIS_WORDS = words('big|large|lg|xl|xxl|bold|strong|main|primary|hero|headline|huge|display');
 export const WAS_WORDS = words(
-  'was|old|compare|rrp|msrp|srp|uvp|strike|strikethrough|struck|crossed|original|before|previous|prev|retail|list price|listprice|non sale|basis',
+  'was|old|compare|rrp|msrp|srp|uvp|strike|strikethrough|struck|crossed|original|before|previous|prev|retail|list price|listprice|non sale|basis|estimate|estimates',
 );
 export const REGULAR_WORDS = words('regular|reg|standard');
 export const UNIT_WORDS = words('unit|per|kg|kilo|litre|liter|measure|base price|comparison|ppu');
@@ -122,7 +122,7 @@ const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'header']);
 
 const chromeCache = new WeakMap<Element, boolean>();
 
-/** Inside a header, nav, footer or aside that does not hold the page's h1. */
+/** Inside a header, nav, footer or aside (outside <main>) that does not hold the page's h1. */
 export function inPageChrome(element: Element): boolean {
   // Up to the first ancestor whose answer is known (or is chrome itself), then the answer down again.
   const unknown: Element[] = [];
@@ -134,13 +134,24 @@ export function inPageChrome(element: Element): boolean {
       break;
     }
     unknown.push(parent);
-    if (CHROME_TAGS.has(parent.name) && !subtreeOf(parent).h1) {
+    // An aside inside <main> is the product's buy box as often as a sidebar.
+    if (CHROME_TAGS.has(parent.name) && !subtreeOf(parent).h1 && !(parent.name === 'aside' && insideMain(parent))) {
       inside = true;
       break;
     }
   }
   for (const parent of unknown) chromeCache.set(parent, inside);
   return inside;
+}
+
+function insideMain(element: Element): boolean {
+  for (let parent = parentOf(element); parent; parent = parentOf(parent)) if (parent.name === 'main' || attr(parent, 'role') === 'main') return true;
+  return false;
+}
+
+/** Named as a block of other products or of filters itself ("facets", "related-products"). */
+export function namedRelated(element: Element): boolean {
+  return RELATED_WORDS.test(nameWords(element));
 }
 
 /** Inside a block of other products: related, recommended, a mini cart, a nested microdata product. */

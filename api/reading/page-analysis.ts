@@ -9,6 +9,7 @@ import type { StructuredPrice } from './structured-values.ts';
 import { commonAncestor, depthOf, shortTextOf, signature, treeDistance } from './element-tree.ts';
 import { inPageChrome, inRelatedBlock } from './markup-words.ts';
 import { platformPatterns, type PlatformPattern } from './platform-markup.ts';
+import { BUY_NAME, isBuyLabel } from './buy-words.ts';
 
 export type Page = {
   document: Document;
@@ -26,7 +27,8 @@ export type Page = {
   /** Whether the page shows the reference price as a selling price (set when candidates are scored). */
   referenceShown: boolean;
   currency: string | null;
-  /** Elements matched by a platform's price markup, with the platform's selector and name. */
+  /** A quantity field, or an address shaped like one product's ("/product/…", "/p/…", "/dp/…"): signs the page sells one. */
+  productSigns: boolean;
   /** The platform price markup an element matches, if any (asked of price candidates only). */
   patternOf: (element: Element) => PlatformPattern | null;
 };
@@ -113,10 +115,29 @@ export function analysePage(document: Document, url: string | undefined, structu
     reference: structured[0] ?? null,
     referenceShown: false,
     currency: structured.find((price) => price.currency)?.currency ?? regionCurrency(document, url),
+    productSigns: productAddress(url) || elements.some(isQuantityField),
     patternOf: platformPatterns(),
   };
   if (page.productArea && /^(?:html|body)$/.test(page.productArea.name)) page.productArea = null;
   return page;
+}
+
+const PRODUCT_PATH =
+  /\/(?:products?|produkte?|produits?|productos?|prodotti|prodotto|produto|produtos|artikel|item|items|p|dp|pd|pdp|goods|tovar|товар|urun)\/[^/]+/i;
+const QUANTITY_NAME =
+  /(?:^|[-_[\s])(?:qty|quantity|quantita|quantité|cantidad|quantidade|menge|anzahl|aantal|ilosc|ilość|mnozstvi|množství|количество|кількість|antal|maara|määrä)(?:$|[-_\]\s])/i;
+
+function productAddress(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    return PRODUCT_PATH.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
+
+function isQuantityField(element: Element): boolean {
+  return (element.name === 'input' || element.name === 'select') && QUANTITY_NAME.test(`${attr(element, 'name') ?? ''} ${attr(element, 'id') ?? ''}`);
 }
 
 /**
@@ -144,73 +165,7 @@ function titleWords(document: Document): Set<string> {
   return wordsOf(`${title ? textOf(title) : ''} ${og ? (attr(og, 'content') ?? '') : ''}`);
 }
 
-export const BUY_TEXT = new RegExp(
-  '(?:^|[^\\p{L}])(?:' +
-    [
-      'add to (?:my )?(?:cart|basket|bag|trolley|order)',
-      'buy (?:it )?now',
-      'pre-?order(?: now)?',
-      'subscribe now',
-      'start (?:my )?subscription',
-      'in den (?:warenkorb|einkaufswagen)',
-      'in den korb',
-      'zum warenkorb hinzufügen',
-      'jetzt kaufen',
-      'ajouter au (?:panier|caddie)',
-      'acheter',
-      'añadir al (?:carrito|carro|cesta)',
-      'agregar al (?:carrito|carro)',
-      'comprar(?: ahora)?',
-      'aggiungi al carrello',
-      'acquista(?: ora)?',
-      'in (?:de )?winkel(?:wagen|mand)',
-      'bestellen',
-      'do koszyka',
-      'dodaj do koszyka',
-      'kup teraz',
-      'do košíku',
-      'přidat do košíku',
-      'vložiť do košíka',
-      'adicionar ao carrinho',
-      'adicionar à sacola',
-      'lägg i varukorgen',
-      'köp',
-      'læg i kurv',
-      'legg i handlekurven',
-      'lisää ostoskoriin',
-      'adaugă în coș',
-      'adauga in cos',
-      'kosárba',
-      'sepete ekle',
-      'в корзину',
-      'купить',
-      'до кошика',
-      'купити',
-      'Στο καλάθι',
-      'カートに入れる',
-      '購入',
-      '加入购物车',
-      '立即购买',
-      '加入購物車',
-      '直接購買',
-      '立即購買',
-      '장바구니',
-      '구매하기',
-      'ใส่ตะกร้า',
-      'أضف إلى السلة',
-      'اشتر الآن',
-      'הוסף לסל',
-      'thêm vào giỏ',
-      'mua ngay',
-      'masukkan keranjang',
-      'beli sekarang',
-      'add to bag',
-    ].join('|') +
-    ')(?![\\p{L}])',
-  'iu',
-);
-export const BUY_NAME =
-  /add[-_]?to[-_]?(?:cart|basket|bag)|addtocart|add-cart|buy[-_]?(?:now|box|button)|single_add_to_cart|product-form__submit|tocart|add[-_]?basket|cart[-_]?add/i;
+export { BUY_NAME, BUY_TEXT } from './buy-words.ts';
 
 /** The add-to-cart button nearest the title; none on a listing where every item has one. */
 function findBuyButton(visible: Element[], title: Element | null, depth: Map<Element, number>, textLength: Map<Element, number>): Element | null {
@@ -223,7 +178,7 @@ function findBuyButton(visible: Element[], title: Element | null, depth: Map<Ele
       ' ',
     );
     const names = `${attr(element, 'class') ?? ''} ${attr(element, 'id') ?? ''} ${attr(element, 'name') ?? ''}`;
-    return (BUY_TEXT.test(label) || BUY_NAME.test(names)) && !inRelatedBlock(element) && !inPageChrome(element);
+    return (isBuyLabel(label) || BUY_NAME.test(names)) && !inRelatedBlock(element) && !inPageChrome(element);
   });
   if (buttons.length === 0) return null;
   // Many alike buttons are a listing's; a button with an id of its own is one of a kind.

@@ -15,6 +15,13 @@ const PLATFORM_PATTERNS: PlatformPattern[] = [
   { platform: 'WooCommerce', selector: '.summary .price ins .woocommerce-Price-amount' },
   { platform: 'WooCommerce', selector: '.summary .price > .woocommerce-Price-amount' },
   { platform: 'WooCommerce', selector: '.woocommerce-variation-price .woocommerce-Price-amount' },
+  // Themes and page builders without .summary: the single product's price is a p.price (lists use span.price).
+  { platform: 'WooCommerce', selector: 'p.price ins .woocommerce-Price-amount' },
+  { platform: 'WooCommerce', selector: 'p.price > .woocommerce-Price-amount' },
+  { platform: 'WooCommerce', selector: '.wp-block-woocommerce-product-price ins .woocommerce-Price-amount' },
+  { platform: 'WooCommerce', selector: '.wp-block-woocommerce-product-price .wc-block-components-product-price > .woocommerce-Price-amount' },
+  { platform: 'WooCommerce', selector: '.elementor-widget-woocommerce-product-price ins .woocommerce-Price-amount' },
+  { platform: 'WooCommerce', selector: '.elementor-widget-woocommerce-product-price .price > .woocommerce-Price-amount' },
   { platform: 'Magento', selector: '.product-info-main [data-price-type="finalPrice"]' },
   { platform: 'Magento', selector: '.product-info-main .special-price .price' },
   { platform: 'BigCommerce', selector: '.productView-price [data-product-price-with-tax]' },

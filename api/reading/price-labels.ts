@@ -23,7 +23,7 @@ const PREFIX_LABELS: [Label, RegExp][] = (
   [
     [
       'price',
-      `${words(['now', 'sale', 'sale price', 'our price', 'price', 'your price', 'special price', 'offer price', 'current price', 'deal price', 'from', 'only', 'just', 'today', 'jetzt', 'nur', 'ab', 'preis', 'aktionspreis', 'angebot', 'sonderpreis', 'maintenant', 'prix', 'prix promo', 'à partir de', 'a partir de', 'dès', 'desde', 'ahora', 'precio', 'oferta', 'precio final', 'preço', 'adesso', 'ora', 'prezzo', 'cena', 'teraz', 'pris', 'nu', 'vanaf', 'prijs', 'fiyat', 'цена', 'ціна', 'hinta', '価格', '販売価格', '特価', '价格', '價格', '售价', '가격', '판매가', '할인가'])}|${rightBefore(['por', 'voor'])}`,
+      `${words(['now', 'sale', 'sale price', 'our price', 'price', 'your price', 'special price', 'offer price', 'current price', 'deal price', 'from', 'only', 'just', 'today', 'jetzt', 'nur', 'ab', 'preis', 'aktionspreis', 'angebot', 'sonderpreis', 'maintenant', 'prix', 'prix promo', 'à partir de', 'a partir de', 'dès', 'desde', 'ahora', 'precio', 'oferta', 'precio final', 'preço', 'adesso', 'ora', 'prezzo', 'cena', 'teraz', 'pris', 'nu', 'vanaf', 'prijs', 'fiyat', 'цена', 'ціна', 'hinta', 'баға', 'qiymət', 'qiymeti', 'narx', 'narxi', 'нарх', 'баа', 'τιμή', 'מחיר', 'السعر', 'سعر', 'قیمت', 'कीमत', 'मूल्य', 'ราคา', 'giá', 'harga', 'presyo', 'ár', 'verð', 'preț', 'pret', 'cijena', 'çmimi', 'kaina', 'hind', 'ფასი', 'գին', 'үнэ', '価格', '販売価格', '特価', '价格', '價格', '售价', '特價', '特价', '直購價', '優惠價', '优惠价', '가격', '판매가', '할인가', '현재가', 'current bid', 'winning bid', 'high bid', 'highest bid', 'sold for', 'hammer price', 'aktuelles gebot', 'höchstgebot', 'enchère actuelle', 'offre actuelle', 'puja actual', 'offerta attuale'])}|${rightBefore(['por', 'voor'])}`,
     ],
     ['incl-tax', `${words(['incl. vat', 'incl vat', 'inc vat', 'inc. vat', 'including vat', 'inkl. mwst.', 'inkl. mwst', 'inkl mwst', 'incl. btw', 'ttc'])}`],
     [
@@ -49,7 +49,7 @@ const PREFIX_LABELS: [Label, RegExp][] = (
     ],
     [
       'was',
-      `${words(['was', 'were', 'previously', 'prev.', 'before', 'old price', 'original price', 'originally', 'rrp', 'srp', 'msrp', 'uvp', 'compare at', 'compare-at', 'compared at', 'compare', 'instead of', 'statt', 'anstatt', 'vorher', 'bisher', 'ehemals', 'alter preis', 'streichpreis', 'avant', 'au lieu de', 'ancien prix', 'prix barré', 'prix initial', 'prix conseillé', 'antes', 'precio anterior', 'precio original', 'pvp', 'preço original', 'prima', 'era', 'invece di', 'prezzo consigliato', 'stara cena', 'poprzednia cena', 'старая цена', 'было', 'eski fiyat', 'önceki fiyat', 'før', 'förr', 'tidligere', 'aiemmin', 'retail price', 'retail', 'typical price', 'usual price', 'normally', 'value', 'worth', 'high street price', '定価', '参考価格', '希望小売価格', '原价', '原價', '정가'])}|${rightBefore(['de', 'van'], true)}|(?:lowest|niedrigster|prix le plus bas|najniższa|laagste|precio más bajo|prezzo più basso|nejnižší|legalacsonyabb|lägsta|laveste|alhaisin)[^\\d]{0,50}?\\d{1,3}\\s*(?:days|tage[n]?|jours|dni|días|dias|giorni|dagen|dagar|dage|dní|nap|zile|päivän)\\p{L}*`,
+      `${words(['was', 'were', 'previously', 'prev.', 'before', 'old price', 'original price', 'originally', 'rrp', 'srp', 'msrp', 'uvp', 'compare at', 'compare-at', 'compared at', 'compare', 'instead of', 'statt', 'anstatt', 'vorher', 'bisher', 'ehemals', 'alter preis', 'streichpreis', 'avant', 'au lieu de', 'ancien prix', 'prix barré', 'prix initial', 'prix conseillé', 'antes', 'precio anterior', 'precio original', 'pvp', 'preço original', 'prima', 'era', 'invece di', 'prezzo consigliato', 'stara cena', 'poprzednia cena', 'старая цена', 'было', 'eski fiyat', 'önceki fiyat', 'før', 'förr', 'tidligere', 'aiemmin', 'retail price', 'retail', 'typical price', 'usual price', 'normally', 'value', 'worth', 'high street price', '定価', '参考価格', '希望小売価格', '原价', '原價', '정가', '소비자가', '소비자가격', '시중가', '市场价', '市場價', '建議售價', '建议售价', '市價', '定價'])}|${rightBefore(['de', 'van'], true)}|(?:lowest|niedrigster|prix le plus bas|najniższa|laagste|precio más bajo|prezzo più basso|nejnižší|legalacsonyabb|lägsta|laveste|alhaisin)[^\\d]{0,50}?\\d{1,3}\\s*(?:days|tage[n]?|jours|dni|días|dias|giorni|dagen|dagar|dage|dní|nap|zile|päivän)\\p{L}*`,
     ],
     [
       'saving',
@@ -73,11 +73,14 @@ const PREFIX_LABELS: [Label, RegExp][] = (
         'bespaar',
         'oszczędzasz',
         'economize',
+        '적립금',
+        'ポイント',
+        '积分',
       ]),
     ],
     [
       'instalment',
-      `${words(['payments of', 'payment of', 'instalments of', 'installments of', 'instalments', 'installments', 'interest-free', 'interest free', 'monthly payments', 'klarna', 'afterpay', 'clearpay', 'affirm', 'laybuy', 'sezzle', 'paypal', 'ratenzahlung', 'raten', 'rate da', 'cuotas de', 'mensualités de', 'parcelas de'])}|pay\\s*in\\s*\\d+|en\\s*\\d+\\s*fois|\\d{1,2}\\s*x(?:\\s*de)?`,
+      `${words(['payments of', 'payment of', 'instalments of', 'installments of', 'instalments', 'installments', 'interest-free', 'interest free', 'monthly payments', 'klarna', 'afterpay', 'clearpay', 'affirm', 'laybuy', 'sezzle', 'paypal', 'ratenzahlung', 'raten', 'rate da', 'cuotas de', 'mensualités de', 'parcelas de', '每期', '分期'])}|pay\\s*in\\s*\\d+|en\\s*\\d+\\s*fois|\\d{1,2}\\s*x(?:\\s*de)?`,
     ],
     [
       'shipping',
@@ -120,6 +123,23 @@ const PREFIX_LABELS: [Label, RegExp][] = (
         '运费',
         '運費',
         '배송비',
+      ]),
+    ],
+    [
+      'estimate',
+      words([
+        'estimate',
+        'estimated',
+        'est.',
+        'auction estimate',
+        'schätzpreis',
+        'schätzung',
+        'estimation',
+        'estimación',
+        'stima',
+        'taxatie',
+        'szacunek',
+        'оценка',
       ]),
     ],
     ['threshold', words(['over', 'above', 'orders over', 'orders of', 'spend', 'when you spend', 'minimum', 'minimum order', 'min.'])],
@@ -195,8 +215,8 @@ export function labelBefore(text: string): { role: Label; end: number } | null {
 export function labelAfter(text: string, atEnd: boolean): { role: Label | null; length: number } | null {
   for (const [role, pattern] of atEnd ? [...SUFFIXES, ...TAIL_SUFFIXES] : SUFFIXES) {
     const match = pattern.exec(text);
-    // "(netto 1.037,00 €)": a label opening a parenthesis belongs to the amount inside it.
-    if (match && !atEnd && /[(（][^)）]*$/.test(match[0])) return null;
+    // "(netto 1.037,00 €)": a label opening a parenthesis belongs to the amount inside it; "Ex Tax: $624" one before a colon too.
+    if (match && !atEnd && (/[(（][^)）]*$/.test(match[0]) || /^\s*[:：]/.test(text.slice(match[0].length)))) return null;
     if (match) return { role, length: match[0].length };
   }
   return null;

@@ -8,15 +8,23 @@ import { localeFacts } from './locale-formats.ts';
 import { NUMBER, readNumberIn, SPACED_DECIMALS } from './written-numbers.ts';
 import { FREE_CJK, FREE_SHIPPING_AFTER, FREE_WORD, labelAfter, labelBefore, NOT_MONEY_AFTER, RANGE_JOINER, type Label } from './price-labels.ts';
 
-const OTHER_DIGITS = /[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\u0e50-\u0e59\uff10-\uff19\u066b\u066c\uff0c\uff0e]/g;
+/** Decimal digits of every script but 0-9 (Arabic-Indic, Devanagari, Thai, Myanmar, full-width...), and ٫ ٬ ， ．. */
+const OTHER_DIGITS = /[^\P{Nd}0-9]|[\u066b\u066c\uff0c\uff0e]/gu;
+const ND = /\p{Nd}/u;
+const digitValues = new Map<string, string>();
 
-/** Arabic-Indic, Persian, Devanagari, Bengali, Thai and full-width digits as 0-9; ٫ and ٬ as . and ,. */
+/** A digit of any script as 0-9: Unicode keeps each script's digits in runs of ten from zero. */
 function westernDigit(character: string): string {
-  const code = character.charCodeAt(0);
   if (character === '\u066b' || character === '\uff0e') return '.';
   if (character === '\u066c' || character === '\uff0c') return ',';
-  for (const zero of [0x0660, 0x06f0, 0x0966, 0x09e6, 0x0e50, 0xff10]) if (code >= zero && code <= zero + 9) return String(code - zero);
-  return character;
+  let value = digitValues.get(character);
+  if (value === undefined) {
+    const code = character.codePointAt(0)!;
+    let zero = code;
+    while (zero > 0 && ND.test(String.fromCodePoint(zero - 1))) zero--;
+    digitValues.set(character, (value = String((code - zero) % 10)));
+  }
+  return value;
 }
 
 /** Collapses every kind of space (NBSP, thin, narrow) and drops invisible characters; digits of every script as 0-9. */

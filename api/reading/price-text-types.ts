@@ -15,7 +15,8 @@ export type PriceRole =
   | 'instalment'
   | 'shipping'
   | 'threshold'
-  | 'multibuy';
+  | 'multibuy'
+  | 'estimate';
 
 export interface PriceMention {
   /** Negative when written with a minus sign ("-£5.00"); such amounts are never a price. 0 for "Free". */

@@ -8,7 +8,7 @@
  * - a mention without a distracting label is the price;
  * - otherwise a weak one stands in: regular/list price, ex-tax price, per-unit or per-month
  *   price (a loose-goods or subscription page shows nothing else);
- * - was, saving, instalment, delivery, minimum-order and multi-buy amounts are never taken;
+ * - was, saving, instalment, delivery, minimum-order, multi-buy and auction-estimate amounts are never taken;
  * - a range ("£10 - £20", "$10 to $20") gives its first, lowest price, like "From £10";
  * - next to a tax-inclusive price ("£120.00 inc VAT") a lower unlabelled one is the ex-tax price;
  * - a price followed at once by a higher one ("€24,99 €29,99") is a sale price and its was price;
@@ -53,6 +53,7 @@ const ROLE_NAMES: Record<PriceRole, string> = {
   shipping: 'delivery charge',
   threshold: 'minimum order amount',
   multibuy: 'multi-buy price',
+  estimate: 'auction estimate',
 };
 
 function quote(text: string): string {

@@ -35,7 +35,8 @@ function titleWordsOf(marked: MarkedElements): Set<string> {
 
 /** `wholeNumber`: an integer outside Shopify's convention, which may be units or minor units (cents). */
 type StatePrice = OfferPrice & { wholeNumber?: boolean };
-type StateCandidate = { score: number; price: StatePrice; availability: Availability | null };
+/** `inUrl`: the object's id (or the key it is kept under) is in the page's address. */
+type StateCandidate = { score: number; price: StatePrice; availability: Availability | null; inUrl: boolean };
 type StateProduct = { price: OfferPrice; availability: Availability | null };
 
 const NAME_KEYS = ['name', 'title', 'productName', 'product_name', 'displayName'];
@@ -230,15 +231,59 @@ function nameScore(name: string, titleWords: Set<string>): number {
   return shared >= Math.min(2, words.size) && score >= 0.5 ? score : 0;
 }
 
-function stateCandidates(roots: { value: unknown; cents: boolean }[], titleWords: Set<string>, url: string | undefined): StateCandidate[] {
+const ID_KEYS = ['id', 'sku', 'productId', 'product_id', 'itemId', 'item_id', 'code', 'productCode', 'slug', 'handle', 'articleNumber'];
+/** Unnamed product objects looked at, at most: one alone is the page's product, more say nothing. */
+const MAX_UNNAMED = 2;
+
+/** The address's path segments and query values that may be a product's id ("8841", "sku-4471"), lower-cased. */
+function urlTokens(url: string | undefined): Set<string> {
+  const tokens = new Set<string>();
+  if (!url) return tokens;
+  try {
+    const { pathname, searchParams } = new URL(url);
+    const parts = [...pathname.split('/'), ...searchParams.values()].map((part) => decodeURIComponent(part).replace(/\.html?$/, ''));
+    for (const part of parts) {
+      // "8841-trail-runner": the number in a slug too. As written and lower-cased: ids are compared as they are.
+      for (const token of [part, ...part.split(/[-_.,]/).filter((piece) => /\d/.test(piece))]) {
+        if (token.length < 3) continue;
+        tokens.add(token);
+        tokens.add(token.toLowerCase());
+      }
+    }
+  } catch {}
+  return tokens;
+}
+
+function idInUrl(object: JsonObject, key: string | null, tokens: Set<string>): boolean {
+  if (tokens.size === 0) return false;
+  if (key && tokens.has(key)) return true;
+  for (const idKey of ID_KEYS) {
+    const id = object[idKey];
+    if ((typeof id === 'string' || typeof id === 'number') && tokens.has(String(id))) return true;
+  }
+  return false;
+}
+
+/**
+ * Product objects in the state: named like the page's h1 and title, or kept under (or with) the id
+ * the address names. Objects with a name and a price that match neither are kept apart: where the
+ * state holds exactly one, it is the page's product.
+ */
+function stateCandidates(
+  roots: { value: unknown; cents: boolean }[],
+  titleWords: Set<string>,
+  url: string | undefined,
+): { candidates: StateCandidate[]; unnamed: StateCandidate[] } {
   const found: StateCandidate[] = [];
+  const unnamed: StateCandidate[] = [];
+  const tokens = urlTokens(url);
   let budget = MAX_STATE_NODES;
   for (const root of roots) {
-    const stack: [unknown, boolean, JsonObject | null][] = [[root.value, root.cents, null]];
+    const stack: [unknown, boolean, JsonObject | null, string | null][] = [[root.value, root.cents, null, null]];
     while (stack.length > 0 && budget-- > 0) {
-      const [value, inCents, inheritedRefs] = stack.pop()!;
+      const [value, inCents, inheritedRefs, parentKey] = stack.pop()!;
       if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) if (typeof value[i] === 'object' && value[i] !== null) stack.push([value[i], inCents, inheritedRefs]);
+        for (let i = value.length - 1; i >= 0; i--) if (typeof value[i] === 'object' && value[i] !== null) stack.push([value[i], inCents, inheritedRefs, null]);
         continue;
       }
       const object = value as JsonObject;
@@ -246,20 +291,31 @@ function stateCandidates(roots: { value: unknown; cents: boolean }[], titleWords
       const cents = inCents || isShopifyShaped(object);
       const name = nameOf(object);
       const score = name ? nameScore(name, titleWords) : 0;
-      const price = score > 0 ? productPrice(object, cents, refs, url) : null;
-      if (price) found.push({ score, price, availability: productAvailability(object, url) });
+      const inUrl = idInUrl(object, parentKey, tokens);
+      const looked = score > 0 || inUrl || (name !== null && unnamed.length <= MAX_UNNAMED && PRICE_KEYS.some((key) => key in object));
+      const price = looked ? productPrice(object, cents, refs, url) : null;
+      if (price) (score > 0 || inUrl ? found : unnamed).push({ score, price, availability: productAvailability(object, url), inUrl });
       for (const key in object) {
         if (price && VARIANT_KEYS.has(key)) continue;
         const child = object[key];
-        if (typeof child === 'object' && child !== null) stack.push([child, cents, refs]);
+        if (typeof child === 'object' && child !== null) stack.push([child, cents, refs, key]);
       }
     }
   }
-  return found;
+  return { candidates: found, unnamed };
 }
 
 /** The one product the page's state describes, or null where candidates disagree on its price. */
-function pickStateProduct(candidates: StateCandidate[]): (StateProduct & { price: StatePrice }) | null {
+function pickStateProduct({
+  candidates: named,
+  unnamed,
+}: {
+  candidates: StateCandidate[];
+  unnamed: StateCandidate[];
+}): (StateProduct & { price: StatePrice }) | null {
+  // The address's id outweighs names (variants share theirs); a lone priced product stands in for none.
+  const inUrl = named.filter((candidate) => candidate.inUrl);
+  const candidates = inUrl.length > 0 ? inUrl : named.length > 0 ? named : unnamed.length === 1 ? unnamed : [];
   if (candidates.length === 0) return null;
   const best = Math.max(...candidates.map((candidate) => candidate.score));
   const contenders = candidates.filter((candidate) => candidate.score > best - NAME_MARGIN);

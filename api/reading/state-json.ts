@@ -42,8 +42,8 @@ export function stateBlocks(scripts: Element[]): StateBlock[] {
     const type = (attr(script, 'type') ?? '').trim().toLowerCase();
     if (/ld\+json/.test(type)) continue;
     const text = textOf(script);
-    // Every price key ends so ("price", "salePrice", "sale_price"...): the cheapest test there is.
-    if (!text.includes('rice')) continue;
+    // Every price key ends so ("price", "salePrice", "sale_price", "pricing"...): the cheapest test there is.
+    if (!text.includes('rice') && !text.includes('ricing')) continue;
     if (attr(script, 'id') === '__NEXT_DATA__' || isShopifyProductJson(script)) {
       marked.push({ text, cents: isShopifyProductJson(script) });
     } else if (/^(?:application|text)\/json$/.test(type)) {

@@ -11,6 +11,7 @@ import { PRICE_ATTRIBUTES, priceTextOf, STRUCK_TAGS } from './element-text.ts';
 import { attr, bodyOf, childElements, descendants, isElement, parentOf, type Document, type Element } from './page.ts';
 import { readPrice } from './price-text.ts';
 import { findPriceMentions } from './price-mentions.ts';
+import { labelBefore } from './price-labels.ts';
 import { mayMentionMoney } from './currency-signs.ts';
 import type { PriceMention } from './price-text-types.ts';
 import type { StructuredPrice } from './structured-values.ts';
@@ -21,6 +22,7 @@ import {
   INSTALMENT_WORDS,
   inPageChrome,
   inRelatedBlock,
+  namedRelated,
   nameWords,
   PRICE_WORDS,
   REGULAR_WORDS,
@@ -63,7 +65,7 @@ export type Candidate = {
   matchesReference: boolean;
 };
 
-const DISTRACTING_ROLES = new Set<PriceMention['role']>(['shipping', 'instalment', 'unit', 'period', 'saving', 'threshold', 'multibuy']);
+const DISTRACTING_ROLES = new Set<PriceMention['role']>(['shipping', 'instalment', 'unit', 'period', 'saving', 'threshold', 'multibuy', 'estimate']);
 
 /** What extraction would read from the element alone: its text, else a price attribute. */
 function readElement(element: Element, currency: string | null): { amount: number; currency: string | null; mention: PriceMention; text: string } | null {
@@ -105,7 +107,9 @@ export function scoreCandidates(page: Page): Candidate[] {
   const bySignature = new Map<string, Set<number>>();
   for (const c of read) {
     const key = signature(c.element);
-    bySignature.set(key, (bySignature.get(key) ?? new Set()).add(c.amount));
+    if (!bySignature.has(key)) bySignature.set(key, new Set());
+    // Only selling prices count: rows of one price table ("RRP", "Our price", "3 payments of") are not products.
+    if (c.mention.role === 'price' && !struckThrough(c.element)) bySignature.get(key)!.add(c.amount);
   }
   const buyForm = page.buy ? closest(page.buy, 'form') : null;
 
@@ -143,11 +147,11 @@ export function scoreCandidates(page: Page): Candidate[] {
     if (INSTALMENT_WORDS.test(label)) add(-30, 'named instalment/finance');
     if (SHIPPING_WORDS.test(label)) add(-30, 'named delivery');
     if (SAVING_WORDS.test(own)) add(-25, 'named saving');
-    if (c.mention.role !== 'price') add(-15, `reads as a ${c.mention.role} price`);
     const text = c.text || c.mention.text;
+    if (c.mention.role !== 'price') add(-15, `reads as a ${c.mention.role} price`);
     if (findPriceMentions(text).some((mention) => DISTRACTING_ROLES.has(mention.role))) add(-10, 'next to a delivery, instalment, unit or saving amount');
 
-    if (inRelatedBlock(element)) add(-40, 'among other products');
+    if (inRelatedBlock(element) || namedRelated(element)) add(-40, 'among other products');
     if (inPageChrome(element)) add(-30, 'in the page header, navigation or footer');
     if (bySignature.get(signature(element))!.size >= 3) add(-25, 'repeated markup with other prices');
     else if (inListItem(element)) add(-40, 'one of a list of products');
@@ -168,6 +172,15 @@ export function scoreCandidates(page: Page): Candidate[] {
     // The tightest element around the price makes the sturdiest selector; wide blocks lose points.
     add(Math.round((12 * c.mention.text.length) / Math.max(text.length, c.mention.text.length)) - 6, 'tightness');
     add(-Math.min(15, Math.max(0, descendants(element, 19).length - 4)), 'nested elements');
+    // Labels are looked for only where the price could still lead (or be a close rival): reading them for every price costs.
+    if (c.mention.role === 'price' && score >= MIN_SCORE - 12) {
+      // "Price: 12 990 тг", "Цена: 1 299 ₽": the page says which amount is the price.
+      if (labelBefore(text.slice(0, c.mention.start))?.role === 'price') add(6, 'labelled as the price');
+      // A label beside the element rather than in it: "<span>€ 495,04</span> <span>excl. BTW</span>", "<th>Was</th><td>£30</td>".
+      const role = roleInBlock(element, c.amount);
+      if (role === 'range-end') add(-20, 'the upper end of a price range');
+      else if (role) add(-15, `labelled as a ${role} price beside it`);
+    }
 
     return {
       ...c,
@@ -294,6 +307,29 @@ function followsClosely(page: Page, element: Element): boolean {
   return distance > 0 && distance <= 25;
 }
 
+const blockMentions = new WeakMap<Element, PriceMention[]>();
+/** A block around a price small enough to be its label and its neighbours, not a section of the page. */
+const MAX_BLOCK_TEXT = 200;
+
+/**
+ * The role the amount plays in the small block around the element (its parent, else its
+ * grandparent): a label written beside it, or the upper end of a range ("£10.00 – £25.00").
+ * Null where it is a plain price there too, or the blocks are too long to be its own.
+ */
+function roleInBlock(element: Element, amount: number): PriceMention['role'] | null {
+  let block = parentOf(element);
+  for (let level = 0; block && level < 2; level++, block = parentOf(block)) {
+    if (subtreeOf(block).length > MAX_BLOCK_TEXT) return null;
+    let mentions = blockMentions.get(block);
+    if (!mentions) blockMentions.set(block, (mentions = findPriceMentions(priceTextOf(block))));
+    const own = mentions.find((mention) => samePrice(mention.amount, amount));
+    if (own && own.role !== 'price') return own.role;
+    // A block with other amounts in it is the price's whole block: its label would be there.
+    if (own && mentions.length > 1) return null;
+  }
+  return null;
+}
+
 /** A crossed-out or "was" price next to it makes it a sale price. */
 function besideWasPrice(element: Element): boolean {
   const parent = parentOf(element);
@@ -305,9 +341,10 @@ function besideWasPrice(element: Element): boolean {
 
 const NO_PRODUCT_PENALTY = 15;
 
-/** Structured data with a price, an add-to-cart button, OpenGraph product or a platform's price markup. */
+/** Structured data with a price, an add-to-cart button, OpenGraph product, a platform's price markup, a quantity field or a product's address. */
 function sellsAProduct(page: Page, candidates: Candidate[]): boolean {
-  return page.reference !== null || page.buy !== null || candidates.some((c) => page.patternOf(c.element) !== null) || /product/i.test(ogType(page.document));
+  if (page.reference !== null || page.buy !== null || page.productSigns) return true;
+  return candidates.some((c) => page.patternOf(c.element) !== null) || /product/i.test(ogType(page.document));
 }
 
 /** Points by which the best candidate must beat one with another price: a tie means the page does not say. */

@@ -75,7 +75,8 @@ function loneSeparatorIsDecimal(
 ): boolean {
   if (callerDecimal) return separator === callerDecimal;
   if (currency && ZERO_DECIMAL_CURRENCIES.has(currency)) return false;
-  if (currency && THREE_DECIMAL_CURRENCIES.has(currency)) return separator === '.';
+  // Three decimals: "19.990 د.ك" in Kuwait, "19,990 د.ت." where the locale writes a decimal comma (Tunisia).
+  if (currency && THREE_DECIMAL_CURRENCIES.has(currency)) return separator === (CURRENCY_DECIMALS.get(currency) ?? localeDecimal ?? '.');
   // A page's language tag is often left at a template's default, so a currency whose home
   // format disagrees ("R$ 1.299" on an "en" page) keeps the thousands reading.
   const home = currency ? CURRENCY_DECIMALS.get(currency) : undefined;
