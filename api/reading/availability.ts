@@ -128,7 +128,9 @@ function readAvailability(document: Document, url: string | undefined): Availabi
   }
   const body = bodyOf(document);
   const { notice, button } = body ? shownSigns(body, Infinity) : { notice: null, button: null };
-  const shown = notice === 'OutOfStock' ? notice : (button ?? notice);
+  // The stock block's notice outweighs the buy button: themes print a button disabled until their
+  // scripts run or an option is chosen (Magento, WooCommerce's variable products).
+  const shown = notice ?? button;
   // Stated sold out while the page sells it: the statement is another variant's, or stale.
   if (stated === 'OutOfStock' && shown === 'InStock') return shown;
   return stated ?? shown;
@@ -177,7 +179,6 @@ function shownSigns(root: Element, budget: number): { notice: Availability | nul
     const children = childElements(child);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
-  // A sold-out notice outweighs a buy button (shops often leave one in the markup); an enabled button outweighs nothing said.
   return { notice, button };
 }
 

@@ -20,8 +20,6 @@ type Case = {
   availability: string;
   regularPrice: number | null;
   variant: { id: string | null; sku: string | null; options: Record<string, string> } | null;
-  /** What extract.ts reads wrong on this page: the offer is still checked. */
-  extractKnownIssue?: string;
 };
 type Page = { page: string; platform: string | null; modelledOn: string; cases: Case[] };
 
@@ -53,8 +51,7 @@ describe('labelled variant pages', () => {
     describe(page, () => {
       for (const label of cases) {
         const name = `${label.file} at ${label.url.replace(/^https?:\/\/[^/]+/, '')}`;
-        const check = label.extractKnownIssue ? test.todo : test;
-        check(`a check reads the labelled price, currency and stock: ${name}`, () => {
+        test(`a check reads the labelled price, currency and stock: ${name}`, () => {
           const read = extractPrice(html(label.file), { url: label.url });
           expect(read).toMatchObject({ ok: true, price: label.price, currency: label.currency, availability: label.availability });
         });
