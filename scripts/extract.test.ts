@@ -14,10 +14,10 @@ const APP_SHELL = `<!doctype html><html><head><title>Kettle</title></head><body>
 <script>setTimeout(() => { document.getElementById('root').innerHTML = '<h1>Kettle</h1><div class="buy"><span class="price">£19.99</span><button>Add to basket</button></div>'; }, 300);</script></body></html>`;
 
 const NO_IDENTIFIERS = { gtin: null, mpn: null, sku: null, brand: null };
-/** The kettle page states one offer: the product's own, no variants, no regular price. */
+/** The kettle page states one offer: the product's own, no variants; its regular price is shown struck through. */
 const ONE_OFFER = {
   variant: null,
-  regularPrice: null,
+  regularPrice: 30,
   offers: [{ source: 'json-ld', price: 24.99, currency: 'GBP', availability: null, regularPrice: null, variant: null }],
 };
 

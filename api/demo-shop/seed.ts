@@ -177,6 +177,7 @@ function trackedProductEvents(
         httpStatus: 200,
         // The GTIN the page states is what lets the catalogue suggest the match with the owner's product.
         identifiers: found.identifiers,
+        regularPrice: found.regularPrice ?? null,
         imageUrl,
         pageHash: createHash('sha256').update(html).digest('hex'),
         observedAt: at.toISOString(),

@@ -20,6 +20,7 @@ import { statedPriceShown, visiblePrice } from './visible-price.ts';
 import { readIdentifiers, type ProductIdentifiers } from './identifiers.ts';
 import { normaliseGtin } from '../../domain/gtin.ts';
 import { keepsJsonData } from './marked-elements.ts';
+import { regularPriceNear } from './regular-price.ts';
 import { pickOffer, readOffers, type OfferVariant, type PageOffer } from './offers.ts';
 
 export type { Availability };
@@ -145,7 +146,8 @@ const NO_PRICE =
  */
 function priceWithoutSelector(document: Document, structured: StructuredPrice[], url: string | undefined): ExtractionResult {
   const stated = fromStructuredData(structured);
-  if (stated && statedPriceShown(document, structured[0]!)) return stated;
+  const shown = stated && statedPriceShown(document, structured[0]!);
+  if (stated && shown) return { ...stated, regularPrice: regularPriceNear(shown, stated.price, stated.currency) };
   const visible = visiblePrice(document, { url, structured });
   if (visible && (!stated || !visible.referenceShown)) {
     return {
@@ -158,6 +160,7 @@ function priceWithoutSelector(document: Document, structured: StructuredPrice[],
       warning: null,
       availability: null,
       identifiers: null,
+      regularPrice: regularPriceNear(visible.element, visible.amount, visible.currency),
     };
   }
   return stated ?? failure('no-price', NO_PRICE);
@@ -183,11 +186,13 @@ function withOffer<T extends ExtractionResult>(result: T, offers: readonly PageO
   const samePrice = (offer: PageOffer) => Math.abs(offer.price - result.price) < 1e-9;
   const atPrice = chosen ? [chosen].filter(samePrice) : offers.filter(samePrice);
   const read = atPrice.length === 1 ? atPrice[0]! : null;
-  if (!read) return { ...result, variant: null, regularPrice: null };
+  if (!read) return { ...result, variant: null, regularPrice: result.regularPrice ?? null };
   const identifiers = identifiersOf(result.identifiers, read.variant, offers.length > 1);
   // A lone offer's stock is the statement the page's own reading already weighed against its buy button and stock notice.
   const availability = offers.length === 1 && pageRead !== null ? pageRead : (read.availability ?? result.availability);
-  return { ...result, availability, variant: read.variant, regularPrice: read.regularPrice, identifiers };
+  // A platform's variant data knows the variant's compare-at price, or that it has none; JSON-LD often leaves it out.
+  const regularPrice = read.selection ? read.regularPrice : (read.regularPrice ?? result.regularPrice ?? null);
+  return { ...result, availability, variant: read.variant, regularPrice, identifiers };
 }
 
 /** A variant's GTIN and SKU name the item sold; among several variants the page's own may be another variant's. */
@@ -267,8 +272,8 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
     return statedBySelector(stated, selector);
   }
 
-  const readings = elements.map((element) => readElement(element, pageCurrency));
-  const priced = readings.flatMap(({ text, reading }) => (reading.ok ? [{ text, reading }] : []));
+  const readings = elements.map((element) => ({ element, ...readElement(element, pageCurrency) }));
+  const priced = readings.flatMap(({ element, text, reading }) => (reading.ok ? [{ element, text, reading }] : []));
   if (priced.length === 0) {
     const [{ text, reading }] = readings;
     const code = !reading.ok && reading.code === 'ambiguous' ? 'ambiguous' : 'no-price-in-text';
@@ -284,7 +289,7 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
       priced[0].text,
     );
   }
-  const { text, reading } = priced.find(({ reading }) => reading.currency) ?? priced[0];
+  const { element, text, reading } = priced.find(({ reading }) => reading.currency) ?? priced[0];
   return {
     ok: true,
     price: reading.amount,
@@ -295,6 +300,7 @@ function extractBySelector(document: Document, selector: string, pageCurrency: (
     warning: null,
     availability: null,
     identifiers: null,
+    regularPrice: regularPriceNear(element, reading.amount, reading.currency),
   };
 }
 

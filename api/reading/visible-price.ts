@@ -361,12 +361,12 @@ export function mainPrice(page: Page, candidates: Candidate[]): number | null {
 export const samePrice = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
 /**
- * Whether the page shows the stated price as a selling price somewhere: the quick answer for a
+ * Where the page shows the stated price as a selling price, if it does: the quick answer for a
  * page whose statement holds, without scoring every price on it. Stops at the first showing.
  */
-export function statedPriceShown(document: Document, stated: StructuredPrice): boolean {
+export function statedPriceShown(document: Document, stated: StructuredPrice): Element | null {
   const body = bodyOf(document);
-  if (!body) return false;
+  if (!body) return null;
   // Innermost first: an element is read once its children are, when its text is known to be short.
   // A stack of its own (each element going down, then back up): a call per level would overflow on deep pages.
   const length = new Map<Element, number>();
@@ -390,11 +390,11 @@ export function statedPriceShown(document: Document, stated: StructuredPrice): b
     const parent = parentOf(element);
     if (parent && element !== body) length.set(parent, length.get(parent)! + total);
     if (total === 0 || total > MAX_CANDIDATE_TEXT || !mayMentionMoney(shortTextOf(element))) continue;
-    if (++reads > MAX_PRICE_READS) return false;
+    if (++reads > MAX_PRICE_READS) return null;
     const found = readElement(element, stated.currency);
-    if (found && samePrice(found.amount, stated.amount) && shownAsSellingPrice(element, found.mention)) return true;
+    if (found && samePrice(found.amount, stated.amount) && shownAsSellingPrice(element, found.mention)) return element;
   }
-  return false;
+  return null;
 }
 
 export type VisiblePrice = { amount: number; currency: string | null; text: string; score: number; element: Element; referenceShown: boolean };
