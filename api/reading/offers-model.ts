@@ -4,6 +4,7 @@
  */
 import { attr, descendants, queryAll, textOf, type Document, type Element } from './page.ts';
 import { markedElements } from './marked-elements.ts';
+import { jsonEnd } from './state-json.ts';
 import { currencyCode, isObject, structuredAmount, type Availability, type JsonObject } from './structured-values.ts';
 
 export type OfferVariant = {
@@ -133,32 +134,6 @@ function scriptText(script: Element): string {
   return source;
 }
 
-/** End (exclusive) of the double-quoted string starting at `quote`; -1 if it does not end. */
-function stringEnd(source: string, quote: number): number {
-  for (let i = quote + 1; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === 34) return i + 1;
-  }
-  return -1;
-}
-
-/** End (exclusive) of the balanced {...} or [...] at `start`, strings skipped; -1 if unbalanced. */
-function literalEnd(source: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 34) {
-      i = stringEnd(source, i) - 1;
-      if (i < 0) return -1;
-    } else if (c === 123 || c === 91) depth++;
-    else if (c === 125 || c === 93) {
-      if (--depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
 /**
  * The JSON value a script assigns to a variable (`var combinations = {...};`, `window.BCData = ...`):
  * an object or array literal, or a scalar up to the statement's end. Only JSON is read, never run.
@@ -169,7 +144,7 @@ export function assignedValue(source: string, name: string): unknown {
     const start = match.index + match[0].length;
     const first = source.charCodeAt(start);
     if (first === 123 || first === 91) {
-      const end = literalEnd(source, start);
+      const end = jsonEnd(source, start);
       if (end > 0) return parseJson(source.slice(start, end));
       continue;
     }

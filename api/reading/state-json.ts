@@ -100,7 +100,7 @@ function stringEnd(text: string, quote: number): number {
 }
 
 /** End (exclusive) of the balanced {...} or [...] at `start`, strings skipped; -1 if unbalanced. */
-function jsonEnd(text: string, start: number): number {
+export function jsonEnd(text: string, start: number): number {
   let depth = 0;
   for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i);
