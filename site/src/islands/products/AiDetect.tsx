@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { Sparkles } from 'lucide-react';
 import { api, isUnauthorizedError, type DetectedVariant, type SelectorSuggestion } from '../../lib/api';
 import { formatPrice } from '../../lib/format';
+import { cn } from '../../lib/utils';
 import { availabilityBadge } from '../../lib/products';
 import {
   AI_DETECT_NOT_IN_PLAN,
@@ -98,18 +99,14 @@ export function SelectorSuggestions({
     <fieldset className="grid gap-1 rounded-lg border p-2" disabled={disabled}>
       <legend className="px-1 text-sm font-medium">Detected price selectors</legend>
       {suggestions.map((suggestion) => (
-        <label
+        <Choice
           key={suggestion.selector}
-          className="flex cursor-pointer items-start gap-3 rounded-md p-2 hover:bg-muted has-[:checked]:bg-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring"
+          name="detected-selector"
+          value={suggestion.selector}
+          checked={selected === suggestion.selector}
+          onPick={() => onPick(suggestion.selector)}
+          top
         >
-          <input
-            type="radio"
-            name="detected-selector"
-            value={suggestion.selector}
-            checked={selected === suggestion.selector}
-            onChange={() => onPick(suggestion.selector)}
-            className="mt-1 accent-primary"
-          />
           <span className="grid min-w-0 flex-1 gap-0.5">
             <code className="truncate font-mono text-sm">{suggestion.selector}</code>
             <span className="text-xs text-muted-foreground">{suggestion.description}</span>
@@ -117,7 +114,7 @@ export function SelectorSuggestions({
           <Badge variant="secondary" aria-label={`${suggestion.confidence}% confidence`}>
             {suggestion.confidence}%
           </Badge>
-        </label>
+        </Choice>
       ))}
     </fieldset>
   );
@@ -150,18 +147,7 @@ export function VariantPicker({
         {variants.map((variant) => {
           const stock = availabilityBadge(variant.availability);
           return (
-            <label
-              key={variant.url}
-              className="flex cursor-pointer items-center gap-3 rounded-md p-2 hover:bg-muted has-[:checked]:bg-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring"
-            >
-              <input
-                type="radio"
-                name="detected-variant"
-                value={variant.url}
-                checked={url.trim() === variant.url}
-                onChange={() => onPick(variant)}
-                className="accent-primary"
-              />
+            <Choice key={variant.url} name="detected-variant" value={variant.url} checked={url.trim() === variant.url} onPick={() => onPick(variant)}>
               <span className="min-w-0 flex-1 truncate text-sm font-medium">{variant.label}</span>
               {stock && <Badge variant={stock.variant}>{stock.label}</Badge>}
               <span className="grid text-right text-sm tabular-nums">
@@ -172,10 +158,39 @@ export function VariantPicker({
                   </span>
                 )}
               </span>
-            </label>
+            </Choice>
           );
         })}
       </div>
     </fieldset>
+  );
+}
+
+/** One choice of a detected list: the whole row is the radio's label. `top`: the radio sits by the first line of a taller row. */
+function Choice({
+  name,
+  value,
+  checked,
+  onPick,
+  top = false,
+  children,
+}: {
+  name: string;
+  value: string;
+  checked: boolean;
+  onPick: () => void;
+  top?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <label
+      className={cn(
+        'flex cursor-pointer gap-3 rounded-md p-2 hover:bg-muted has-[:checked]:bg-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
+        top ? 'items-start' : 'items-center',
+      )}
+    >
+      <input type="radio" name={name} value={value} checked={checked} onChange={onPick} className={cn('accent-primary', top && 'mt-1')} />
+      {children}
+    </label>
   );
 }
