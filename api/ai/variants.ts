@@ -4,9 +4,9 @@
  * element that keeps the variants' data, that reads whichever variant an address selects. Pure.
  */
 import { extractPriceFromDocument } from '../reading/extract.ts';
-import { markedElements } from '../reading/marked-elements.ts';
+import { keepsJsonData, markedElements } from '../reading/marked-elements.ts';
 import { pickOffer, readOffers, variantAddress, type PageOffer } from '../reading/offers.ts';
-import { attr, textOf, type Document, type Element } from '../reading/page.ts';
+import { attr, descendants, textOf, type Document, type Element } from '../reading/page.ts';
 import type { Availability } from '../reading/structured-values.ts';
 import { variantLabel } from '../../domain/variants.ts';
 import { stableSelector } from './detect.ts';
@@ -85,8 +85,8 @@ function variantDataSelector(document: Document, offers: readonly PageOffer[], v
     .slice(0, 2);
   const names = (element: Element) =>
     marks.length === 0 || marks.some((mark) => textOf(element).includes(mark) || Object.values(element.attribs).some((v) => v.includes(mark)));
-  const marked = markedElements(document);
-  const candidates = [...marked.scripts.filter(keepsData), ...marked.dataJson].filter(names).slice(0, MAX_CANDIDATES);
+  const dataElements = descendants(document).filter((element) => element.name !== 'script' && keepsJsonData(element));
+  const candidates = [...markedElements(document).scripts.filter(keepsData), ...dataElements].filter(names).slice(0, MAX_CANDIDATES);
   for (const element of candidates) {
     for (const selector of namesFor(document, element)) if (reads(selector)) return selector;
   }

@@ -23,8 +23,8 @@ export interface MarkedElements {
   metaNames: Map<string, string>;
   h1s: Element[];
   title: Element | null;
-  /** Elements other than scripts keeping JSON in a data attribute for the page's scripts (a variations form, a product's data). */
-  dataJson: Element[];
+  /** Elements keeping a product's data for the page's scripts in `data-product` (PrestaShop's product details). */
+  productData: Element[];
   forms: Element[];
 }
 
@@ -42,7 +42,7 @@ export function markedElements(document: Document): MarkedElements {
     metaNames: new Map(),
     h1s: [],
     title: null,
-    dataJson: [],
+    productData: [],
     forms: [],
   };
   let headTitle: Element | null = null;
@@ -59,7 +59,7 @@ export function markedElements(document: Document): MarkedElements {
       continue;
     }
     if (attribs.itemprop !== undefined) marked.itemprops.push(element);
-    if (keepsJsonData(element)) marked.dataJson.push(element);
+    if (attribs['data-product'] !== undefined) marked.productData.push(element);
     if (attribs.property !== undefined) {
       if (RDFA_TERM.test(attribs.property)) marked.rdfa.push(element);
     }

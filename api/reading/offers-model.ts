@@ -100,12 +100,13 @@ export const optionName = (name: string): string => name.trim().replace(/\s+/g, 
 // Page elements ----------------------------------------------------------------------------------
 
 /**
- * The elements platform readers start from, without a walk of the whole (600 KB) page: those keeping
- * JSON in a data attribute (WooCommerce's variations form, PrestaShop's product details) and the
- * add-to-cart forms of Shopify, BigCommerce and Shopware with what they hold. Found once per page.
+ * The elements platform readers start from, without a walk of the whole (600 KB) page: PrestaShop's
+ * product details, and the add-to-cart forms of Shopify, WooCommerce, BigCommerce and Shopware with
+ * what they hold. Found once per page.
  */
 const isPlatformForm = (form: Element) =>
-  (attr(form, 'action') ?? '').includes('/cart/add') || attr(form, 'data-cart-item-add') !== null || attr(form, 'data-variant-switch') !== null;
+  (attr(form, 'action') ?? '').includes('/cart/add') ||
+  ['data-product_variations', 'data-cart-item-add', 'data-variant-switch'].some((name) => attr(form, name) !== null);
 const platformElementsCache = new WeakMap<Document, Element[]>();
 
 /** The page's elements a reader starts from that match its test (compiled once: see page.ts's `matcher`). */
@@ -114,7 +115,7 @@ export function platformElements(document: Document, test: (element: Element) =>
   if (!found) {
     const marked = markedElements(document);
     const forms = marked.forms.filter(isPlatformForm).slice(0, MAX_PLATFORM_FORMS);
-    found = [...new Set([...marked.dataJson, ...forms.flatMap((form) => [form, ...descendants(form, MAX_FORM_ELEMENTS)])])];
+    found = [...new Set([...marked.productData, ...forms.flatMap((form) => [form, ...descendants(form, MAX_FORM_ELEMENTS)])])];
     platformElementsCache.set(document, found);
   }
   return found.filter(test);
