@@ -2,7 +2,7 @@
  * What every reader of a page's offers shares: the offer and variant shapes, the platforms whose
  * own data names variants, and the small readers of that data (JSON a script assigns, amounts).
  */
-import { attr, descendants, queryAll, textOf, type Document, type Element } from './page.ts';
+import { attr, descendants, textOf, type Document, type Element } from './page.ts';
 import { markedElements } from './marked-elements.ts';
 import { jsonEnd } from './state-json.ts';
 import { currencyCode, isObject, structuredAmount, type Availability, type JsonObject } from './structured-values.ts';
