@@ -53,6 +53,8 @@ describe('formatChange', () => {
 describe('variantLabel', () => {
   test("a variant is named by its options' values, else its SKU, else not at all", () => {
     expect(variantLabel({ sku: 'TJ-XL-RED', options: { size: 'XL', colour: 'Red' } })).toBe('XL · Red');
+    // In one order however the options come: as picked, or read back from jsonb.
+    expect(variantLabel({ sku: 'TJ-XL-RED', options: { colour: 'Red', size: 'XL' } })).toBe('XL · Red');
     expect(variantLabel({ sku: 'TJ-XL-RED', options: {} })).toBe('SKU TJ-XL-RED');
     expect(variantLabel({ sku: null, options: { size: ' ' } })).toBeNull();
     expect(variantLabel(null)).toBeNull();
