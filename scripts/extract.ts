@@ -28,6 +28,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { detectPriceSelectors } from '../api/ai/detect.ts';
+import { addressVariantFirst, detectVariants } from '../api/ai/variants.ts';
 import { extractPriceFromDocument } from '../api/reading/extract.ts';
 import { readOffers } from '../api/reading/offers.ts';
 import { readIdentifiers, type ProductIdentifiers } from '../api/reading/identifiers.ts';
@@ -102,13 +103,16 @@ const url = args.url ?? loaded.url;
 const document = parsePage(loaded.html);
 
 if (args.detect) {
-  const suggestions = detectPriceSelectors(document, { url }).map(({ selector, description, confidence, price, currency }) => ({
-    selector,
-    description,
-    confidence,
-    price,
-    currency,
-  }));
+  const found = detectPriceSelectors(document, { url });
+  const suggestions = (url ? addressVariantFirst(found, detectVariants(document, url)) : found).map(
+    ({ selector, description, confidence, price, currency }) => ({
+      selector,
+      description,
+      confidence,
+      price,
+      currency,
+    }),
+  );
   finish({ suggestions, availability: extractPriceFromDocument(document, { url }).availability }, 0);
 }
 // Always the four fields, so scripts reading the output need not tell a missing field from a null one.

@@ -180,6 +180,14 @@ describe('POST /api/ai/detect-selector', () => {
       },
     ]);
     expect(answer.variantSelector).toBe('#ProductJson-main');
+    // An address that selects the XL: the shown price is the S's, so the variant data comes first.
+    const xl = await (await post(paid, '/api/ai/detect-selector', { url: shopUrl('/products/trail-jacket?variant=12') }, plainApp)).json();
+    expect(xl.selectors[0]).toEqual({
+      selector: '#ProductJson-main',
+      description: "Price £54.99 of the variant the address selects (XL), in the page's variant data",
+      confidence: 90,
+    });
+    expect(xl.variants.map((v: { selected: boolean }) => v.selected)).toEqual([false, true]);
   });
 
   test('a page without a price: success with no selectors', async () => {

@@ -15,7 +15,7 @@ import { assertCheckableUrl, isWebUrl } from '../products/schemas.ts';
 import { DetailTimeFilter, rangeStart } from '../history/series.ts';
 import { PRODUCT_NOT_FOUND } from '../../events/product.ts';
 import { detectPriceSelectors, type SelectorSuggestion } from './detect.ts';
-import { detectVariants, type DetectedVariant } from './variants.ts';
+import { addressVariantFirst, detectVariants, type DetectedVariant } from './variants.ts';
 import { createLanguageModel, rankSelectors, rewriteSuggestions, type LanguageModel } from './model.ts';
 import { readCatalogue } from '../catalogue/read-model.ts';
 import { readRecommendations } from '../pricing/read-model.ts';
@@ -88,8 +88,9 @@ export function aiRoutes(ctx: AppContext, opts: { fetcher?: Fetcher; model?: Lan
       satisfied: (document) => detectPriceSelectors(document, { url }).length > 0,
     });
     if (!page.ok) throw new DomainError(`The page could not be analysed: ${page.reason}`, 422, page.code === 'bad-url' ? 'url' : undefined);
-    const verified = detectPriceSelectors(page.document, { url });
-    const { variants, selector: variantSelector } = detectVariants(page.document, url);
+    const detected = detectVariants(page.document, url);
+    const verified = addressVariantFirst(detectPriceSelectors(page.document, { url }), detected);
+    const { variants, selector: variantSelector } = detected;
     return { success: true, selectors: await rankSelectors(model, verified, { url }), variants, variantSelector };
   }
 

@@ -9,7 +9,8 @@ import { pickOffer, readOffers, variantAddress, type PageOffer } from '../readin
 import { attr, descendants, textOf, type Document, type Element } from '../reading/page.ts';
 import type { Availability } from '../reading/structured-values.ts';
 import { variantLabel } from '../../domain/variants.ts';
-import { stableSelector } from './detect.ts';
+import { stableSelector, type DetectedSelector } from './detect.ts';
+import { formatMoney } from '../../domain/money.ts';
 
 export type DetectedVariant = {
   /** "XL · Red", else its SKU, else its place in the list. */
@@ -68,6 +69,29 @@ export function detectVariants(document: Document, url: string): DetectedVariant
 }
 
 /**
+ * AI Detect's suggestions for an address that selects one of the page's variants: when the best one
+ * reads another price (the variant the page shows before its scripts run), the selector of the
+ * variants' data comes first, since it reads the variant the address selects.
+ */
+export function addressVariantFirst(suggestions: DetectedSelector[], detected: DetectedVariants): DetectedSelector[] {
+  const selected = detected.variants.find((variant) => variant.selected);
+  const { selector } = detected;
+  if (!selected || !selector || (suggestions[0] && Math.abs(suggestions[0].price - selected.price) < 1e-9)) return suggestions;
+  const price = selected.currency ? formatMoney(selected.price, selected.currency) : selected.price.toFixed(2);
+  const first: DetectedSelector = {
+    selector,
+    description: `Price ${price} of the variant the address selects (${selected.label}), in the page's variant data`,
+    confidence: VARIANT_DATA_CONFIDENCE,
+    price: selected.price,
+    currency: selected.currency,
+    matchedText: String(selected.price),
+  };
+  return [first, ...suggestions.filter((suggestion) => suggestion.selector !== selector)];
+}
+/** Verified on the variants' own addresses, and the only reading of the selected one. */
+const VARIANT_DATA_CONFIDENCE = 90;
+
+/**
  * The selector of the element keeping the variants' data, verified as checks would read it: on each
  * sampled variant's address it reads that variant's price.
  */
@@ -103,6 +127,8 @@ function namesFor(document: Document, element: Element): string[] {
   if (isJsonLd(element)) names.push('script[type="application/ld+json"]');
   const stable = stableSelector(document, element);
   if (stable) names.push(stable);
+  // A script that sets the platform's variables has no name of its own: the page's inline scripts together name it.
+  if (element.name === 'script') names.push('script:not([src])');
   return names;
 }
 
