@@ -45,8 +45,9 @@ export function detectVariants(document: Document, url: string): DetectedVariant
   if (offers.length < 2) return { variants: [], selector: null };
   const picked = pickOffer(offers, url);
   // Platform data often leaves the currency to the page.
-  const read = extractPriceFromDocument(document, { url });
-  const pageCurrency = offers.find((o) => o.currency)?.currency ?? (read.ok ? read.currency : null);
+  const stated = offers.find((o) => o.currency)?.currency;
+  const read = stated ? null : extractPriceFromDocument(document, { url });
+  const pageCurrency = stated ?? (read?.ok ? read.currency : null);
   const variants = offers.slice(0, MAX_VARIANTS).flatMap((offer, index): DetectedVariant[] => {
     const address = variantAddress(url, offers, offer);
     if (!address) return [];
