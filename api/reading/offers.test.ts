@@ -230,6 +230,8 @@ describe('selection: the address, else the variant with that address, else the o
     const [, red] = offersOf(page(group), BASE);
     expect(variantAddress(BASE, [], red!)).toBe(`${BASE}?variant=104`);
     expect(variantAddress('not a url', [], red!)).toBeNull();
+    // Whatever a page writes as a variant's address, only a web address is offered.
+    expect(variantAddress(BASE, [], { ...red!, variant: { ...red!.variant!, url: 'javascript:alert(1)' } })).toBeNull();
   });
 });
 

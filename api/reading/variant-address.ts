@@ -22,7 +22,9 @@ export function variantAddress(pageUrl: string, offers: readonly PageOffer[], of
   if (platform) return platformReader(platform).address(page, offer, offers)?.href ?? null;
   if (!offer.variant?.url) return null;
   try {
-    return new URL(offer.variant.url, page).href;
+    // A page may write anything there; only a web address is one to check.
+    const own = new URL(offer.variant.url, page);
+    return own.protocol === 'http:' || own.protocol === 'https:' ? own.href : null;
   } catch {
     return null;
   }
