@@ -15,17 +15,7 @@
 // (`containBrowserErrors`).
 
 import { existsSync } from 'node:fs';
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type Dialog,
-  type Frame,
-  type Page,
-  type Request,
-  type Route,
-  type WebSocketRoute,
-} from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Frame, Page, Request, Route, WebSocketRoute } from 'playwright-core';
 import { createFetcher, isWebAddress, type Fetcher, type FetchOptions, type ResourceRequest } from './fetcher.ts';
 import { detectBotChallenge } from './fetch-errors.ts';
 import { failures, type FetchFailure } from '../../domain/check-failures.ts';
@@ -148,14 +138,17 @@ export function createRenderer(settings: RendererSettings = {}): Renderer {
   function launch(): Promise<Browser> {
     if (browser) return browser;
     launches++;
-    const launched = chromium.launch({
-      executablePath,
-      args: LAUNCH_ARGS,
-      ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
+    // playwright-core is loaded by the first render: its set-up is a good part of a worker's CPU, and most never render.
+    const launched = import('playwright-core').then(({ chromium }) =>
+      chromium.launch({
+        executablePath,
+        args: LAUNCH_ARGS,
+        ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      }),
+    );
     const current = (browser = launched.then(
       (b) => {
         running = b;
