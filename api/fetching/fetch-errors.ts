@@ -124,9 +124,11 @@ export function detectBotChallenge(status: number, headers: Headers, bodySample:
   for (const [k, v] of Object.entries(headers)) lower[k.toLowerCase()] = v;
   const byChallengeHeader = VENDORS.find((v) => v.challengeHeader?.(lower));
   if (byChallengeHeader) return byChallengeHeader.name;
+  const titled = CHALLENGE_TITLE.test(bodySample);
+  // The common answer, a page with its own title and status: the vendors' body patterns are not run.
+  if (!titled && !REFUSALS.has(status)) return undefined;
   const byBody = VENDORS.find((v) => v.body?.test(bodySample))?.name;
-  if (CHALLENGE_TITLE.test(bodySample)) return byBody ?? null;
-  if (!REFUSALS.has(status)) return undefined;
+  if (titled) return byBody ?? null;
   if (byBody) return byBody;
   if (!REFUSALS_BY_HEADER.has(status)) return GENERIC_CHALLENGE.test(bodySample) ? null : undefined;
   const cookies = cookieNames(lower);
