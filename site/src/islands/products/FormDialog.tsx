@@ -54,9 +54,16 @@ export function FormDialog(props: FormDialogProps) {
 }
 
 /** Focuses the first control marked invalid, once React has rendered the messages. */
-export function focusFirstInvalid(form: HTMLFormElement) {
-  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+export function focusFirstInvalid(form: HTMLFormElement, frames = FOCUS_FRAMES) {
+  // After an answer from the server React renders the errors in a task of its own, which may come
+  // after the next frame: look again until the field is marked and enabled.
+  requestAnimationFrame(() => {
+    const invalid = form.querySelector<HTMLElement>('[aria-invalid="true"]:not(:disabled)');
+    if (invalid) invalid.focus();
+    else if (frames > 1) focusFirstInvalid(form, frames - 1);
+  });
 }
+const FOCUS_FRAMES = 10;
 
 export type ControlProps = {
   id: string;
