@@ -4,7 +4,7 @@
  * element that keeps the variants' data, that reads whichever variant an address selects. Pure.
  */
 import { extractPriceFromDocument } from '../reading/extract.ts';
-import { keepsJsonData, markedElements } from '../reading/marked-elements.ts';
+import { jsonDataAttribute, keepsJsonData, markedElements } from '../reading/marked-elements.ts';
 import { pickOffer, readOffers, variantAddress, type PageOffer } from '../reading/offers.ts';
 import { attr, descendants, textOf, type Document, type Element } from '../reading/page.ts';
 import type { Availability } from '../reading/structured-values.ts';
@@ -123,7 +123,7 @@ function namesFor(document: Document, element: Element): string[] {
   const names: string[] = [];
   const id = attr(element, 'id');
   if (id && /^[A-Za-z][\w-]*$/.test(id)) names.push(`#${id}`);
-  const dataJson = Object.keys(element.attribs).find((key) => key.startsWith('data-') && /^\s*[[{]/.test(element.attribs[key]!));
+  const dataJson = jsonDataAttribute(element);
   if (dataJson && /^[\w-]+$/.test(dataJson)) names.push(`${element.name}[${dataJson}]`);
   if (isJsonLd(element)) names.push('script[type="application/ld+json"]');
   const stable = stableSelector(document, element);

@@ -87,11 +87,13 @@ export function markedElements(document: Document): MarkedElements {
 
 const JSON_START = /^\s*[[{]/;
 
-/** Whether an element keeps JSON in a data attribute (`data-product_variations="[...]"`). */
-export function keepsJsonData(element: Element): boolean {
-  for (const key in element.attribs) if (key.startsWith('data-') && JSON_START.test(element.attribs[key]!)) return true;
-  return false;
+/** The data attribute in which an element keeps JSON (`data-product_variations="[...]"`), if any. */
+export function jsonDataAttribute(element: Element): string | null {
+  for (const key in element.attribs) if (key.startsWith('data-') && JSON_START.test(element.attribs[key]!)) return key;
+  return null;
 }
+
+export const keepsJsonData = (element: Element): boolean => jsonDataAttribute(element) !== null;
 
 /**
  * RDFa terms of schema.org: bare ("price", under vocab="http://schema.org/"), prefixed

@@ -169,10 +169,3 @@ function parsedUrl(url: string): URL | null {
     return null;
   }
 }
-
-/** The offer the address chooses among several: what a check of a variant's address must read. */
-export function addressSelectedOffer(document: Document, url: string | undefined): PageOffer | null {
-  if (!url) return null;
-  const offers = readOffers(document, url);
-  return offers.length > 1 ? pickOffer(offers, url) : null;
-}
