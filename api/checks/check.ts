@@ -9,7 +9,9 @@ import { sharedFetcher, type Fetcher, type FetchOptions } from '../fetching/fetc
 import type { OfferVariant } from '../reading/offers.ts';
 import { extractPriceFromDocument, selectorReadsPrice, type ExtractionFailureCode, type ExtractionResult } from '../reading/extract.ts';
 import { attr, parsePage, queryOne, type Document } from '../reading/page.ts';
-import { finishJobs, type RenderMemory } from './queue.ts';
+import { finishJobs, lastReadings, rememberReadings, type ReadingMemory, type RenderMemory } from './queue.ts';
+import { pageVersion } from '../reading/page-version.ts';
+import { readingVersion } from './reading-version.ts';
 import { sharedRenderer, type Renderer, type RenderFailure } from '../fetching/browser.ts';
 import { hasScripts, looksScriptRendered } from '../reading/script-rendered.ts';
 import { needsRendering, renderHelped } from './read-page.ts';
@@ -30,6 +32,8 @@ export type CheckTarget = {
   lease: string | null;
   /** What the last checks learnt about rendering; undefined: not known yet (looked up when a database is given). */
   render?: RenderMemory | null;
+  /** The last static reading of the page, to reuse while the page is unchanged; undefined: not known yet. */
+  reading?: ReadingMemory | null;
 };
 
 export type CheckEvent = EventOf<'PriceObserved'> | EventOf<'PriceCheckFailed'>;
@@ -43,6 +47,10 @@ export type CheckOutcome = {
   render?: 'remember' | 'count' | 'forget';
   /** How the product's selector failed when the page's structured data gave the price instead (not recorded: Check Now says it). */
   selectorFailure?: ExtractionFailureCode;
+  /** A static reading that needed no browser: the key it can be reused under while the page is unchanged. */
+  readingKey?: string;
+  /** The observation is the last reading's, reused: the page had not changed (nothing to remember anew). */
+  reused?: true;
 };
 
 export type CheckPageOptions = {
@@ -66,7 +74,8 @@ export function fetchOptionsFor(config: AppContext['config'], url: string): Fetc
   return { allowPrivate: config.checkAllowPrivate };
 }
 
-type Reading = { fetcher: 'static' | 'browser'; url: string; status: number; body: string; document: Document };
+/** A page as read: `pageHash` is its version (page-version.ts). */
+type Reading = { fetcher: 'static' | 'browser'; url: string; status: number; pageHash: string; document: Document };
 
 /**
  * Checks products that track the same url with one fetch. Static first: the browser renders the
@@ -82,7 +91,7 @@ export async function checkPage(
   opts: CheckPageOptions = {},
 ): Promise<CheckOutcome[]> {
   const attemptedAt = new Date().toISOString();
-  const memory = await renderMemory(targets, opts.sql);
+  const { memory, readings } = await checkMemory(targets, opts.sql);
   const fetchOptions = fetchOptionsFor(config, url);
   const renderer = opts.renderer ?? sharedRenderer();
   const render = (needs: readonly CheckTarget[]) => {
@@ -111,23 +120,40 @@ export async function checkPage(
   if (!page.ok) {
     return targets.map((target) => failed(target, page.code, page.reason, page.status ?? null, attemptedAt));
   }
-  const reading: Reading = { fetcher: 'static', url: page.url, status: page.status, body: page.body, document: parsePage(page.body) };
-  const found = new Map(targets.map((t) => [t.productId, extractPriceFromDocument(reading.document, { selector: t.selector, url: t.url })]));
+  // An unchanged page, read by the same code under the same selector, reads as last time: nothing is parsed.
+  const pageHash = pageVersion(page.body);
+  const keys = new Map(targets.map((t) => [t.productId, readingKey(t, page.url, page.status, pageHash)]));
+  const reused = new Map<string, CheckOutcome>();
+  for (const t of targets) {
+    const last = readings.get(t.productId);
+    if (last && last.key === keys.get(t.productId) && !memory.has(t.productId)) reused.set(t.productId, reusedOutcome(t, last, pageHash));
+  }
+  const toRead = targets.filter((t) => !reused.has(t.productId));
+  if (!toRead.length) return targets.map((t) => reused.get(t.productId)!);
+
+  const reading: Reading = { fetcher: 'static', url: page.url, status: page.status, pageHash, document: parsePage(page.body) };
+  const found = new Map(toRead.map((t) => [t.productId, extractPriceFromDocument(reading.document, { selector: t.selector, url: t.url })]));
+  // Read statically with no question of the browser: the reading holds while the page is unchanged.
+  const settled = (t: CheckTarget) => ({
+    ...outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, found.get(t.productId)),
+    readingKey: keys.get(t.productId)!,
+  });
+  const inOrder = (read: (t: CheckTarget) => CheckOutcome) => targets.map((t) => reused.get(t.productId) ?? read(t));
   // A page without scripts shows in a browser what its HTML says: it is never rendered.
   // A price the user's selector found needs no browser: only the others ask whether the page is scripted.
-  const unsettled = targets.filter((t) => {
+  const unsettled = toRead.filter((t) => {
     const result = found.get(t.productId)!;
     return !(result.ok && result.source === 'selector');
   });
   const scripted = unsettled.length > 0 && hasScripts(reading.document);
   const shell = scripted && looksScriptRendered(reading.document);
   const needs = scripted ? unsettled.filter((t) => needsRendering(found.get(t.productId)!, shell)) : [];
-  if (!needs.length) return targets.map((t) => outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, found.get(t.productId)));
+  if (!needs.length) return inOrder(settled);
 
   const rendered = await render(needs);
-  return targets.map((t) => {
+  return inOrder((t) => {
     const statically = found.get(t.productId)!;
-    if (!needs.includes(t)) return outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, statically);
+    if (!needs.includes(t)) return settled(t);
     if (!rendered.ok) {
       // A price the static page stated (a shell's script state) beats no price.
       if (statically.ok) return outcomeOf(t, reading, undefined, statically);
@@ -139,6 +165,28 @@ export async function checkPage(
     // The browser did not help: the static reading (with its stated or price block's price, if any) stands.
     return statically.ok ? outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, statically) : outcomeOf(t, rendered, undefined, again);
   });
+}
+
+/**
+ * What a reading depends on besides the page: the code that reads, the product's address and
+ * selector, and where the fetch ended and how.
+ */
+function readingKey(target: CheckTarget, finalUrl: string, status: number, pageHash: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([readingVersion(), target.url, target.selector, finalUrl, status, pageHash]))
+    .digest('hex');
+}
+
+/** The last reading again, at this check's time and page version. */
+function reusedOutcome(target: CheckTarget, last: ReadingMemory, pageHash: string): CheckOutcome {
+  const observation = { ...last.observation, productId: target.productId, userId: target.userId, observedAt: new Date().toISOString(), pageHash };
+  return {
+    target,
+    event: { type: 'PriceObserved', data: observation },
+    ...(last.selectorFailure ? { selectorFailure: last.selectorFailure } : {}),
+    readingKey: last.key,
+    reused: true,
+  };
 }
 
 async function renderFor(
@@ -156,13 +204,20 @@ async function renderFor(
   // The render takes its turn as the first product's owner (one page read serves them all).
   const rendered = await renderer.render({ url, fetchOptions, isReady, fetcher: fetcher.fetchResource ? fetcher : sharedFetcher, owner: targets[0]?.userId });
   if (!rendered.ok) return rendered;
-  return { ok: true, fetcher: 'browser', url: rendered.url, status: rendered.status, body: rendered.html, document: parsePage(rendered.html) };
+  return { ok: true, fetcher: 'browser', url: rendered.url, status: rendered.status, pageHash: pageVersion(rendered.html), document: parsePage(rendered.html) };
 }
 
-/** The targets' render memory: carried by claimed jobs, else looked up. */
-async function renderMemory(targets: readonly CheckTarget[], sql: Sql | undefined): Promise<Map<string, RenderMemory>> {
+/** What the last checks of the targets learnt (render memory, last reading): carried by claimed jobs, else looked up. */
+async function checkMemory(
+  targets: readonly CheckTarget[],
+  sql: Sql | undefined,
+): Promise<{ memory: Map<string, RenderMemory>; readings: Map<string, ReadingMemory> }> {
   const memory = new Map<string, RenderMemory>();
-  for (const t of targets) if (t.render) memory.set(t.productId, t.render);
+  const readings = new Map<string, ReadingMemory>();
+  for (const t of targets) {
+    if (t.render) memory.set(t.productId, t.render);
+    if (t.reading) readings.set(t.productId, t.reading);
+  }
   const unknown = targets.filter((t) => t.render === undefined);
   if (sql && unknown.length) {
     const rows = await sql<{ product_id: string; url: string; renders_since_static: number; static_checked_at: Date }[]>`
@@ -173,7 +228,14 @@ async function renderMemory(targets: readonly CheckTarget[], sql: Sql | undefine
         memory.set(row.product_id, { rendersSinceStatic: row.renders_since_static, staticCheckedAt: new Date(row.static_checked_at) });
     }
   }
-  return memory;
+  const unread = targets.filter((t) => t.reading === undefined);
+  if (sql && unread.length)
+    for (const [id, reading] of await lastReadings(
+      sql,
+      unread.map((t) => t.productId),
+    ))
+      readings.set(id, reading);
+  return { memory, readings };
 }
 
 function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['render'], found?: ExtractionResult): CheckOutcome {
@@ -198,7 +260,7 @@ function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['
         matchedText: found.matchedText.slice(0, MAX_MATCHED_TEXT),
         url: target.url,
         httpStatus: reading.status,
-        pageHash: hashOf(reading.body),
+        pageHash: reading.pageHash,
         identifiers: found.identifiers,
         variant: observedVariant(found.variant),
         regularPrice: found.regularPrice ?? null,
@@ -214,10 +276,6 @@ function outcomeOf(target: CheckTarget, reading: Reading, render: CheckOutcome['
 /** The variant as recorded: its identity and options (its address is the product's own). */
 const observedVariant = (variant: OfferVariant | null | undefined) =>
   variant ? { id: variant.id, sku: variant.sku, gtin: variant.gtin, options: variant.options } : null;
-
-function hashOf(body: string): string {
-  return createHash('sha256').update(body).digest('hex');
-}
 
 function failed(
   target: CheckTarget,
@@ -288,6 +346,14 @@ export async function recordOutcomes(
     );
     const repeats = await ctx.store.appendRepeats([...repeated.values()], tx);
     await rememberRendering(tx, recorded);
+    await rememberReadings(
+      tx,
+      recorded.flatMap((o) =>
+        o.readingKey && !o.reused && o.event.type === 'PriceObserved'
+          ? [{ productId: o.target.productId, key: o.readingKey, observation: o.event.data, selectorFailure: o.selectorFailure ?? null }]
+          : [],
+      ),
+    );
     const checkpoints = appended.map((a) => checkpointOf({ transactionId: a.transactionId, position: a.lastPosition }));
     if (repeats) checkpoints.push(repeats);
     const last = checkpoints.reduce<Checkpoint | null>((a, b) => (!a || b.position > a.position ? b : a), null);

@@ -9,6 +9,8 @@ import { staggerByHost } from './stagger.ts';
 import { chooseJobs, type ClaimCandidate } from './fair-share.ts';
 import { MAX_FETCHES_PER_HOST } from '../fetching/fetcher.ts';
 import { productsBeyondPlan } from '../products/beyond-plan.ts';
+import type { EventOf } from '../../events/catalogue.ts';
+import type { ExtractionFailureCode } from '../reading/extract.ts';
 
 /**
  * The check queue: an operational table, not events (the results are events).
@@ -50,10 +52,20 @@ CREATE TABLE IF NOT EXISTS check_render (
   renders_since_static integer NOT NULL DEFAULT 0,
   static_checked_at    timestamptz NOT NULL DEFAULT now()
 );
+-- Each product's last static reading, reused while its page is unchanged (check.ts): the key it
+-- holds under (the code, the address, the selector, the page's version) and what was observed.
+CREATE TABLE IF NOT EXISTS check_reading (
+  product_id       text PRIMARY KEY,
+  reading_key      text NOT NULL,
+  observation      jsonb NOT NULL,
+  selector_failure text
+);
 `;
 
 /** What a check remembers of a page that needed the browser. */
 export type RenderMemory = { rendersSinceStatic: number; staticCheckedAt: Date };
+/** A product's last static reading: reused while `key` still holds (see check.ts). */
+export type ReadingMemory = { key: string; observation: EventOf<'PriceObserved'>['data']; selectorFailure: ExtractionFailureCode | null };
 
 /** A worker that holds a job this long without finishing is presumed dead. */
 export const LEASE_SECONDS = 300;
@@ -73,6 +85,7 @@ export type ClaimedJob = {
   attempts: number;
   /** Set when the page needed the browser last time. */
   render: RenderMemory | null;
+  reading: ReadingMemory | null;
 };
 
 /** Where the next claim in this process starts its round of the users (in id order). */
@@ -158,6 +171,9 @@ export async function claimJobs(
         attempts: number;
         rendersSinceStatic: number | null;
         staticCheckedAt: Date | null;
+        readingKey: string | null;
+        observation: ReadingMemory['observation'] | null;
+        selectorFailure: ExtractionFailureCode | null;
       }[]
     >`
       WITH picked AS (
@@ -167,25 +183,53 @@ export async function claimJobs(
       UPDATE check_jobs j SET lease = ${lease}, claimed_by = ${opts.workerId}, claimed_at = now(), attempts = j.attempts + 1
       FROM picked LEFT JOIN products p ON p.id = picked.product_id
         LEFT JOIN check_render r ON r.product_id = picked.product_id AND r.url = p.url
+        LEFT JOIN check_reading c ON c.product_id = picked.product_id
       WHERE j.product_id = picked.product_id
       RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts,
-        r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt"`;
+        r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt",
+        c.reading_key AS "readingKey", c.observation, c.selector_failure AS "selectorFailure"`;
   });
   const gone = rows.filter((r) => r.userId === null).map((r) => r.productId);
   if (gone.length) {
     await sql`DELETE FROM check_jobs WHERE product_id = ANY(${gone}::text[]) AND lease = ${lease}`;
     await sql`DELETE FROM check_render WHERE product_id = ANY(${gone}::text[])`;
+    await sql`DELETE FROM check_reading WHERE product_id = ANY(${gone}::text[])`;
   }
   return rows
     .filter((r) => r.userId !== null)
-    .map(({ rendersSinceStatic, staticCheckedAt, ...r }) => ({
+    .map(({ rendersSinceStatic, staticCheckedAt, readingKey, observation, selectorFailure, ...r }) => ({
       ...r,
       userId: r.userId!,
       url: r.url!,
       selector: r.selector!,
       lease,
       render: rendersSinceStatic === null ? null : { rendersSinceStatic, staticCheckedAt: new Date(staticCheckedAt!) },
+      reading: readingKey === null ? null : { key: readingKey, observation: observation!, selectorFailure },
     }));
+}
+
+/** The products' last static readings (for checks not claimed from the queue: Check Now). */
+export async function lastReadings(sql: Sql, productIds: readonly string[]): Promise<Map<string, ReadingMemory>> {
+  const rows = await sql<{ productId: string; key: string; observation: ReadingMemory['observation']; selectorFailure: ExtractionFailureCode | null }[]>`
+    SELECT product_id AS "productId", reading_key AS key, observation, selector_failure AS "selectorFailure"
+    FROM check_reading WHERE product_id = ANY(${productIds}::text[])`;
+  return new Map(rows.map(({ productId, ...reading }) => [productId, reading]));
+}
+
+/** Remembers the static readings of recorded checks, to reuse while their pages are unchanged. */
+export async function rememberReadings(
+  tx: Sql,
+  readings: readonly { productId: string; key: string; observation: ReadingMemory['observation']; selectorFailure: ExtractionFailureCode | null }[],
+): Promise<void> {
+  if (!readings.length) return;
+  await tx`
+    INSERT INTO check_reading (product_id, reading_key, observation, selector_failure)
+    SELECT product_id, reading_key, observation::jsonb, selector_failure
+    FROM unnest(${readings.map((r) => r.productId)}::text[], ${readings.map((r) => r.key)}::text[],
+                ${readings.map((r) => JSON.stringify(r.observation))}::text[], ${readings.map((r) => r.selectorFailure)}::text[])
+      AS r(product_id, reading_key, observation, selector_failure)
+    ON CONFLICT (product_id) DO UPDATE
+      SET reading_key = excluded.reading_key, observation = excluded.observation, selector_failure = excluded.selector_failure`;
 }
 
 /**
