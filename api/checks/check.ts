@@ -9,7 +9,7 @@ import { sharedFetcher, type Fetcher, type FetchOptions } from '../fetching/fetc
 import type { OfferVariant } from '../reading/offers.ts';
 import { extractPriceFromDocument, selectorReadsPrice, type ExtractionFailureCode, type ExtractionResult } from '../reading/extract.ts';
 import { attr, parsePage, queryOne, type Document } from '../reading/page.ts';
-import { finishJobs, lastReadings, rememberReadings, type ReadingMemory, type RenderMemory } from './queue.ts';
+import { finishJobs, lastReadings, rememberReadings, type ReadingKeys, type ReadingMemory, type RenderMemory } from './queue.ts';
 import { pageVersion } from '../reading/page-version.ts';
 import { readingVersion } from './reading-version.ts';
 import { sharedRenderer, type Renderer, type RenderFailure } from '../fetching/browser.ts';
@@ -47,8 +47,8 @@ export type CheckOutcome = {
   render?: 'remember' | 'count' | 'forget';
   /** How the product's selector failed when the page's structured data gave the price instead (not recorded: Check Now says it). */
   selectorFailure?: ExtractionFailureCode;
-  /** A static reading that needed no browser: the key it can be reused under while the page is unchanged. */
-  readingKey?: string;
+  /** A static reading that needed no browser: the keys it can be reused under while the page is unchanged. */
+  reading?: ReadingKeys;
   /** The observation is the last reading's, reused: the page had not changed (nothing to remember anew). */
   reused?: true;
 };
@@ -120,23 +120,31 @@ export async function checkPage(
   if (!page.ok) {
     return targets.map((target) => failed(target, page.code, page.reason, page.status ?? null, attemptedAt));
   }
-  // An unchanged page, read by the same code under the same selector, reads as last time: nothing is parsed.
-  const pageHash = pageVersion(page.body);
-  const keys = new Map(targets.map((t) => [t.productId, readingKey(t, page.url, page.status, pageHash)]));
+  // An unchanged page, read by the same code under the same selector, reads as last time: nothing is
+  // parsed. The same bytes are the quick answer; else the page's version, its per-request tokens aside.
+  const bytes = page.raw ?? Buffer.from(page.body);
+  const bytesHash = sha256(bytes);
+  let version: string | undefined;
+  const pageHashOf = () => (version ??= pageVersion(bytes));
+  const bytesKeyOf = (t: CheckTarget) => readingKey(t, page.url, page.status, `bytes:${bytesHash}`);
+  const keyOf = (t: CheckTarget) => readingKey(t, page.url, page.status, pageHashOf());
   const reused = new Map<string, CheckOutcome>();
   for (const t of targets) {
     const last = readings.get(t.productId);
-    if (last && last.key === keys.get(t.productId) && !memory.has(t.productId)) reused.set(t.productId, reusedOutcome(t, last, pageHash));
+    if (!last || memory.has(t.productId)) continue;
+    if (last.bytesKey === bytesKeyOf(t)) reused.set(t.productId, reusedOutcome(t, last, last.observation.pageHash));
+    else if (last.key === keyOf(t)) reused.set(t.productId, reusedOutcome(t, last, pageHashOf()));
   }
   const toRead = targets.filter((t) => !reused.has(t.productId));
   if (!toRead.length) return targets.map((t) => reused.get(t.productId)!);
 
+  const pageHash = pageHashOf();
   const reading: Reading = { fetcher: 'static', url: page.url, status: page.status, pageHash, document: parsePage(page.body) };
   const found = new Map(toRead.map((t) => [t.productId, extractPriceFromDocument(reading.document, { selector: t.selector, url: t.url })]));
   // Read statically with no question of the browser: the reading holds while the page is unchanged.
   const settled = (t: CheckTarget) => ({
     ...outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, found.get(t.productId)),
-    readingKey: keys.get(t.productId)!,
+    reading: { key: keyOf(t), bytesKey: bytesKeyOf(t) },
   });
   const inOrder = (read: (t: CheckTarget) => CheckOutcome) => targets.map((t) => reused.get(t.productId) ?? read(t));
   // A page without scripts shows in a browser what its HTML says: it is never rendered.
@@ -167,14 +175,14 @@ export async function checkPage(
   });
 }
 
+const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
 /**
- * What a reading depends on besides the page: the code that reads, the product's address and
- * selector, and where the fetch ended and how.
+ * What a reading depends on: the page (its bytes, or its version), the code that reads, the
+ * product's address and selector, and where the fetch ended and how.
  */
-function readingKey(target: CheckTarget, finalUrl: string, status: number, pageHash: string): string {
-  return createHash('sha256')
-    .update(JSON.stringify([readingVersion(), target.url, target.selector, finalUrl, status, pageHash]))
-    .digest('hex');
+function readingKey(target: CheckTarget, finalUrl: string, status: number, page: string): string {
+  return sha256(JSON.stringify([readingVersion(), target.url, target.selector, finalUrl, status, page]));
 }
 
 /** The last reading again, at this check's time and page version. */
@@ -184,7 +192,6 @@ function reusedOutcome(target: CheckTarget, last: ReadingMemory, pageHash: strin
     target,
     event: { type: 'PriceObserved', data: observation },
     ...(last.selectorFailure ? { selectorFailure: last.selectorFailure } : {}),
-    readingKey: last.key,
     reused: true,
   };
 }
@@ -349,8 +356,8 @@ export async function recordOutcomes(
     await rememberReadings(
       tx,
       recorded.flatMap((o) =>
-        o.readingKey && !o.reused && o.event.type === 'PriceObserved'
-          ? [{ productId: o.target.productId, key: o.readingKey, observation: o.event.data, selectorFailure: o.selectorFailure ?? null }]
+        o.reading && !o.reused && o.event.type === 'PriceObserved'
+          ? [{ productId: o.target.productId, ...o.reading, observation: o.event.data, selectorFailure: o.selectorFailure ?? null }]
           : [],
       ),
     );

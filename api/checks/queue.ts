@@ -52,11 +52,13 @@ CREATE TABLE IF NOT EXISTS check_render (
   renders_since_static integer NOT NULL DEFAULT 0,
   static_checked_at    timestamptz NOT NULL DEFAULT now()
 );
--- Each product's last static reading, reused while its page is unchanged (check.ts): the key it
--- holds under (the code, the address, the selector, the page's version) and what was observed.
+-- Each product's last static reading, reused while its page is unchanged (check.ts): the keys it
+-- holds under (the code, the address, the selector, and the page's version or its very bytes)
+-- and what was observed.
 CREATE TABLE IF NOT EXISTS check_reading (
   product_id       text PRIMARY KEY,
   reading_key      text NOT NULL,
+  bytes_key        text NOT NULL,
   observation      jsonb NOT NULL,
   selector_failure text
 );
@@ -64,8 +66,10 @@ CREATE TABLE IF NOT EXISTS check_reading (
 
 /** What a check remembers of a page that needed the browser. */
 export type RenderMemory = { rendersSinceStatic: number; staticCheckedAt: Date };
-/** A product's last static reading: reused while `key` still holds (see check.ts). */
-export type ReadingMemory = { key: string; observation: EventOf<'PriceObserved'>['data']; selectorFailure: ExtractionFailureCode | null };
+/** What a reading holds under: the page's version (`key`) or its very bytes (`bytesKey`), with everything else it read by (check.ts). */
+export type ReadingKeys = { key: string; bytesKey: string };
+/** A product's last static reading: reused while one of its keys still holds. */
+export type ReadingMemory = ReadingKeys & { observation: EventOf<'PriceObserved'>['data']; selectorFailure: ExtractionFailureCode | null };
 
 /** A worker that holds a job this long without finishing is presumed dead. */
 export const LEASE_SECONDS = 300;
@@ -172,6 +176,7 @@ export async function claimJobs(
         rendersSinceStatic: number | null;
         staticCheckedAt: Date | null;
         readingKey: string | null;
+        bytesKey: string | null;
         observation: ReadingMemory['observation'] | null;
         selectorFailure: ExtractionFailureCode | null;
       }[]
@@ -187,7 +192,7 @@ export async function claimJobs(
       WHERE j.product_id = picked.product_id
       RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts,
         r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt",
-        c.reading_key AS "readingKey", c.observation, c.selector_failure AS "selectorFailure"`;
+        c.reading_key AS "readingKey", c.bytes_key AS "bytesKey", c.observation, c.selector_failure AS "selectorFailure"`;
   });
   const gone = rows.filter((r) => r.userId === null).map((r) => r.productId);
   if (gone.length) {
@@ -197,39 +202,37 @@ export async function claimJobs(
   }
   return rows
     .filter((r) => r.userId !== null)
-    .map(({ rendersSinceStatic, staticCheckedAt, readingKey, observation, selectorFailure, ...r }) => ({
+    .map(({ rendersSinceStatic, staticCheckedAt, readingKey, bytesKey, observation, selectorFailure, ...r }) => ({
       ...r,
       userId: r.userId!,
       url: r.url!,
       selector: r.selector!,
       lease,
       render: rendersSinceStatic === null ? null : { rendersSinceStatic, staticCheckedAt: new Date(staticCheckedAt!) },
-      reading: readingKey === null ? null : { key: readingKey, observation: observation!, selectorFailure },
+      reading: readingKey === null ? null : { key: readingKey, bytesKey: bytesKey!, observation: observation!, selectorFailure },
     }));
 }
 
 /** The products' last static readings (for checks not claimed from the queue: Check Now). */
 export async function lastReadings(sql: Sql, productIds: readonly string[]): Promise<Map<string, ReadingMemory>> {
-  const rows = await sql<{ productId: string; key: string; observation: ReadingMemory['observation']; selectorFailure: ExtractionFailureCode | null }[]>`
-    SELECT product_id AS "productId", reading_key AS key, observation, selector_failure AS "selectorFailure"
+  const rows = await sql<({ productId: string } & ReadingMemory)[]>`
+    SELECT product_id AS "productId", reading_key AS key, bytes_key AS "bytesKey", observation, selector_failure AS "selectorFailure"
     FROM check_reading WHERE product_id = ANY(${productIds}::text[])`;
   return new Map(rows.map(({ productId, ...reading }) => [productId, reading]));
 }
 
 /** Remembers the static readings of recorded checks, to reuse while their pages are unchanged. */
-export async function rememberReadings(
-  tx: Sql,
-  readings: readonly { productId: string; key: string; observation: ReadingMemory['observation']; selectorFailure: ExtractionFailureCode | null }[],
-): Promise<void> {
+export async function rememberReadings(tx: Sql, readings: readonly ({ productId: string } & ReadingMemory)[]): Promise<void> {
   if (!readings.length) return;
   await tx`
-    INSERT INTO check_reading (product_id, reading_key, observation, selector_failure)
-    SELECT product_id, reading_key, observation::jsonb, selector_failure
-    FROM unnest(${readings.map((r) => r.productId)}::text[], ${readings.map((r) => r.key)}::text[],
+    INSERT INTO check_reading (product_id, reading_key, bytes_key, observation, selector_failure)
+    SELECT product_id, reading_key, bytes_key, observation::jsonb, selector_failure
+    FROM unnest(${readings.map((r) => r.productId)}::text[], ${readings.map((r) => r.key)}::text[], ${readings.map((r) => r.bytesKey)}::text[],
                 ${readings.map((r) => JSON.stringify(r.observation))}::text[], ${readings.map((r) => r.selectorFailure)}::text[])
-      AS r(product_id, reading_key, observation, selector_failure)
+      AS r(product_id, reading_key, bytes_key, observation, selector_failure)
     ON CONFLICT (product_id) DO UPDATE
-      SET reading_key = excluded.reading_key, observation = excluded.observation, selector_failure = excluded.selector_failure`;
+      SET reading_key = excluded.reading_key, bytes_key = excluded.bytes_key, observation = excluded.observation,
+          selector_failure = excluded.selector_failure`;
 }
 
 /**

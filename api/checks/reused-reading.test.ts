@@ -30,8 +30,8 @@ async function check(target: CheckTarget, html: string): Promise<CheckOutcome> {
 }
 
 const remembered = (outcome: CheckOutcome): ReadingMemory | null =>
-  outcome.readingKey && outcome.event.type === 'PriceObserved'
-    ? { key: outcome.readingKey, observation: outcome.event.data, selectorFailure: outcome.selectorFailure ?? null }
+  outcome.reading && outcome.event.type === 'PriceObserved'
+    ? { ...outcome.reading, observation: outcome.event.data, selectorFailure: outcome.selectorFailure ?? null }
     : null;
 
 /** What a check records, less the moment it was made. */

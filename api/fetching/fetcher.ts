@@ -48,7 +48,10 @@ export type FetchedPage = {
   contentType: string | null;
   /** The answer's headers (a store's paging headers), lower-case names. */
   headers: Record<string, string>;
+  /** The page's text, decoded with its charset when first read (a check of an unchanged page never reads it). */
   body: string;
+  /** The page as it came, decompressed, when the fetch kept it. */
+  raw?: Uint8Array;
   bytes: number;
   elapsedMs: number;
 };
@@ -404,13 +407,18 @@ function isRetryableStatus(status: number): boolean {
 
 function toPage(answer: Answer, startedAt: number): FetchedPage {
   const contentType = answer.headers['content-type'] ?? null;
+  let body: string | undefined;
   return {
     ok: true,
     url: answer.url.href,
     status: answer.status,
     contentType,
     headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),
-    body: decodeText(answer.body, contentType),
+    get body() {
+      body ??= decodeText(answer.body, contentType);
+      return body;
+    },
+    raw: answer.body,
     bytes: answer.body.length,
     elapsedMs: Math.round(performance.now() - startedAt),
   };
