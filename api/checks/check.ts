@@ -178,10 +178,10 @@ export async function checkPage(
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /**
- * What a reading depends on: the page (its bytes, or its version), the code that reads, the
- * product's address and selector, and where the fetch ended and how.
+ * What a reading depends on: the page (its version, or `bytes:` and the hash of its very bytes),
+ * the code that reads, the product's address and selector, and where the fetch ended and how.
  */
-function readingKey(target: CheckTarget, finalUrl: string, status: number, page: string): string {
+export function readingKey(target: CheckTarget, finalUrl: string, status: number, page: string): string {
   return sha256(JSON.stringify([readingVersion(), target.url, target.selector, finalUrl, status, page]));
 }
 

@@ -28,7 +28,9 @@ import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/create-context.ts';
 import type { AppContext } from '../../api/context.ts';
 import { openDatabase } from '../../db/index.ts';
-import { checkPage, type CheckEvent } from '../../api/checks/check.ts';
+import { checkPage, readingKey, type CheckEvent, type CheckTarget } from '../../api/checks/check.ts';
+import { rememberReadings, type ReadingMemory } from '../../api/checks/queue.ts';
+import { pageVersion } from '../../api/reading/page-version.ts';
 import { nextCheckAt, slotOffsetMs, checkIntervalMinutes, type CheckFrequencySetting, type ProductSchedule } from '../../api/checks/schedule.ts';
 import { productStream } from '../../events/product.ts';
 import { userStream } from '../../events/user.ts';
@@ -215,8 +217,11 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
   const observation = await observations(ctx, sizes);
   const products: Product[] = [];
   const batch: { streamId: string; expected: 'no_stream'; events: NewEvent[] }[] = [];
+  // What a running system's checks remember of each page's last reading (check_reading).
+  const readings: ({ productId: string } & ReadingMemory)[] = [];
   const flush = async () => {
     if (batch.length) await ctx.store.appendToStreams(batch.splice(0), ctx.sql);
+    if (readings.length) await rememberReadings(ctx.sql, readings.splice(0));
   };
   let n = 0;
   for (const user of users) {
@@ -264,6 +269,8 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
       const product: Product = { id: `scale-product-${String(n).padStart(6, '0')}`, n, user, url: pageUrl(port, user.n, j, n), seededCheck: new Date(0) };
       const checkedAt = (product.seededCheck = lastSlot(product, now));
       products.push(product);
+      const seen = observation(n, priceAt(n, checkedAt.getTime()));
+      const data = { ...seen.data, productId: product.id, userId, url: product.url, observedAt: checkedAt.toISOString() };
       batch.push({
         streamId: productStream(product.id),
         expected: 'no_stream',
@@ -272,11 +279,16 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
             type: 'ProductAdded',
             data: { productId: product.id, userId, name: `Product ${n}`, url: product.url, selector: SELECTOR, alertRule: { kind: 'none' }, imageUrl: null },
           },
-          {
-            type: 'PriceObserved',
-            data: { ...observation(n, priceAt(n, checkedAt.getTime())), productId: product.id, userId, url: product.url, observedAt: checkedAt.toISOString() },
-          },
+          { type: 'PriceObserved', data },
         ],
+      });
+      const target: CheckTarget = { productId: product.id, userId, url: product.url, selector: SELECTOR, lease: null };
+      readings.push({
+        productId: product.id,
+        key: readingKey(target, product.url, 200, seen.pageHash),
+        bytesKey: readingKey(target, product.url, 200, `bytes:${seen.bytesHash}`),
+        observation: data,
+        selectorFailure: null,
       });
       if (batch.length >= 500) await flush();
     }
@@ -290,12 +302,12 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
 
 /**
  * What a check of product `n`'s page at a price reads: the real check of that page (the same
- * extraction), once per price, with the page version of the product's own page.
+ * extraction), once per price, with the version and the bytes' hash of the product's own page.
  */
 async function observations(ctx: AppContext, sizes: number[]) {
   const page = pageMaker(sizes);
   const byPrice = new Map<number, Extract<CheckEvent, { type: 'PriceObserved' }>['data']>();
-  const hashes = new Map<string, string>();
+  const hashes = new Map<string, { pageHash: string; bytesHash: string }>();
   for (let i = 0; i < 25 * 3; i++) {
     const price = 10 + (i % 25) + Math.floor(i / 25) * 2 + 0.99;
     const body = page(0, price);
@@ -312,9 +324,12 @@ async function observations(ctx: AppContext, sizes: number[]) {
   }
   return (n: number, price: number) => {
     const key = `${sizes[n % sizes.length]}:${price}`;
-    let pageHash = hashes.get(key);
-    if (!pageHash) hashes.set(key, (pageHash = new Bun.CryptoHasher('sha256').update(page(n, price)).digest('hex')));
-    return { ...byPrice.get(price)!, pageHash };
+    let hashed = hashes.get(key);
+    if (!hashed) {
+      const bytes = Buffer.from(page(n, price));
+      hashes.set(key, (hashed = { pageHash: pageVersion(bytes), bytesHash: new Bun.CryptoHasher('sha256').update(bytes).digest('hex') }));
+    }
+    return { data: { ...byPrice.get(price)!, pageHash: hashed.pageHash }, ...hashed };
   };
 }
 
