@@ -347,17 +347,21 @@ export async function recordOutcomes(
     // A fixed order of streams keeps two writers from waiting on each other.
     const recorded = outcomes.filter((o) => live.has(o.target.productId)).sort((a, b) => (a.target.productId < b.target.productId ? -1 : 1));
     const repeated = await repeatsOfLastObservation(tx, recorded);
+    const toAppend = recorded.filter((o) => !repeated.has(o));
     // Sent without waiting for each answer: postgres.js pipelines them on the transaction's connection.
-    const appended = await Promise.all(
-      recorded.filter((o) => !repeated.has(o)).map((o) => ctx.store.append(productStream(o.target.productId), 'any', [o.event], tx)),
-    );
+    const appended = await Promise.all(toAppend.map((o) => ctx.store.append(productStream(o.target.productId), 'any', [o.event], tx)));
     const repeats = await ctx.store.appendRepeats([...repeated.values()], tx);
     await rememberRendering(tx, recorded);
+    // A reading is remembered as the observation in the log that it reads as: the one appended, or the one repeated.
+    const positions = new Map<CheckOutcome, number>([
+      ...[...repeated].map(([o, r]) => [o, r.repeats] as const),
+      ...toAppend.map((o, i) => [o, appended[i]!.lastPosition] as const),
+    ]);
     await rememberReadings(
       tx,
       recorded.flatMap((o) =>
         o.reading && !o.reused && o.event.type === 'PriceObserved'
-          ? [{ productId: o.target.productId, ...o.reading, observation: o.event.data, selectorFailure: o.selectorFailure ?? null }]
+          ? [{ productId: o.target.productId, ...o.reading, position: positions.get(o)!, selectorFailure: o.selectorFailure ?? null }]
           : [],
       ),
     );

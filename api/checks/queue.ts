@@ -9,7 +9,7 @@ import { staggerByHost } from './stagger.ts';
 import { chooseJobs, type ClaimCandidate } from './fair-share.ts';
 import { MAX_FETCHES_PER_HOST } from '../fetching/fetcher.ts';
 import { productsBeyondPlan } from '../products/beyond-plan.ts';
-import type { EventOf } from '../../events/catalogue.ts';
+import { upcastAndValidate, type EventOf } from '../../events/catalogue.ts';
 import type { ExtractionFailureCode } from '../reading/extract.ts';
 
 /**
@@ -54,12 +54,12 @@ CREATE TABLE IF NOT EXISTS check_render (
 );
 -- Each product's last static reading, reused while its page is unchanged (check.ts): the keys it
 -- holds under (the code, the address, the selector, and the page's version or its very bytes)
--- and what was observed.
+-- and the position of the observation in the log that it reads as.
 CREATE TABLE IF NOT EXISTS check_reading (
   product_id       text PRIMARY KEY,
   reading_key      text NOT NULL,
   bytes_key        text NOT NULL,
-  observation      jsonb NOT NULL,
+  observation      bigint NOT NULL,
   selector_failure text
 );
 `;
@@ -70,6 +70,25 @@ export type RenderMemory = { rendersSinceStatic: number; staticCheckedAt: Date }
 export type ReadingKeys = { key: string; bytesKey: string };
 /** A product's last static reading: reused while one of its keys still holds. */
 export type ReadingMemory = ReadingKeys & { observation: EventOf<'PriceObserved'>['data']; selectorFailure: ExtractionFailureCode | null };
+/** The last reading's row with its observation as the log holds it (null once archived). */
+type ReadingRow = {
+  readingKey: string | null;
+  bytesKey: string | null;
+  observation: unknown;
+  schemaVersion: number | null;
+  selectorFailure: ExtractionFailureCode | null;
+};
+
+/** The last reading, with its observation read as today's schema reads it; null when there is none to reuse. */
+function readingOf(row: ReadingRow): ReadingMemory | null {
+  if (row.readingKey === null || row.bytesKey === null || row.observation === null || row.schemaVersion === null) return null;
+  try {
+    const observation = upcastAndValidate('PriceObserved', row.schemaVersion, row.observation) as ReadingMemory['observation'];
+    return { key: row.readingKey, bytesKey: row.bytesKey, observation, selectorFailure: row.selectorFailure };
+  } catch {
+    return null;
+  }
+}
 
 /** A worker that holds a job this long without finishing is presumed dead. */
 export const LEASE_SECONDS = 300;
@@ -167,7 +186,7 @@ export async function claimJobs(
     }
     if (!chosen.length) return [];
     return tx<
-      {
+      ({
         productId: string;
         userId: string | null;
         url: string | null;
@@ -175,11 +194,7 @@ export async function claimJobs(
         attempts: number;
         rendersSinceStatic: number | null;
         staticCheckedAt: Date | null;
-        readingKey: string | null;
-        bytesKey: string | null;
-        observation: ReadingMemory['observation'] | null;
-        selectorFailure: ExtractionFailureCode | null;
-      }[]
+      } & ReadingRow)[]
     >`
       WITH picked AS (
         SELECT product_id FROM check_jobs WHERE product_id = ANY(${chosen.map((c) => c.productId)}::text[])
@@ -189,10 +204,12 @@ export async function claimJobs(
       FROM picked LEFT JOIN products p ON p.id = picked.product_id
         LEFT JOIN check_render r ON r.product_id = picked.product_id AND r.url = p.url
         LEFT JOIN check_reading c ON c.product_id = picked.product_id
+        LEFT JOIN events e ON e.global_position = c.observation AND e.type = 'PriceObserved'
       WHERE j.product_id = picked.product_id
       RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts,
         r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt",
-        c.reading_key AS "readingKey", c.bytes_key AS "bytesKey", c.observation, c.selector_failure AS "selectorFailure"`;
+        c.reading_key AS "readingKey", c.bytes_key AS "bytesKey", c.selector_failure AS "selectorFailure",
+        e.data AS observation, e.schema_version AS "schemaVersion"`;
   });
   const gone = rows.filter((r) => r.userId === null).map((r) => r.productId);
   if (gone.length) {
@@ -202,34 +219,42 @@ export async function claimJobs(
   }
   return rows
     .filter((r) => r.userId !== null)
-    .map(({ rendersSinceStatic, staticCheckedAt, readingKey, bytesKey, observation, selectorFailure, ...r }) => ({
+    .map(({ rendersSinceStatic, staticCheckedAt, readingKey, bytesKey, observation, schemaVersion, selectorFailure, ...r }) => ({
       ...r,
       userId: r.userId!,
       url: r.url!,
       selector: r.selector!,
       lease,
       render: rendersSinceStatic === null ? null : { rendersSinceStatic, staticCheckedAt: new Date(staticCheckedAt!) },
-      reading: readingKey === null ? null : { key: readingKey, bytesKey: bytesKey!, observation: observation!, selectorFailure },
+      reading: readingOf({ readingKey, bytesKey, observation, schemaVersion, selectorFailure }),
     }));
 }
 
 /** The products' last static readings (for checks not claimed from the queue: Check Now). */
 export async function lastReadings(sql: Sql, productIds: readonly string[]): Promise<Map<string, ReadingMemory>> {
-  const rows = await sql<({ productId: string } & ReadingMemory)[]>`
-    SELECT product_id AS "productId", reading_key AS key, bytes_key AS "bytesKey", observation, selector_failure AS "selectorFailure"
-    FROM check_reading WHERE product_id = ANY(${productIds}::text[])`;
-  return new Map(rows.map(({ productId, ...reading }) => [productId, reading]));
+  const rows = await sql<({ productId: string } & ReadingRow)[]>`
+    SELECT c.product_id AS "productId", c.reading_key AS "readingKey", c.bytes_key AS "bytesKey", c.selector_failure AS "selectorFailure",
+      e.data AS observation, e.schema_version AS "schemaVersion"
+    FROM check_reading c LEFT JOIN events e ON e.global_position = c.observation AND e.type = 'PriceObserved'
+    WHERE c.product_id = ANY(${productIds}::text[])`;
+  return new Map(
+    rows.flatMap(({ productId, ...row }) => {
+      const reading = readingOf(row);
+      return reading ? [[productId, reading]] : [];
+    }),
+  );
 }
 
-/** Remembers the static readings of recorded checks, to reuse while their pages are unchanged. */
-export async function rememberReadings(tx: Sql, readings: readonly ({ productId: string } & ReadingMemory)[]): Promise<void> {
+/** Remembers the static readings of recorded checks, each as the position of the observation it reads as. */
+export async function rememberReadings(
+  tx: Sql,
+  readings: readonly ({ productId: string; position: number; selectorFailure: ExtractionFailureCode | null } & ReadingKeys)[],
+): Promise<void> {
   if (!readings.length) return;
   await tx`
     INSERT INTO check_reading (product_id, reading_key, bytes_key, observation, selector_failure)
-    SELECT product_id, reading_key, bytes_key, observation::jsonb, selector_failure
-    FROM unnest(${readings.map((r) => r.productId)}::text[], ${readings.map((r) => r.key)}::text[], ${readings.map((r) => r.bytesKey)}::text[],
-                ${readings.map((r) => JSON.stringify(r.observation))}::text[], ${readings.map((r) => r.selectorFailure)}::text[])
-      AS r(product_id, reading_key, bytes_key, observation, selector_failure)
+    SELECT * FROM unnest(${readings.map((r) => r.productId)}::text[], ${readings.map((r) => r.key)}::text[], ${readings.map((r) => r.bytesKey)}::text[],
+                         ${readings.map((r) => r.position)}::bigint[], ${readings.map((r) => r.selectorFailure)}::text[])
     ON CONFLICT (product_id) DO UPDATE
       SET reading_key = excluded.reading_key, bytes_key = excluded.bytes_key, observation = excluded.observation,
           selector_failure = excluded.selector_failure`;

@@ -29,7 +29,6 @@ import { createContext } from '../../api/create-context.ts';
 import type { AppContext } from '../../api/context.ts';
 import { openDatabase } from '../../db/index.ts';
 import { checkPage, readingKey, type CheckEvent, type CheckTarget } from '../../api/checks/check.ts';
-import { rememberReadings, type ReadingMemory } from '../../api/checks/queue.ts';
 import { pageVersion } from '../../api/reading/page-version.ts';
 import { nextCheckAt, slotOffsetMs, checkIntervalMinutes, type CheckFrequencySetting, type ProductSchedule } from '../../api/checks/schedule.ts';
 import { productStream } from '../../events/product.ts';
@@ -218,10 +217,9 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
   const products: Product[] = [];
   const batch: { streamId: string; expected: 'no_stream'; events: NewEvent[] }[] = [];
   // What a running system's checks remember of each page's last reading (check_reading).
-  const readings: ({ productId: string } & ReadingMemory)[] = [];
+  const readings: { stream: string; key: string; bytesKey: string }[] = [];
   const flush = async () => {
     if (batch.length) await ctx.store.appendToStreams(batch.splice(0), ctx.sql);
-    if (readings.length) await rememberReadings(ctx.sql, readings.splice(0));
   };
   let n = 0;
   for (const user of users) {
@@ -284,16 +282,23 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
       });
       const target: CheckTarget = { productId: product.id, userId, url: product.url, selector: SELECTOR, lease: null };
       readings.push({
-        productId: product.id,
+        stream: productStream(product.id),
         key: readingKey(target, product.url, 200, seen.pageHash),
         bytesKey: readingKey(target, product.url, 200, `bytes:${seen.bytesHash}`),
-        observation: data,
-        selectorFailure: null,
       });
       if (batch.length >= 500) await flush();
     }
   }
   await flush();
+  // Each reading is remembered as the seeded observation it reads as.
+  for (let i = 0; i < readings.length; i += 10_000) {
+    const chunk = readings.slice(i, i + 10_000);
+    await ctx.sql`
+      INSERT INTO check_reading (product_id, reading_key, bytes_key, observation)
+      SELECT e.data->>'productId', r.reading_key, r.bytes_key, e.global_position
+      FROM unnest(${chunk.map((r) => r.stream)}::text[], ${chunk.map((r) => r.key)}::text[], ${chunk.map((r) => r.bytesKey)}::text[]) AS r(stream_id, reading_key, bytes_key)
+      JOIN events e ON e.stream_id = r.stream_id AND e.type = 'PriceObserved'`;
+  }
   // Added two days ago, before the checks: a product edited after its last check is due at once.
   await ctx.sql`UPDATE events SET recorded_at = recorded_at - interval '2 days' WHERE type = 'ProductAdded'`;
   await ctx.projections.catchUp();
