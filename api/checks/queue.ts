@@ -9,7 +9,7 @@ import { staggerByHost } from './stagger.ts';
 import { chooseJobs, type ClaimCandidate } from './fair-share.ts';
 import { MAX_FETCHES_PER_HOST } from '../fetching/fetcher.ts';
 import { productsBeyondPlan } from '../products/beyond-plan.ts';
-import { upcastAndValidate, type EventOf } from '../../events/catalogue.ts';
+import { events, upcastAndValidate, type EventOf } from '../../events/catalogue.ts';
 import type { ExtractionFailureCode } from '../reading/extract.ts';
 
 /**
@@ -83,7 +83,10 @@ type ReadingRow = {
 function readingOf(row: ReadingRow): ReadingMemory | null {
   if (row.readingKey === null || row.bytesKey === null || row.observation === null || row.schemaVersion === null) return null;
   try {
-    const observation = upcastAndValidate('PriceObserved', row.schemaVersion, row.observation) as ReadingMemory['observation'];
+    // Validated when it was appended; only an older schema's observation is read again.
+    const observation = (
+      row.schemaVersion === events.PriceObserved.version ? row.observation : upcastAndValidate('PriceObserved', row.schemaVersion, row.observation)
+    ) as ReadingMemory['observation'];
     return { key: row.readingKey, bytesKey: row.bytesKey, observation, selectorFailure: row.selectorFailure };
   } catch {
     return null;
