@@ -132,8 +132,7 @@ export async function checkPage(
   for (const t of targets) {
     const last = readings.get(t.productId);
     if (!last || memory.has(t.productId)) continue;
-    if (last.bytesKey === bytesKeyOf(t)) reused.set(t.productId, reusedOutcome(t, last, last.observation.pageHash));
-    else if (last.key === keyOf(t)) reused.set(t.productId, reusedOutcome(t, last, pageHashOf()));
+    if (last.bytesKey === bytesKeyOf(t) || last.key === keyOf(t)) reused.set(t.productId, reusedOutcome(t, last));
   }
   const toRead = targets.filter((t) => !reused.has(t.productId));
   if (!toRead.length) return targets.map((t) => reused.get(t.productId)!);
@@ -144,7 +143,7 @@ export async function checkPage(
   // Read statically with no question of the browser: the reading holds while the page is unchanged.
   const settled = (t: CheckTarget) => ({
     ...outcomeOf(t, reading, memory.has(t.productId) ? 'forget' : undefined, found.get(t.productId)),
-    reading: { key: keyOf(t), bytesKey: bytesKeyOf(t) },
+    reading: { key: keyOf(t), bytesKey: bytesKeyOf(t), pageHash },
   });
   const inOrder = (read: (t: CheckTarget) => CheckOutcome) => targets.map((t) => reused.get(t.productId) ?? read(t));
   // A page without scripts shows in a browser what its HTML says: it is never rendered.
@@ -185,9 +184,15 @@ export function readingKey(target: CheckTarget, finalUrl: string, status: number
   return sha256(JSON.stringify([readingVersion(), target.url, target.selector, finalUrl, status, page]));
 }
 
-/** The last reading again, at this check's time and page version. */
-function reusedOutcome(target: CheckTarget, last: ReadingMemory, pageHash: string): CheckOutcome {
-  const observation = { ...last.observation, productId: target.productId, userId: target.userId, observedAt: new Date().toISOString(), pageHash };
+/** The last reading again, at this check's time and with the page version it was read at (the one it repeats may be older). */
+function reusedOutcome(target: CheckTarget, last: ReadingMemory): CheckOutcome {
+  const observation = {
+    ...last.observation,
+    productId: target.productId,
+    userId: target.userId,
+    observedAt: new Date().toISOString(),
+    pageHash: last.pageHash,
+  };
   return {
     target,
     event: { type: 'PriceObserved', data: observation },
@@ -235,13 +240,8 @@ async function checkMemory(
         memory.set(row.product_id, { rendersSinceStatic: row.renders_since_static, staticCheckedAt: new Date(row.static_checked_at) });
     }
   }
-  const unread = targets.filter((t) => t.reading === undefined);
-  if (sql && unread.length)
-    for (const [id, reading] of await lastReadings(
-      sql,
-      unread.map((t) => t.productId),
-    ))
-      readings.set(id, reading);
+  const unread = targets.filter((t) => t.reading === undefined).map((t) => t.productId);
+  if (sql && unread.length) for (const [id, reading] of await lastReadings(sql, unread)) readings.set(id, reading);
   return { memory, readings };
 }
 

@@ -53,12 +53,13 @@ CREATE TABLE IF NOT EXISTS check_render (
   static_checked_at    timestamptz NOT NULL DEFAULT now()
 );
 -- Each product's last static reading, reused while its page is unchanged (check.ts): the keys it
--- holds under (the code, the address, the selector, and the page's version or its very bytes)
--- and the position of the observation in the log that it reads as.
+-- holds under (the code, the address, the selector, and the page's version or its very bytes),
+-- the page's version, and the position of the observation in the log that it reads as.
 CREATE TABLE IF NOT EXISTS check_reading (
   product_id       text PRIMARY KEY,
   reading_key      text NOT NULL,
   bytes_key        text NOT NULL,
+  page_hash        text NOT NULL,
   observation      bigint NOT NULL,
   selector_failure text
 );
@@ -66,14 +67,18 @@ CREATE TABLE IF NOT EXISTS check_reading (
 
 /** What a check remembers of a page that needed the browser. */
 export type RenderMemory = { rendersSinceStatic: number; staticCheckedAt: Date };
-/** What a reading holds under: the page's version (`key`) or its very bytes (`bytesKey`), with everything else it read by (check.ts). */
-export type ReadingKeys = { key: string; bytesKey: string };
+/**
+ * What a reading holds under: the page's version (`key`) or its very bytes (`bytesKey`), with
+ * everything else it read by (check.ts); and the version itself, which a reuse records.
+ */
+export type ReadingKeys = { key: string; bytesKey: string; pageHash: string };
 /** A product's last static reading: reused while one of its keys still holds. */
 export type ReadingMemory = ReadingKeys & { observation: EventOf<'PriceObserved'>['data']; selectorFailure: ExtractionFailureCode | null };
 /** The last reading's row with its observation as the log holds it (null once archived). */
 type ReadingRow = {
   readingKey: string | null;
   bytesKey: string | null;
+  pageHash: string | null;
   observation: unknown;
   schemaVersion: number | null;
   selectorFailure: ExtractionFailureCode | null;
@@ -81,13 +86,13 @@ type ReadingRow = {
 
 /** The last reading, with its observation read as today's schema reads it; null when there is none to reuse. */
 function readingOf(row: ReadingRow): ReadingMemory | null {
-  if (row.readingKey === null || row.bytesKey === null || row.observation === null || row.schemaVersion === null) return null;
+  if (row.readingKey === null || row.bytesKey === null || row.pageHash === null || row.observation === null || row.schemaVersion === null) return null;
   try {
     // Validated when it was appended; only an older schema's observation is read again.
     const observation = (
       row.schemaVersion === events.PriceObserved.version ? row.observation : upcastAndValidate('PriceObserved', row.schemaVersion, row.observation)
     ) as ReadingMemory['observation'];
-    return { key: row.readingKey, bytesKey: row.bytesKey, observation, selectorFailure: row.selectorFailure };
+    return { key: row.readingKey, bytesKey: row.bytesKey, pageHash: row.pageHash, observation, selectorFailure: row.selectorFailure };
   } catch {
     return null;
   }
@@ -211,7 +216,7 @@ export async function claimJobs(
       WHERE j.product_id = picked.product_id
       RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts,
         r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt",
-        c.reading_key AS "readingKey", c.bytes_key AS "bytesKey", c.selector_failure AS "selectorFailure",
+        c.reading_key AS "readingKey", c.bytes_key AS "bytesKey", c.page_hash AS "pageHash", c.selector_failure AS "selectorFailure",
         e.data AS observation, e.schema_version AS "schemaVersion"`;
   });
   const gone = rows.filter((r) => r.userId === null).map((r) => r.productId);
@@ -222,21 +227,22 @@ export async function claimJobs(
   }
   return rows
     .filter((r) => r.userId !== null)
-    .map(({ rendersSinceStatic, staticCheckedAt, readingKey, bytesKey, observation, schemaVersion, selectorFailure, ...r }) => ({
+    .map(({ rendersSinceStatic, staticCheckedAt, readingKey, bytesKey, pageHash, observation, schemaVersion, selectorFailure, ...r }) => ({
       ...r,
       userId: r.userId!,
       url: r.url!,
       selector: r.selector!,
       lease,
       render: rendersSinceStatic === null ? null : { rendersSinceStatic, staticCheckedAt: new Date(staticCheckedAt!) },
-      reading: readingOf({ readingKey, bytesKey, observation, schemaVersion, selectorFailure }),
+      reading: readingOf({ readingKey, bytesKey, pageHash, observation, schemaVersion, selectorFailure }),
     }));
 }
 
 /** The products' last static readings (for checks not claimed from the queue: Check Now). */
 export async function lastReadings(sql: Sql, productIds: readonly string[]): Promise<Map<string, ReadingMemory>> {
   const rows = await sql<({ productId: string } & ReadingRow)[]>`
-    SELECT c.product_id AS "productId", c.reading_key AS "readingKey", c.bytes_key AS "bytesKey", c.selector_failure AS "selectorFailure",
+    SELECT c.product_id AS "productId", c.reading_key AS "readingKey", c.bytes_key AS "bytesKey", c.page_hash AS "pageHash",
+      c.selector_failure AS "selectorFailure",
       e.data AS observation, e.schema_version AS "schemaVersion"
     FROM check_reading c LEFT JOIN events e ON e.global_position = c.observation AND e.type = 'PriceObserved'
     WHERE c.product_id = ANY(${productIds}::text[])`;
@@ -255,12 +261,12 @@ export async function rememberReadings(
 ): Promise<void> {
   if (!readings.length) return;
   await tx`
-    INSERT INTO check_reading (product_id, reading_key, bytes_key, observation, selector_failure)
+    INSERT INTO check_reading (product_id, reading_key, bytes_key, page_hash, observation, selector_failure)
     SELECT * FROM unnest(${readings.map((r) => r.productId)}::text[], ${readings.map((r) => r.key)}::text[], ${readings.map((r) => r.bytesKey)}::text[],
-                         ${readings.map((r) => r.position)}::bigint[], ${readings.map((r) => r.selectorFailure)}::text[])
+                         ${readings.map((r) => r.pageHash)}::text[], ${readings.map((r) => r.position)}::bigint[], ${readings.map((r) => r.selectorFailure)}::text[])
     ON CONFLICT (product_id) DO UPDATE
-      SET reading_key = excluded.reading_key, bytes_key = excluded.bytes_key, observation = excluded.observation,
-          selector_failure = excluded.selector_failure`;
+      SET reading_key = excluded.reading_key, bytes_key = excluded.bytes_key, page_hash = excluded.page_hash,
+          observation = excluded.observation, selector_failure = excluded.selector_failure`;
 }
 
 /**

@@ -66,6 +66,18 @@ describe('a reused reading in the log', () => {
     });
     expect(now!.reused).toBe(true);
 
+    // The page changes elsewhere and the price does not: read again and kept as a repeat. The next
+    // check of those same bytes reuses the reading with the new page version, not the repeated one's.
+    const elsewhere = page('149.00', 'e').replace('</body>', '<p>3 people are looking at this</p></body>');
+    const changed = await checkFromQueue(productId, url, elsewhere);
+    expect(changed.outcome.reused).toBeUndefined();
+    const changedVersion = (changed.outcome.event.data as { pageHash: string }).pageHash;
+    expect(changedVersion).not.toBe(observation!.data.pageHash);
+    const same = await checkFromQueue(productId, url, elsewhere);
+    expect(same.outcome.reused).toBe(true);
+    expect(same.outcome.event.data).toMatchObject({ price: 149, pageHash: changedVersion });
+    expect(await log()).toHaveLength(1);
+
     // A new price is read, appended whole, and becomes the reading the next check reuses.
     const third = await checkFromQueue(productId, url, page('139.00', 'k'));
     expect(third.outcome.reused).toBeUndefined();

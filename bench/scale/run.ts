@@ -217,7 +217,7 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
   const products: Product[] = [];
   const batch: { streamId: string; expected: 'no_stream'; events: NewEvent[] }[] = [];
   // What a running system's checks remember of each page's last reading (check_reading).
-  const readings: { stream: string; key: string; bytesKey: string }[] = [];
+  const readings: { stream: string; key: string; bytesKey: string; pageHash: string }[] = [];
   const flush = async () => {
     if (batch.length) await ctx.store.appendToStreams(batch.splice(0), ctx.sql);
   };
@@ -285,6 +285,7 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
         stream: productStream(product.id),
         key: readingKey(target, product.url, 200, seen.pageHash),
         bytesKey: readingKey(target, product.url, 200, `bytes:${seen.bytesHash}`),
+        pageHash: seen.pageHash,
       });
       if (batch.length >= 500) await flush();
     }
@@ -294,9 +295,10 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
   for (let i = 0; i < readings.length; i += 10_000) {
     const chunk = readings.slice(i, i + 10_000);
     await ctx.sql`
-      INSERT INTO check_reading (product_id, reading_key, bytes_key, observation)
-      SELECT e.data->>'productId', r.reading_key, r.bytes_key, e.global_position
-      FROM unnest(${chunk.map((r) => r.stream)}::text[], ${chunk.map((r) => r.key)}::text[], ${chunk.map((r) => r.bytesKey)}::text[]) AS r(stream_id, reading_key, bytes_key)
+      INSERT INTO check_reading (product_id, reading_key, bytes_key, page_hash, observation)
+      SELECT e.data->>'productId', r.reading_key, r.bytes_key, r.page_hash, e.global_position
+      FROM unnest(${chunk.map((r) => r.stream)}::text[], ${chunk.map((r) => r.key)}::text[], ${chunk.map((r) => r.bytesKey)}::text[],
+                  ${chunk.map((r) => r.pageHash)}::text[]) AS r(stream_id, reading_key, bytes_key, page_hash)
       JOIN events e ON e.stream_id = r.stream_id AND e.type = 'PriceObserved'`;
   }
   // Added two days ago, before the checks: a product edited after its last check is due at once.
