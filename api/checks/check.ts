@@ -126,8 +126,8 @@ export async function checkPage(
   const bytesHash = sha256(bytes);
   let version: string | undefined;
   const pageHashOf = () => (version ??= pageVersion(bytes));
-  const bytesKeyOf = (t: CheckTarget) => readingKey(t, page.url, page.status, `bytes:${bytesHash}`);
-  const keyOf = (t: CheckTarget) => readingKey(t, page.url, page.status, pageHashOf());
+  const bytesKeyOf = (t: CheckTarget) => readingKey(t, page, `bytes:${bytesHash}`);
+  const keyOf = (t: CheckTarget) => readingKey(t, page, pageHashOf());
   const reused = new Map<string, CheckOutcome>();
   for (const t of targets) {
     const last = readings.get(t.productId);
@@ -178,10 +178,15 @@ const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).
 
 /**
  * What a reading depends on: the page (its version, or `bytes:` and the hash of its very bytes),
- * the code that reads, the product's address and selector, and where the fetch ended and how.
+ * the code that reads, the product's address and selector, where the fetch ended and how, and the
+ * charset the page is decoded with.
  */
-export function readingKey(target: CheckTarget, finalUrl: string, status: number, page: string): string {
-  return sha256(JSON.stringify([readingVersion(), target.url, target.selector, finalUrl, status, page]));
+export function readingKey(
+  target: Pick<CheckTarget, 'url' | 'selector'>,
+  fetched: { url: string; status: number; contentType: string | null },
+  page: string,
+): string {
+  return sha256(JSON.stringify([readingVersion(), target.url, target.selector, fetched.url, fetched.status, fetched.contentType, page]));
 }
 
 /** The last reading again, at this check's time and with the page version it was read at (the one it repeats may be older). */

@@ -66,7 +66,7 @@ describe('an unchanged page reads as last time without being read', () => {
     expect(reused).toBeGreaterThan(pages.length * 0.8);
   }, 180_000);
 
-  test('a reading is not reused under another selector, address, status or version of the page', async () => {
+  test('a reading is not reused under another selector, address, final address, charset or version of the page', async () => {
     const url = 'https://shop.example/kettle';
     const html = (price: string) =>
       `<html><head><title>Kettle</title></head><body><h1>Kettle</h1><p class="price">£${price}</p><p class="was">£49.99</p><button>Add to basket</button></body></html>`;
@@ -84,6 +84,20 @@ describe('an unchanged page reads as last time without being read', () => {
       fetchPage: async () => ({ ok: true, url: `${url}-2`, status: 200, contentType: 'text/html', headers: {}, body: html('39.99'), bytes: 1, elapsedMs: 1 }),
     });
     expect(moved!.reused).toBeUndefined();
+    // The same bytes in another charset are another text.
+    const [recoded] = await checkPage(config, url, [{ ...target, reading: memory }], {
+      fetchPage: async () => ({
+        ok: true,
+        url,
+        status: 200,
+        contentType: 'text/html; charset=windows-1252',
+        headers: {},
+        body: html('39.99'),
+        bytes: 1,
+        elapsedMs: 1,
+      }),
+    });
+    expect(recoded!.reused).toBeUndefined();
     // A page remembered as needing the browser is not read statically at all, let alone reused.
     const rendering = { rendersSinceStatic: 0, staticCheckedAt: new Date() };
     const [rendered] = await checkPage(config, url, [{ ...target, render: rendering, reading: memory }], serving(html('39.99')), { renderer: noBrowser });

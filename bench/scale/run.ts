@@ -28,7 +28,7 @@ import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/create-context.ts';
 import type { AppContext } from '../../api/context.ts';
 import { openDatabase } from '../../db/index.ts';
-import { checkPage, readingKey, type CheckEvent, type CheckTarget } from '../../api/checks/check.ts';
+import { checkPage, readingKey, type CheckEvent } from '../../api/checks/check.ts';
 import { pageVersion } from '../../api/reading/page-version.ts';
 import { nextCheckAt, slotOffsetMs, checkIntervalMinutes, type CheckFrequencySetting, type ProductSchedule } from '../../api/checks/schedule.ts';
 import { productStream } from '../../events/product.ts';
@@ -280,11 +280,12 @@ async function seed(ctx: AppContext, users: User[], port: number, sizes: number[
           { type: 'PriceObserved', data },
         ],
       });
-      const target: CheckTarget = { productId: product.id, userId, url: product.url, selector: SELECTOR, lease: null };
+      const target = { url: product.url, selector: SELECTOR };
+      const served = { url: product.url, status: 200, contentType: 'text/html; charset=utf-8' };
       readings.push({
         stream: productStream(product.id),
-        key: readingKey(target, product.url, 200, seen.pageHash),
-        bytesKey: readingKey(target, product.url, 200, `bytes:${seen.bytesHash}`),
+        key: readingKey(target, served, seen.pageHash),
+        bytesKey: readingKey(target, served, `bytes:${seen.bytesHash}`),
         pageHash: seen.pageHash,
       });
       if (batch.length >= 500) await flush();
