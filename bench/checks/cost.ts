@@ -22,18 +22,15 @@
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/create-context.ts';
-import { openDatabase, transaction } from '../../db/index.ts';
+import { openDatabase } from '../../db/index.ts';
 import { enqueueDueChecks } from '../../api/checks/queue.ts';
-import { PLANS } from '../../api/billing/plans.ts';
-import { runWorker } from '../../api/checks/worker.ts';
-import { productStream } from '../../events/product.ts';
-import type { NewEvent } from '../../events/store.ts';
 import { detectPriceSelectors } from '../../api/ai/detect.ts';
 import { extractPrice } from '../../api/reading/extract.ts';
 import { parsePage } from '../../api/reading/page.ts';
 import { loadCorpus } from '../corpus/corpus.ts';
 import { processCpuMs } from '../cpu.ts';
 import { servedAgain } from './per-request.ts';
+import { seedProducts, spawnReady, workerProcess } from './setup.ts';
 
 /** How the shop serves its pages: the same bytes every time, new tokens on every load, a change elsewhere, a new price. */
 type Mode = 'same' | 'tokens' | 'elsewhere' | 'price';
@@ -124,30 +121,6 @@ async function shopProcess() {
   console.log(`ready ${server.port}`);
 }
 
-async function workerProcess(url: string, concurrency: number) {
-  const ctx = await createContext(loadConfig({ DATABASE_URL: url, CHECK_ALLOW_PRIVATE: 'true' }), { database: await openDatabase({ url, max: 4 }) });
-  const stop = new AbortController();
-  process.on('SIGTERM', () => stop.abort());
-  console.log('ready');
-  await runWorker(ctx, { concurrency, signal: stop.signal, idleMs: 20 });
-  await ctx.close();
-  process.exit(0);
-}
-
-async function spawn(args: string[]): Promise<{ proc: Bun.Subprocess; said: string }> {
-  const profile = process.env.BENCH_PROFILE && args[0] === '--worker' ? ['--cpu-prof-md', '--cpu-prof-dir=/tmp/prof'] : [];
-  const proc = Bun.spawn([process.execPath, ...profile, import.meta.path, ...args], { stdout: 'pipe', stderr: 'inherit' });
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let said = '';
-  while (!said.includes('ready')) {
-    const chunk = await reader.read();
-    if (chunk.done) throw new Error(`${args[0]} exited before it was ready`);
-    said += new TextDecoder().decode(chunk.value);
-  }
-  reader.releaseLock();
-  return { proc, said };
-}
-
 async function main() {
   const copies = arg('copies', 4);
   const concurrency = arg('concurrency', 16);
@@ -159,7 +132,7 @@ async function main() {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const dbUrl = url.toString();
-  const shop = await spawn(['--shop']);
+  const shop = await spawnReady(import.meta.path, ['--shop']);
   const port = Number(shop.said.match(/ready (\d+)/)![1]);
   const ctx = await createContext(loadConfig({ DATABASE_URL: dbUrl, CHECK_ALLOW_PRIVATE: 'true' }), { database: await openDatabase({ url: dbUrl, max: 8 }) });
   const products = all.length * copies;
@@ -168,9 +141,16 @@ async function main() {
     console.log(
       `${all.length} corpus pages with AI Detect's selector (median ${Math.round(median(sizes) / 1024)} KB), ${copies} products each: ${products} checks a round, one worker process`,
     );
-    await seed(ctx, all, copies, port);
+    await seedProducts(
+      ctx,
+      Array.from({ length: products }, (_, i) => ({
+        url: `http://127.0.0.${1 + (i % 250)}:${port}/p/${i % all.length}/${i}`,
+        selector: all[i % all.length]!.selector,
+      })),
+      'cost',
+    );
     ctx.projections.start();
-    const worker = await spawn(['--worker', dbUrl, String(concurrency)]);
+    const worker = await spawnReady(import.meta.path, ['--worker', dbUrl, String(concurrency)]);
     const pid = worker.proc.pid;
     const backends = async () => (await ctx.sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`).map((r) => r.pid);
     const postgresCpu = async () => (await backends()).reduce((sum, p) => sum + processCpuMs(p), 0);
@@ -225,55 +205,6 @@ async function main() {
     await ctx.close();
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
-  }
-}
-
-/** One free user per plan's worth of products, each product tracking its page at an address of its own. */
-async function seed(ctx: Awaited<ReturnType<typeof createContext>>, all: Page[], copies: number, port: number) {
-  const perUser = PLANS.free.maxProducts;
-  const events: [string, NewEvent][] = [];
-  const count = all.length * copies;
-  for (let u = 0; u < Math.ceil(count / perUser); u++) {
-    const userId = `cost-user-${u}`;
-    events.push([
-      `user-${userId}`,
-      {
-        type: 'UserSignedUp',
-        data: {
-          userId,
-          provider: 'demo',
-          subject: `${userId}@example.com`,
-          email: `${userId}@example.com`,
-          firstName: null,
-          lastName: null,
-          profileImageUrl: null,
-        },
-      },
-    ]);
-  }
-  for (let i = 0; i < count; i++) {
-    const productId = `cost-product-${i}`;
-    const page = i % all.length;
-    events.push([
-      productStream(productId),
-      {
-        type: 'ProductAdded',
-        data: {
-          productId,
-          userId: `cost-user-${Math.floor(i / perUser)}`,
-          name: `Product ${i}`,
-          url: `http://127.0.0.${1 + (i % 250)}:${port}/p/${page}/${i}`,
-          selector: all[page]!.selector,
-          alertRule: { kind: 'none' },
-          imageUrl: null,
-        },
-      },
-    ]);
-  }
-  await transaction(ctx.sql, (tx) => Promise.all(events.map(([stream, e]) => ctx.store.append(stream, 'no_stream', [e], tx))));
-  while ((await ctx.sql`SELECT count(*)::int AS n FROM products`)[0]!.n < count) {
-    await ctx.projections.catchUp();
-    await Bun.sleep(50);
   }
 }
 

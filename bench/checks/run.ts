@@ -15,29 +15,16 @@
 import postgres from 'postgres';
 import { loadConfig } from '../../api/config.ts';
 import { createContext } from '../../api/create-context.ts';
-import { openDatabase, transaction } from '../../db/index.ts';
+import { openDatabase } from '../../db/index.ts';
 import { enqueueDueChecks } from '../../api/checks/queue.ts';
-import { PLANS } from '../../api/billing/plans.ts';
-import { runWorker } from '../../api/checks/worker.ts';
-import { productStream } from '../../events/product.ts';
-import type { NewEvent } from '../../events/store.ts';
 import { productPage } from '../extract/product-page.ts';
 import { processCpuMs } from '../cpu.ts';
+import { seedProducts, spawnReady, workerProcess } from './setup.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-
-async function workerProcess(url: string, concurrency: number) {
-  const ctx = await createContext(loadConfig({ DATABASE_URL: url, CHECK_ALLOW_PRIVATE: 'true' }), { database: await openDatabase({ url, max: 4 }) });
-  const stop = new AbortController();
-  process.on('SIGTERM', () => stop.abort());
-  console.log('ready');
-  await runWorker(ctx, { concurrency, signal: stop.signal, idleMs: 20 });
-  await ctx.close();
-  process.exit(0);
-}
 
 async function main() {
   const products = arg('products', 4000);
@@ -55,7 +42,10 @@ async function main() {
   const ctx = await createContext(loadConfig({ DATABASE_URL: dbUrl, CHECK_ALLOW_PRIVATE: 'true' }), { database: await openDatabase({ url: dbUrl, max: 8 }) });
   try {
     console.log(`Seeding ${products} products (${perUrl} per ~${Math.round(shop.pageBytes / 1024)} KB page, 250 loopback hosts)...`);
-    await seed(ctx, products, shop.port, perUrl);
+    await seedProducts(
+      ctx,
+      Array.from({ length: products }, (_, i) => ({ url: pageUrl(Math.floor(i / perUrl), shop.port), selector: '#price-template--product .price' })),
+    );
     ctx.projections.start();
 
     const floor = floorMs(shop.page(0));
@@ -75,7 +65,9 @@ async function main() {
     ).entries()) {
       shop.round = round;
       shop.requests = 0;
-      const procs = await Promise.all(Array.from({ length: workers }, () => spawnWorker(dbUrl, concurrency)));
+      const procs = await Promise.all(
+        Array.from({ length: workers }, async () => (await spawnReady(import.meta.path, ['--worker', dbUrl, String(concurrency)])).proc),
+      );
       const cpuBefore = await cpuOf(
         ctx,
         procs.map((p) => p.pid),
@@ -138,79 +130,6 @@ async function cpuOf(ctx: Awaited<ReturnType<typeof createContext>>, workerPids:
     self: (own.user + own.system) / 1000,
     postgres: backends.reduce((sum, pid) => sum + processCpuMs(pid), 0),
   };
-}
-
-async function spawnWorker(dbUrl: string, concurrency: number) {
-  const proc = Bun.spawn(
-    [
-      process.execPath,
-      ...(process.env.BENCH_PROFILE ? ['--cpu-prof-md', '--cpu-prof-dir=/tmp/prof'] : []),
-      import.meta.path,
-      '--worker',
-      dbUrl,
-      String(concurrency),
-    ],
-    { stdout: 'pipe', stderr: 'inherit' },
-  );
-  const reader = proc.stdout.getReader();
-  let out = '';
-  while (!out.includes('ready')) {
-    const chunk = await reader.read();
-    if (chunk.done) throw new Error('worker process exited before it was ready');
-    out += new TextDecoder().decode(chunk.value);
-  }
-  reader.releaseLock();
-  return proc;
-}
-
-/** Users and their products, appended as events and projected. */
-async function seed(ctx: Awaited<ReturnType<typeof createContext>>, count: number, port: number, perUrl: number) {
-  // Free users at their plan's limit: a product beyond it would never be queued (api/products/beyond-plan.ts).
-  const perUser = PLANS.free.maxProducts;
-  const events: [string, NewEvent][] = [];
-  for (let u = 0; u < Math.ceil(count / perUser); u++) {
-    const userId = `bench-user-${u}`;
-    events.push([
-      `user-${userId}`,
-      {
-        type: 'UserSignedUp',
-        data: {
-          userId,
-          provider: 'demo',
-          subject: `${userId}@example.com`,
-          email: `${userId}@example.com`,
-          firstName: null,
-          lastName: null,
-          profileImageUrl: null,
-        },
-      },
-    ]);
-  }
-  for (let i = 0; i < count; i++) {
-    const productId = `bench-product-${i}`;
-    events.push([
-      productStream(productId),
-      {
-        type: 'ProductAdded',
-        data: {
-          productId,
-          userId: `bench-user-${Math.floor(i / perUser)}`,
-          name: `Product ${i}`,
-          url: pageUrl(Math.floor(i / perUrl), port),
-          selector: '#price-template--product .price',
-          alertRule: { kind: 'none' },
-          imageUrl: null,
-        },
-      },
-    ]);
-  }
-  for (let i = 0; i < events.length; i += 500) {
-    await transaction(ctx.sql, (tx) => Promise.all(events.slice(i, i + 500).map(([stream, e]) => ctx.store.append(stream, 'no_stream', [e], tx))));
-  }
-  while ((await ctx.sql`SELECT count(*)::int AS n FROM products`)[0]!.n < count) {
-    await ctx.projections.catchUp();
-    await Bun.sleep(50);
-  }
 }
 
 /** The median of 20 HTMLRewriter passes over the page, with handlers on what a check reads first. */
