@@ -212,7 +212,7 @@ export async function claimJobs(
       FROM picked LEFT JOIN products p ON p.id = picked.product_id
         LEFT JOIN check_render r ON r.product_id = picked.product_id AND r.url = p.url
         LEFT JOIN check_reading c ON c.product_id = picked.product_id
-        LEFT JOIN events e ON e.global_position = c.observation AND e.type = 'PriceObserved'
+        LEFT JOIN events e ON e.global_position = c.observation AND e.type = 'PriceObserved' AND e.data->>'productId' = c.product_id
       WHERE j.product_id = picked.product_id
       RETURNING j.product_id AS "productId", p.user_id AS "userId", p.url, p.selector, j.attempts,
         r.renders_since_static AS "rendersSinceStatic", r.static_checked_at AS "staticCheckedAt",
@@ -244,7 +244,7 @@ export async function lastReadings(sql: Sql, productIds: readonly string[]): Pro
     SELECT c.product_id AS "productId", c.reading_key AS "readingKey", c.bytes_key AS "bytesKey", c.page_hash AS "pageHash",
       c.selector_failure AS "selectorFailure",
       e.data AS observation, e.schema_version AS "schemaVersion"
-    FROM check_reading c LEFT JOIN events e ON e.global_position = c.observation AND e.type = 'PriceObserved'
+    FROM check_reading c LEFT JOIN events e ON e.global_position = c.observation AND e.type = 'PriceObserved' AND e.data->>'productId' = c.product_id
     WHERE c.product_id = ANY(${productIds}::text[])`;
   return new Map(
     rows.flatMap(({ productId, ...row }) => {
