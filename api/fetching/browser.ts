@@ -67,8 +67,12 @@ export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 }
 
-/** Errors that mean the browser (or the page under it) died rather than the page failing. */
-const BROWSER_GONE = /crash|has been closed|disconnected/i; // not net::ERR_CONNECTION_CLOSED: a shop hung up
+/**
+ * Errors that mean the browser (or the page under it) died rather than the page failing. A closing
+ * browser can fail a navigation with "frame was detached" before it says it is disconnected: only
+ * the page's own frame going away does that to the main frame.
+ */
+const BROWSER_GONE = /crash|has been closed|disconnected|frame was detached/i; // not net::ERR_CONNECTION_CLOSED: a shop hung up
 const BLOCKED_TYPES = new Set(['image', 'media', 'font']);
 const POLL_MS = 150;
 const MAX_RESOURCE_BYTES = 5 * 1024 * 1024;
