@@ -30,7 +30,7 @@ import { parsePage } from '../../api/reading/page.ts';
 import { loadCorpus } from '../corpus/corpus.ts';
 import { processCpuMs } from '../cpu.ts';
 import { servedAgain } from './per-request.ts';
-import { seedProducts, spawnReady, workerProcess } from './setup.ts';
+import { floorPass, seedProducts, spawnReady, workerProcess } from './setup.ts';
 
 /** How the shop serves its pages: the same bytes every time, new tokens on every load, a change elsewhere, a new price. */
 type Mode = 'same' | 'tokens' | 'elsewhere' | 'price';
@@ -63,28 +63,13 @@ function pages(): Page[] {
   });
 }
 
-/** The floor: one HTMLRewriter pass with handlers on the selector, the JSON-LD and the price meta tags. */
-function rewriterPass(html: string, selector: string): number {
-  let seen = 0;
-  const rewriter = new HTMLRewriter()
-    .on('script[type="application/ld+json"]', { text: (t) => void (seen += t.text.length) })
-    .on('meta[itemprop], meta[property^="og:"], meta[property^="product:"]', { element: (e) => void (seen += e.getAttribute('content')?.length ?? 0) });
-  try {
-    rewriter.on(selector, { text: (t) => void (seen += t.text.length) });
-  } catch {
-    // A selector outside lol-html's subset: the pass without it.
-  }
-  rewriter.transform(html);
-  return seen;
-}
-
 /** The floor's ms per page: the median of 7 passes over each page, as the mean and the median over the pages. */
 function floorMs(served: string[], selectors: string[]): { mean: number; median: number } {
   const perPage = served.map((html, i) => {
     const times: number[] = [];
     for (let pass = 0; pass < 8; pass++) {
       const started = performance.now();
-      rewriterPass(html, selectors[i]!);
+      floorPass(html, selectors[i]!);
       if (pass > 0) times.push(performance.now() - started);
     }
     return median(times);

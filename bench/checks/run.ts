@@ -19,7 +19,7 @@ import { openDatabase } from '../../db/index.ts';
 import { enqueueDueChecks } from '../../api/checks/queue.ts';
 import { productPage } from '../extract/product-page.ts';
 import { processCpuMs } from '../cpu.ts';
-import { seedProducts, spawnReady, workerProcess } from './setup.ts';
+import { floorPass, seedProducts, spawnReady, workerProcess } from './setup.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -137,12 +137,7 @@ function floorMs(html: string): number {
   const times: number[] = [];
   for (let pass = 0; pass < 21; pass++) {
     const started = performance.now();
-    let seen = 0;
-    new HTMLRewriter()
-      .on('#price-template--product .price', { text: (t) => void (seen += t.text.length) })
-      .on('script[type="application/ld+json"]', { text: (t) => void (seen += t.text.length) })
-      .on('meta[itemprop], meta[property^="og:"], meta[property^="product:"]', { element: (e) => void (seen += e.getAttribute('content')?.length ?? 0) })
-      .transform(html);
+    floorPass(html, '#price-template--product .price');
     if (pass > 0) times.push(performance.now() - started);
   }
   return times.sort((a, b) => a - b)[times.length >> 1]!;

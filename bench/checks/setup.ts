@@ -64,3 +64,25 @@ export async function spawnReady(script: string, args: string[]): Promise<{ proc
   reader.releaseLock();
   return { proc, said };
 }
+
+/**
+ * The floor a check is measured against: one HTMLRewriter pass with handlers on the price
+ * selector, the JSON-LD scripts and the price meta tags (without the selector where lol-html
+ * cannot run it). Answers how many characters the handlers saw.
+ */
+export function floorPass(html: string, selector: string): number {
+  const pass = (withSelector: boolean) => {
+    let seen = 0;
+    const rewriter = new HTMLRewriter()
+      .on('script[type="application/ld+json"]', { text: (t) => void (seen += t.text.length) })
+      .on('meta[itemprop], meta[property^="og:"], meta[property^="product:"]', { element: (e) => void (seen += e.getAttribute('content')?.length ?? 0) });
+    if (withSelector) rewriter.on(selector, { text: (t) => void (seen += t.text.length) });
+    rewriter.transform(html);
+    return seen;
+  };
+  try {
+    return pass(true);
+  } catch {
+    return pass(false);
+  }
+}
